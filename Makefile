@@ -1,0 +1,53 @@
+# mailpipe: `make` builds, `make test` tests, `make pipeline` runs the pipeline on the sample.
+PREFIX ?= /usr/local
+MANDIR ?= $(PREFIX)/share/man
+TOOLS := mime-parse
+BIN := .build/release
+MBOX ?= samples/sample.mbox
+OUT ?= out
+ME ?= mei@example.tw
+export SWIFT_BACKTRACE = enable=no
+
+.PHONY: all build deps test unit-test e2e-test lint-man pipeline install bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	swift build -c release $(addprefix --product ,$(TOOLS))
+
+# Unit tests (Swift Testing) and the end-to-end tests of the installed-style binaries (pytest).
+test: build
+	@scripts/install-deps --test
+	$(MAKE) --no-print-directory lint-man
+	swift test --parallel
+	.venv/bin/python -m pytest -q -n 2 Tests/e2e
+
+lint-man:
+	@for page in man/man*/*.[157]; do mandoc -Tlint -W warning "$$page" || exit 1; done
+
+pipeline: build
+	pipelines/mbox-to-conversations --me "$(ME)" --out "$(OUT)" "$(MBOX)"
+
+install: build
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man7"
+	for t in $(TOOLS); do install -m 755 "$(BIN)/$$t" "$(DESTDIR)$(PREFIX)/bin/$$t"; done
+	install -m 755 pipelines/mbox-to-conversations "$(DESTDIR)$(PREFIX)/bin/mbox-to-conversations"
+	install -m 644 man/man1/*.1 "$(DESTDIR)$(MANDIR)/man1/"
+	install -m 644 man/man5/*.5 "$(DESTDIR)$(MANDIR)/man5/"
+	install -m 644 man/man7/*.7 "$(DESTDIR)$(MANDIR)/man7/"
+	install -d "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	for t in $(TOOLS); do \
+	  "$(BIN)/$$t" --generate-completion-script bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t"; \
+	  "$(BIN)/$$t" --generate-completion-script zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$t"; \
+	  "$(BIN)/$$t" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$t.fish"; \
+	done
+
+bench: build
+	@scripts/install-deps --bench
+	bench/mime-parse.sh
+
+clean:
+	rm -rf .build "$(OUT)"

@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let tools = ["mime-parse"]
+
+let package = Package(
+    name: "mailpipe",
+    products: tools.map { .executable(name: $0, targets: [$0]) },
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries, reached through pkg-config; only UnicodeServices and HTMLDOM import them.
+        .systemLibrary(name: "CICU", path: "Sources/CICU", pkgConfig: "icu-uc",
+                       providers: [.apt(["libicu-dev"])]),
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
+
+        .target(name: "CBytes"),
+        .target(name: "UnicodeServices", dependencies: ["CICU"]),
+        .target(name: "HTMLDOM", dependencies: ["CLibXML2"]),
+        .target(name: "Hashing"),
+        .target(name: "JSONLines"),
+        .target(name: "UnixFilter", dependencies: [
+            "JSONLines", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .target(name: "MailParse", dependencies: ["CBytes", "UnicodeServices", "JSONLines", "Hashing", "UnixFilter"]),
+
+        .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
+
+        .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
+        .testTarget(name: "UnicodeServicesTests", dependencies: ["UnicodeServices"]),
+        .testTarget(name: "HTMLDOMTests", dependencies: ["HTMLDOM"]),
+        .testTarget(name: "HashingTests", dependencies: ["Hashing"]),
+        .testTarget(name: "UnixFilterTests", dependencies: ["UnixFilter"]),
+        .testTarget(name: "MailParseTests", dependencies: ["MailParse"]),
+    ]
+)

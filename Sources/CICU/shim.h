@@ -1,0 +1,46 @@
+// ICU's C functions are macros with a version suffix (ucnv_open is ucnv_open_72), which Swift
+// cannot import: these inline wrappers give them stable names.
+#ifndef MAILPIPE_CICU_SHIM_H
+#define MAILPIPE_CICU_SHIM_H
+#include <unicode/ucnv.h>
+#include <unicode/uidna.h>
+#include <unicode/unorm2.h>
+#include <unicode/ubrk.h>
+#include <unicode/utypes.h>
+
+static inline UConverter *mp_ucnv_open(const char *name, UErrorCode *err) { return ucnv_open(name, err); }
+static inline void mp_ucnv_close(UConverter *c) { ucnv_close(c); }
+static inline void mp_ucnv_reset(UConverter *c) { ucnv_reset(c); }
+static inline void mp_ucnv_convertEx(UConverter *target, UConverter *source, char **t, const char *tLimit,
+                                     const char **s, const char *sLimit, UChar *pivotStart, UChar **pivotSource,
+                                     UChar **pivotTarget, const UChar *pivotLimit, UBool reset, UBool flush,
+                                     UErrorCode *err) {
+    ucnv_convertEx(target, source, t, tLimit, s, sLimit, pivotStart, pivotSource, pivotTarget, pivotLimit,
+                   reset, flush, err);
+}
+static inline int mp_u_failure(UErrorCode e) { return U_FAILURE(e); }
+static inline int mp_buffer_overflow(UErrorCode e) { return e == U_BUFFER_OVERFLOW_ERROR; }
+
+static inline UIDNA *mp_uidna_openUTS46(uint32_t options, UErrorCode *err) { return uidna_openUTS46(options, err); }
+static inline void mp_uidna_close(UIDNA *idna) { uidna_close(idna); }
+static inline int32_t mp_uidna_nameToASCII_UTF8(const UIDNA *idna, const char *name, int32_t length, char *dest,
+                                                int32_t capacity, uint32_t *errors, UErrorCode *err) {
+    UIDNAInfo info = UIDNA_INFO_INITIALIZER;
+    int32_t n = uidna_nameToASCII_UTF8(idna, name, length, dest, capacity, &info, err);
+    *errors = info.errors;
+    return n;
+}
+
+static inline const UNormalizer2 *mp_nfkc_casefold(UErrorCode *err) { return unorm2_getNFKCCasefoldInstance(err); }
+static inline int32_t mp_unorm2_normalize(const UNormalizer2 *n, const UChar *src, int32_t length, UChar *dest,
+                                          int32_t capacity, UErrorCode *err) {
+    return unorm2_normalize(n, src, length, dest, capacity, err);
+}
+
+static inline UBreakIterator *mp_ubrk_open_character(const UChar *text, int32_t length, UErrorCode *err) {
+    return ubrk_open(UBRK_CHARACTER, "", text, length, err);
+}
+static inline int32_t mp_ubrk_next(UBreakIterator *b) { return ubrk_next(b); }
+static inline void mp_ubrk_close(UBreakIterator *b) { ubrk_close(b); }
+static inline int32_t mp_ubrk_done(void) { return UBRK_DONE; }
+#endif

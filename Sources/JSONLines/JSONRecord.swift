@@ -1,0 +1,161 @@
+/// One JSON Lines record: a top-level object checked strictly, with the position of each of its
+/// members. Reading a field decodes only that field; writing passes every other member through
+/// byte for byte, in its original order.
+public struct JSONRecord {
+    public let bytes: [UInt8]
+    public let members: [JSONMember]
+
+    /// Checks `line` (without its newline) and indexes its members.
+    public init(line: UnsafeRawBufferPointer) throws(JSONError) {
+        var scanner = JSONScanner(line)
+        scanner.skipWhitespace()
+        guard scanner.i < line.count, line[scanner.i] == UInt8(ascii: "{") else {
+            throw scanner.fail("a record must be a JSON object")
+        }
+        var members: [JSONMember] = []
+        members.reserveCapacity(32)
+        try withUnsafeMutablePointer(to: &members) { (p) throws(JSONError) in try scanner.scanObject(members: p) }
+        scanner.skipWhitespace()
+        if scanner.i != line.count { throw scanner.fail("text after the object") }
+        self.bytes = Array(line)
+        self.members = members
+    }
+
+    public init(_ line: [UInt8]) throws(JSONError) {
+        // withUnsafeBytes is rethrows, which loses the typed error: carry it out in a Result
+        let result = line.withUnsafeBytes { p in Result { () throws(JSONError) in try JSONRecord(line: p) } }
+        self = try result.get()
+    }
+
+    public init(_ line: String) throws(JSONError) { try self.init(Array(line.utf8)) }
+
+    /// The member whose key equals `key` (the first one, if the record repeats a key).
+    public func member(_ key: String) -> JSONMember? {
+        var k = key
+        return k.withUTF8 { keyBytes in
+            bytes.withUnsafeBytes { buf in
+                for m in members where keyMatches(buf, m.key, keyBytes) { return m }
+                return nil
+            }
+        }
+    }
+
+    /// The raw bytes of a member's value, exactly as written.
+    public func rawValue(_ key: String) -> ArraySlice<UInt8>? {
+        member(key).map { bytes[$0.value] }
+    }
+
+    /// A member's value, decoded.
+    public func value(_ key: String) -> JSONValue? {
+        guard let m = member(key) else { return nil }
+        return bytes.withUnsafeBytes { buf in
+            var parser = JSONValueParser(buf, at: m.value.lowerBound)
+            return try? parser.parse()
+        }
+    }
+
+    /// A string member's decoded text; nil when missing, null or not a string.
+    public func string(_ key: String) -> String? {
+        if case .string(let s)? = value(key) { return s }
+        return nil
+    }
+
+    /// The member keys in order, decoded.
+    public var keys: [String] {
+        bytes.withUnsafeBytes { buf in
+            members.map { m in
+                var parser = JSONValueParser(buf, at: m.key.lowerBound)
+                if case .string(let s)? = try? parser.parse() { return s }
+                return ""
+            }
+        }
+    }
+
+    /// This record with `updates` applied: a member whose key is updated keeps its place and gets
+    /// the new value (raw JSON bytes), `nil` removes it; new keys are appended in the order given.
+    /// Untouched members are copied byte for byte.
+    public func updated(_ updates: [(key: String, value: [UInt8]?)]) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count + updates.reduce(0) { $0 + $1.key.utf8.count + ($1.value?.count ?? 0) + 4 })
+        bytes.withUnsafeBytes { buf in
+            var used = [Bool](repeating: false, count: updates.count)
+            let existing = members.map { m in updateIndex(buf, m, updates) }
+            if existing.allSatisfy({ $0 == nil }) {
+                // fast path: append before the final brace
+                let close = lastBrace(buf)
+                out.append(contentsOf: buf[0..<close])
+                var needsComma = !members.isEmpty
+                for u in updates {
+                    guard let value = u.value else { continue }
+                    if needsComma { out.append(UInt8(ascii: ",")) }
+                    appendKey(u.key, value, to: &out)
+                    needsComma = true
+                }
+                out.append(contentsOf: buf[close..<buf.count])
+                return
+            }
+            out.append(UInt8(ascii: "{"))
+            var needsComma = false
+            for (m, index) in zip(members, existing) {
+                if let index {
+                    used[index] = true
+                    guard let value = updates[index].value else { continue }
+                    if needsComma { out.append(UInt8(ascii: ",")) }
+                    out.append(contentsOf: buf[m.key])
+                    out.append(UInt8(ascii: ":"))
+                    out.append(contentsOf: value)
+                } else {
+                    if needsComma { out.append(UInt8(ascii: ",")) }
+                    out.append(contentsOf: buf[m.key.lowerBound..<m.value.upperBound])
+                }
+                needsComma = true
+            }
+            for (index, u) in updates.enumerated() where !used[index] {
+                guard let value = u.value else { continue }
+                if needsComma { out.append(UInt8(ascii: ",")) }
+                appendKey(u.key, value, to: &out)
+                needsComma = true
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        return out
+    }
+
+    private func updateIndex(_ buf: UnsafeRawBufferPointer, _ m: JSONMember, _ updates: [(key: String, value: [UInt8]?)]) -> Int? {
+        for (index, u) in updates.enumerated() {
+            var k = u.key
+            if k.withUTF8({ keyMatches(buf, m.key, $0) }) { return index }
+        }
+        return nil
+    }
+
+    private func lastBrace(_ buf: UnsafeRawBufferPointer) -> Int {
+        var i = buf.count - 1
+        while i > 0, buf[i] != UInt8(ascii: "}") { i -= 1 }
+        return i
+    }
+
+    private func appendKey(_ key: String, _ value: [UInt8], to out: inout [UInt8]) {
+        JSONWriter.appendString(key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        out.append(contentsOf: value)
+    }
+}
+
+/// True when the quoted key at `range` spells `key`. Keys with escapes are decoded to compare.
+private func keyMatches(_ buf: UnsafeRawBufferPointer, _ range: Range<Int>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+    let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
+    if inner.count == key.count {
+        var same = true
+        for k in 0..<key.count where buf[inner.lowerBound + k] != key[k] {
+            same = false
+            break
+        }
+        if same { return true }
+    }
+    // an escaped key can only match when it contains a backslash
+    guard buf[inner].contains(UInt8(ascii: "\\")) else { return false }
+    var parser = JSONValueParser(buf, at: range.lowerBound)
+    guard case .string(let s)? = try? parser.parse() else { return false }
+    return Array(s.utf8) == Array(key)
+}

@@ -1,0 +1,221 @@
+/// A strict JSON grammar checker over bytes (RFC 8259, strict UTF-8) that remembers where each
+/// top-level member of an object lies, so that a filter reads only the fields it needs and passes
+/// the others on byte for byte.
+struct JSONScanner {
+    let bytes: UnsafeRawBufferPointer
+    var i = 0
+    var depth = 0
+    static let maxDepth = 512
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    @inline(__always) mutating func skipWhitespace() {
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 { i += 1 } else { return }
+        }
+    }
+
+    func fail(_ message: String) -> JSONError { JSONError(message, at: i) }
+
+    /// Scans one value starting at `i` (whitespace already skipped).
+    mutating func scanValue() throws(JSONError) {
+        guard i < bytes.count else { throw fail("unexpected end of input") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"): try scanObject(members: nil)
+        case UInt8(ascii: "["): try scanArray()
+        case UInt8(ascii: "\""): try scanString()
+        case UInt8(ascii: "t"): try expectLiteral("true")
+        case UInt8(ascii: "f"): try expectLiteral("false")
+        case UInt8(ascii: "n"): try expectLiteral("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try scanNumber()
+        default: throw fail("unexpected character '\(printable(bytes[i]))'")
+        }
+    }
+
+    mutating func expectLiteral(_ word: StaticString) throws(JSONError) {
+        let n = word.utf8CodeUnitCount
+        guard i + n <= bytes.count else { throw fail("unexpected end of input") }
+        for k in 0..<n where bytes[i + k] != word.utf8Start[k] {
+            throw fail("invalid literal")
+        }
+        i += n
+    }
+
+    mutating func scanNumber() throws(JSONError) {
+        if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < bytes.count, isDigit(bytes[i]) else { throw fail("invalid number") }
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1
+        } else {
+            while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard i < bytes.count, isDigit(bytes[i]) else { throw fail("invalid number") }
+            while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        }
+        if i < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            guard i < bytes.count, isDigit(bytes[i]) else { throw fail("invalid number") }
+            while i < bytes.count, isDigit(bytes[i]) { i += 1 }
+        }
+    }
+
+    /// Scans a string including its quotes; checks escapes and UTF-8.
+    mutating func scanString() throws(JSONError) {
+        i += 1
+        let n = bytes.count
+        while i < n {
+            // fast path over plain ASCII
+            while i + 8 <= n {
+                let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                // any byte that is '"', '\\', < 0x20 or >= 0x80 stops the fast path
+                let hasHigh = w & 0x8080_8080_8080_8080
+                let hasControl = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
+                let q = w ^ 0x2222_2222_2222_2222
+                let hasQuote = (q &- 0x0101_0101_0101_0101) & ~q & 0x8080_8080_8080_8080
+                let s = w ^ 0x5C5C_5C5C_5C5C_5C5C
+                let hasBackslash = (s &- 0x0101_0101_0101_0101) & ~s & 0x8080_8080_8080_8080
+                if hasHigh | hasControl | hasQuote | hasBackslash != 0 { break }
+                i += 8
+            }
+            guard i < n else { break }
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                return
+            } else if c == UInt8(ascii: "\\") {
+                i += 1
+                guard i < n else { break }
+                switch bytes[i] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                    UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    i += 1
+                case UInt8(ascii: "u"):
+                    guard i + 4 < n, isHex(bytes[i + 1]), isHex(bytes[i + 2]), isHex(bytes[i + 3]), isHex(bytes[i + 4])
+                    else { throw fail("invalid \\u escape") }
+                    i += 5
+                default:
+                    throw fail("invalid escape")
+                }
+            } else if c < 0x20 {
+                throw fail("control character in string")
+            } else if c < 0x80 {
+                i += 1
+            } else {
+                let length = utf8SequenceLength(bytes, at: i)
+                if length == 0 { throw fail("invalid UTF-8") }
+                i += length
+            }
+        }
+        throw JSONError("unterminated string", at: n)
+    }
+
+    mutating func scanArray() throws(JSONError) {
+        depth += 1
+        if depth > Self.maxDepth { throw fail("nesting too deep") }
+        i += 1
+        skipWhitespace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
+            i += 1
+            depth -= 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            try scanValue()
+            skipWhitespace()
+            guard i < bytes.count else { throw fail("unterminated array") }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+            } else if bytes[i] == UInt8(ascii: "]") {
+                i += 1
+                depth -= 1
+                return
+            } else {
+                throw fail("expected ',' or ']'")
+            }
+        }
+    }
+
+    /// Scans an object; when `members` is given, records each member's key and value ranges.
+    mutating func scanObject(members: UnsafeMutablePointer<[JSONMember]>?) throws(JSONError) {
+        depth += 1
+        if depth > Self.maxDepth { throw fail("nesting too deep") }
+        i += 1
+        skipWhitespace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+            i += 1
+            depth -= 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a key") }
+            let keyStart = i
+            try scanString()
+            let keyEnd = i
+            skipWhitespace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            i += 1
+            skipWhitespace()
+            let valueStart = i
+            try scanValue()
+            members?.pointee.append(JSONMember(key: keyStart..<keyEnd, value: valueStart..<i))
+            skipWhitespace()
+            guard i < bytes.count else { throw fail("unterminated object") }
+            if bytes[i] == UInt8(ascii: ",") {
+                i += 1
+            } else if bytes[i] == UInt8(ascii: "}") {
+                i += 1
+                depth -= 1
+                return
+            } else {
+                throw fail("expected ',' or '}'")
+            }
+        }
+    }
+}
+
+/// Where one member of an object lies in its line: the key with its quotes, and the value.
+public struct JSONMember: Sendable, Equatable {
+    public var key: Range<Int>
+    public var value: Range<Int>
+}
+
+@inline(__always) func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
+@inline(__always) func isHex(_ c: UInt8) -> Bool { isDigit(c) || (c | 0x20) &- UInt8(ascii: "a") < 6 }
+@inline(__always) func hexValue(_ c: UInt8) -> UInt32 {
+    isDigit(c) ? UInt32(c - UInt8(ascii: "0")) : UInt32((c | 0x20) - UInt8(ascii: "a") + 10)
+}
+
+func printable(_ c: UInt8) -> String {
+    c >= 0x20 && c < 0x7F ? String(UnicodeScalar(c)) : "\\x" + String(c, radix: 16)
+}
+
+/// Length of the well-formed UTF-8 sequence at `i`, or 0.
+@inline(__always)
+func utf8SequenceLength(_ b: UnsafeRawBufferPointer, at i: Int) -> Int {
+    let n = b.count
+    let c0 = b[i]
+    if c0 < 0x80 { return 1 }
+    if c0 < 0xC2 { return 0 }
+    if c0 < 0xE0 { return i + 1 < n && b[i + 1] & 0xC0 == 0x80 ? 2 : 0 }
+    if c0 < 0xF0 {
+        guard i + 2 < n else { return 0 }
+        let c1 = b[i + 1]
+        if c1 & 0xC0 != 0x80 || b[i + 2] & 0xC0 != 0x80 { return 0 }
+        if (c0 == 0xE0 && c1 < 0xA0) || (c0 == 0xED && c1 > 0x9F) { return 0 }
+        return 3
+    }
+    if c0 < 0xF5 {
+        guard i + 3 < n else { return 0 }
+        let c1 = b[i + 1]
+        if c1 & 0xC0 != 0x80 || b[i + 2] & 0xC0 != 0x80 || b[i + 3] & 0xC0 != 0x80 { return 0 }
+        if (c0 == 0xF0 && c1 < 0x90) || (c0 == 0xF4 && c1 > 0x8F) { return 0 }
+        return 4
+    }
+    return 0
+}

@@ -1,0 +1,214 @@
+/// A decoded JSON value. Numbers keep the text they were written as, so nothing is rounded.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case (.bool(let x), .bool(let y)): x == y
+        case (.number(let x), .number(let y)): x == y
+        case (.string(let x), .string(let y)): x == y
+        case (.array(let x), .array(let y)): x == y
+        case (.object(let x), .object(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: false
+        }
+    }
+
+    /// Parses a whole JSON text.
+    public static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSONValue {
+        let result = bytes.withUnsafeBytes { buf in
+            Result { () throws(JSONError) -> JSONValue in
+                var check = JSONScanner(buf)
+                check.skipWhitespace()
+                try check.scanValue()
+                check.skipWhitespace()
+                if check.i != buf.count { throw check.fail("text after the value") }
+                var parser = JSONValueParser(buf, at: 0)
+                return try parser.parse()
+            }
+        }
+        return try result.get()
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
+        return nil
+    }
+
+    public var stringValue: String? {
+        if case .string(let s) = self { return s }
+        return nil
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
+
+    public var intValue: Int? {
+        if case .number(let n) = self { return Int(n) }
+        if case .string(let s) = self { return Int(s) }
+        return nil
+    }
+}
+
+/// Decodes a value that `JSONScanner` has already checked.
+struct JSONValueParser {
+    let bytes: UnsafeRawBufferPointer
+    var i: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, at start: Int) {
+        self.bytes = bytes
+        self.i = start
+    }
+
+    mutating func skipWhitespace() {
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+    }
+
+    mutating func parse() throws(JSONError) -> JSONValue {
+        skipWhitespace()
+        guard i < bytes.count else { throw JSONError("unexpected end of input", at: i) }
+        switch bytes[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            var members: [(String, JSONValue)] = []
+            skipWhitespace()
+            if bytes[i] == UInt8(ascii: "}") {
+                i += 1
+                return .object(members)
+            }
+            while true {
+                skipWhitespace()
+                guard case .string(let key) = try parse() else { throw JSONError("expected a key", at: i) }
+                skipWhitespace()
+                i += 1  // ':'
+                members.append((key, try parse()))
+                skipWhitespace()
+                let c = bytes[i]
+                i += 1
+                if c == UInt8(ascii: "}") { return .object(members) }
+            }
+        case UInt8(ascii: "["):
+            i += 1
+            var items: [JSONValue] = []
+            skipWhitespace()
+            if bytes[i] == UInt8(ascii: "]") {
+                i += 1
+                return .array(items)
+            }
+            while true {
+                items.append(try parse())
+                skipWhitespace()
+                let c = bytes[i]
+                i += 1
+                if c == UInt8(ascii: "]") { return .array(items) }
+            }
+        case UInt8(ascii: "\""):
+            return .string(String(decoding: decodeString(), as: UTF8.self))
+        case UInt8(ascii: "t"):
+            i += 4
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            i += 5
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            i += 4
+            return .null
+        default:
+            let start = i
+            while i < bytes.count, isNumberByte(bytes[i]) { i += 1 }
+            guard i > start else { throw JSONError("unexpected character", at: i) }
+            return .number(String(decoding: bytes[start..<i], as: UTF8.self))
+        }
+    }
+
+    /// Decodes the string at `i` (on its opening quote) to UTF-8; lone surrogates become U+FFFD.
+    mutating func decodeString() -> [UInt8] {
+        i += 1
+        var out = [UInt8]()
+        var start = i
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") {
+                out.append(contentsOf: bytes[start..<i])
+                i += 1
+                return out
+            }
+            guard c == UInt8(ascii: "\\") else {
+                i += 1
+                continue
+            }
+            out.append(contentsOf: bytes[start..<i])
+            i += 1
+            let e = bytes[i]
+            i += 1
+            switch e {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = readHex4()
+                if scalar >= 0xD800 && scalar < 0xDC00 {
+                    if i + 6 <= bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                        let save = i
+                        i += 2
+                        let low = readHex4()
+                        if low >= 0xDC00 && low < 0xE000 {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            i = save
+                            scalar = 0xFFFD
+                        }
+                    } else {
+                        scalar = 0xFFFD
+                    }
+                } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                    scalar = 0xFFFD
+                }
+                appendScalar(scalar, to: &out)
+            default: out.append(e)
+            }
+            start = i
+        }
+        return out
+    }
+
+    private mutating func readHex4() -> UInt32 {
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            v = v << 4 | hexValue(bytes[i])
+            i += 1
+        }
+        return v
+    }
+}
+
+@inline(__always) private func isNumberByte(_ c: UInt8) -> Bool {
+    isDigit(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".") || c | 0x20 == UInt8(ascii: "e")
+}
+
+func appendScalar(_ scalar: UInt32, to out: inout [UInt8]) {
+    switch scalar {
+    case 0..<0x80: out.append(UInt8(scalar))
+    case 0x80..<0x800:
+        out.append(UInt8(0xC0 | (scalar >> 6)))
+        out.append(UInt8(0x80 | (scalar & 0x3F)))
+    case 0x800..<0x10000:
+        out.append(UInt8(0xE0 | (scalar >> 12)))
+        out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+        out.append(UInt8(0x80 | (scalar & 0x3F)))
+    default:
+        out.append(UInt8(0xF0 | (scalar >> 18)))
+        out.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+        out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+        out.append(UInt8(0x80 | (scalar & 0x3F)))
+    }
+}

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CBytes
+
+/// Byte-level helpers shared by the parsers.
+enum Bytes {
+    static let cr: UInt8 = 0x0D
+    static let lf: UInt8 = 0x0A
+    static let space: UInt8 = 0x20
+    static let tab: UInt8 = 0x09
+
+    @inline(__always) static func isWhitespace(_ c: UInt8) -> Bool {
+        c == space || c == tab || c == cr || c == lf
+    }
+
+    @inline(__always) static func lower(_ c: UInt8) -> UInt8 {
+        c &- 0x41 < 26 ? c | 0x20 : c
+    }
+
+    /// First index of `needle` in `b[range]`, via memmem.
+    static func find(_ needle: [UInt8], in b: UnsafeRawBufferPointer, from: Int, to: Int? = nil) -> Int? {
+        let end = to ?? b.count
+        guard from < end, let base = b.baseAddress, !needle.isEmpty else { return nil }
+        return needle.withUnsafeBytes { n -> Int? in
+            guard let p = mp_memmem(base + from, end - from, n.baseAddress!, n.count) else { return nil }
+            return base.distance(to: UnsafeRawPointer(p))
+        }
+    }
+
+    /// First index of byte `c` in `b[from..<to]`, via memchr.
+    @inline(__always) static func find(byte c: UInt8, in b: UnsafeRawBufferPointer, from: Int, to: Int? = nil) -> Int? {
+        let end = to ?? b.count
+        guard from < end, let base = b.baseAddress else { return nil }
+        guard let p = memchr(base + from, Int32(c), end - from) else { return nil }
+        return base.distance(to: UnsafeRawPointer(p))
+    }
+
+    /// The end of the line starting at `i` (the index of its LF, or `end`), and the start of the next.
+    @inline(__always) static func lineEnd(_ b: UnsafeRawBufferPointer, from i: Int, to end: Int) -> (contentEnd: Int, next: Int) {
+        guard let lf = find(byte: Bytes.lf, in: b, from: i, to: end) else { return (end, end) }
+        let contentEnd = lf > i && b[lf - 1] == cr ? lf - 1 : lf
+        return (contentEnd, lf + 1)
+    }
+
+    static func hasPrefix(_ b: UnsafeRawBufferPointer, at i: Int, _ prefix: [UInt8], caseInsensitive: Bool = false) -> Bool {
+        guard i + prefix.count <= b.count else { return false }
+        for k in 0..<prefix.count {
+            let c = b[i + k]
+            if caseInsensitive ? lower(c) != lower(prefix[k]) : c != prefix[k] { return false }
+        }
+        return true
+    }
+
+    static func trim(_ b: UnsafeRawBufferPointer, _ range: Range<Int>) -> Range<Int> {
+        var lo = range.lowerBound, hi = range.upperBound
+        while lo < hi, isWhitespace(b[lo]) { lo += 1 }
+        while hi > lo, isWhitespace(b[hi - 1]) { hi -= 1 }
+        return lo..<hi
+    }
+}
+
+extension String {
+    /// ASCII-only lowercasing, cheaper than `lowercased()` for header names and tokens.
+    var asciiLowercased: String {
+        var s = self
+        return s.withUTF8 { buf in
+            if !buf.contains(where: { $0 &- 0x41 < 26 }) { return self }
+            return String(decoding: buf.map { Bytes.lower($0) }, as: UTF8.self)
+        }
+    }
+
+    /// Whitespace runs collapsed to one space, ends trimmed.
+    var collapsingWhitespace: String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        var pendingSpace = false
+        for ch in unicodeScalars {
+            if ch == " " || ch == "\t" || ch == "\r" || ch == "\n" {
+                pendingSpace = !out.isEmpty
+            } else {
+                if pendingSpace { out.unicodeScalars.append(" ") }
+                pendingSpace = false
+                out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+}

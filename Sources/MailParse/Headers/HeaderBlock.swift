@@ -1,0 +1,87 @@
+import UnicodeServices
+
+/// One header field as it appears in the message: its name and its unfolded raw value.
+struct HeaderField {
+    var name: String
+    /// The value with line folds removed and ends trimmed, still as raw bytes.
+    var raw: [UInt8]
+    var lowercasedName: String
+}
+
+/// The header block of a message or MIME part, and where its body starts.
+struct HeaderBlock {
+    var fields: [HeaderField] = []
+    /// Index of the first body byte.
+    var bodyStart: Int
+    var defects: [String] = []
+
+    /// Splits the header block that starts at `start`. A line that is neither a field nor a
+    /// continuation ends the block (as Python's parser does), with a defect.
+    init(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int) {
+        bodyStart = end
+        var i = start
+        var current: (name: Range<Int>, value: [Range<Int>])?
+        func flush(_ fields: inout [HeaderField]) {
+            guard let c = current else { return }
+            // unfolding: the line break goes, the whitespace that starts the next line stays
+            var raw = [UInt8]()
+            for r in c.value { raw.append(contentsOf: b[r]) }
+            let trimmed = raw.withUnsafeBytes { Bytes.trim($0, 0..<raw.count) }
+            let name = String(decoding: b[c.name], as: UTF8.self)
+            fields.append(HeaderField(name: name, raw: Array(raw[trimmed]), lowercasedName: name.asciiLowercased))
+            current = nil
+        }
+        while i < end {
+            let (contentEnd, next) = Bytes.lineEnd(b, from: i, to: end)
+            if contentEnd == i {  // empty line: end of headers
+                flush(&fields)
+                bodyStart = next
+                return
+            }
+            let c0 = b[i]
+            if c0 == Bytes.space || c0 == Bytes.tab {
+                if current != nil {
+                    current!.value.append(i..<contentEnd)
+                } else {
+                    defects.append("continuation_without_field")
+                }
+                i = next
+                continue
+            }
+            // a field name is printable ASCII up to a colon; tolerate spaces before the colon
+            var colon = i
+            while colon < contentEnd, b[colon] != UInt8(ascii: ":"), b[colon] > 0x20, b[colon] < 0x7F { colon += 1 }
+            let nameEnd = colon
+            while colon < contentEnd, b[colon] == Bytes.space || b[colon] == Bytes.tab { colon += 1 }
+            if colon < contentEnd, b[colon] == UInt8(ascii: ":"), nameEnd > i {
+                flush(&fields)
+                current = (i..<nameEnd, [(colon + 1)..<contentEnd])
+                i = next
+                continue
+            }
+            if fields.isEmpty, current == nil, i == start, Bytes.hasPrefix(b, at: i, Array("From ".utf8)) {
+                i = next  // an mbox From_ line handed over with a single message (procmail)
+                continue
+            }
+            flush(&fields)
+            defects.append("missing_header_body_separator")
+            bodyStart = i
+            return
+        }
+        flush(&fields)
+        bodyStart = end
+    }
+
+    init(fields: [HeaderField]) {
+        self.fields = fields
+        bodyStart = 0
+    }
+
+    func first(_ lowercasedName: String) -> HeaderField? {
+        fields.first { $0.lowercasedName == lowercasedName }
+    }
+
+    func all(_ lowercasedName: String) -> [HeaderField] {
+        fields.filter { $0.lowercasedName == lowercasedName }
+    }
+}

@@ -1,0 +1,97 @@
+/// Which parts a mail client shows as the message, and which are attachments: the best
+/// text/plain and text/html of the main alternative, the inline text parts that follow it,
+/// text/calendar invitations, and everything else as attachments.
+struct BodySelection {
+    var text: [MIMEPart] = []
+    var html: [MIMEPart] = []
+    var calendar: [MIMEPart] = []
+    var attachments: [MIMEPart] = []
+
+    init(root: MIMEPart) {
+        self = Self.select(root, isMain: true)
+    }
+
+    private init() {}
+
+    private static func select(_ part: MIMEPart, isMain: Bool) -> BodySelection {
+        var s = BodySelection()
+        let value = part.contentType.value
+        if part.isMultipart {
+            let children = part.children
+            if children.isEmpty { return s }
+            switch part.contentType.subtype {
+            case "alternative":
+                // later alternatives are preferred; each kind comes from the last child that has it
+                for child in children {
+                    let sub = select(child, isMain: true)
+                    if !sub.text.isEmpty { s.text = sub.text }
+                    if !sub.html.isEmpty { s.html = sub.html }
+                    s.calendar += sub.calendar
+                    s.attachments += sub.attachments
+                }
+            case "related":
+                let start = part.contentType.parameters["start"].flatMap { MessageIDs.first($0) }
+                let rootIndex = children.firstIndex { start != nil && $0.contentID == start } ?? 0
+                for (k, child) in children.enumerated() {
+                    if k == rootIndex {
+                        s.merge(select(child, isMain: true))
+                    } else {
+                        s.attachments.append(contentsOf: leaves(child))
+                    }
+                }
+            case "signed":
+                s.merge(select(children[0], isMain: true))
+                for child in children.dropFirst() { s.attachments.append(contentsOf: leaves(child)) }
+            default:  // mixed and anything unknown: the first part is the body, inline text follows it
+                for (k, child) in children.enumerated() {
+                    if k == 0 {
+                        s.merge(select(child, isMain: true))
+                    } else if isInlineText(child) {
+                        let sub = select(child, isMain: true)
+                        s.text += sub.text
+                        s.html += sub.html
+                        s.calendar += sub.calendar
+                        s.attachments += sub.attachments
+                    } else if child.isMultipart && !child.isAttachmentDisposition {
+                        s.attachments.append(contentsOf: leaves(child))
+                    } else {
+                        s.merge(select(child, isMain: false))
+                    }
+                }
+            }
+            return s
+        }
+        let inline = !part.isAttachmentDisposition
+        switch value {
+        case "text/plain" where inline && isMain:
+            s.text.append(part)
+        case "text/html" where inline && isMain:
+            s.html.append(part)
+        case "text/calendar":
+            s.calendar.append(part)
+            if part.filename != nil || part.isAttachmentDisposition { s.attachments.append(part) }
+        default:
+            s.attachments.append(part)
+        }
+        return s
+    }
+
+    /// A text part that follows the body inline: text/plain or text/html, not an attachment,
+    /// without a filename.
+    private static func isInlineText(_ part: MIMEPart) -> Bool {
+        (part.contentType.value == "text/plain" || part.contentType.value == "text/html")
+            && !part.isAttachmentDisposition && part.filename == nil
+    }
+
+    /// Every leaf below `part`, as attachments.
+    private static func leaves(_ part: MIMEPart) -> [MIMEPart] {
+        part.isMultipart ? part.children.flatMap(leaves) : [part]
+    }
+
+    private mutating func merge(_ other: BodySelection) {
+        text += other.text
+        html += other.html
+        calendar += other.calendar
+        attachments += other.attachments
+    }
+}

@@ -1,0 +1,233 @@
+/// Content-Transfer-Encoding decoders, tolerant the way mail readers must be.
+enum TransferEncoding: Equatable {
+    case identity  // 7bit, 8bit, binary, or missing
+    case base64
+    case quotedPrintable
+    case uuencode
+    case unknown(String)
+
+    init(header: String?) {
+        guard let h = header?.asciiLowercased.trimmingSpaces, !h.isEmpty else {
+            self = .identity
+            return
+        }
+        switch h {
+        case "7bit", "8bit", "binary", "7-bit", "8-bit": self = .identity
+        case "base64": self = .base64
+        case "quoted-printable", "quotedprintable": self = .quotedPrintable
+        case "x-uuencode", "uuencode", "x-uue", "uue": self = .uuencode
+        default: self = .unknown(h)
+        }
+    }
+
+    /// Decodes `b`; `defects` gets a name for anything malformed.
+    func decode(_ b: UnsafeRawBufferPointer, defects: inout [String]) -> [UInt8] {
+        switch self {
+        case .identity, .unknown:
+            return Array(b)
+        case .base64:
+            var d = Base64Decoder()
+            d.feed(b)
+            let out = d.finish()
+            if d.sawInvalid { defects.append("invalid_base64") }
+            return out
+        case .quotedPrintable:
+            return QuotedPrintable.decode(b)
+        case .uuencode:
+            if let file = UUEncode.decodeFirst(b) { return file.data }
+            defects.append("invalid_uuencode")
+            return Array(b)
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" || f == "\r" || f == "\n" || f == "\"" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" || l == "\n" || l == "\"" { s.removeLast() }
+        return String(s)
+    }
+}
+
+/// Base64 that skips line breaks and garbage, stops at padding, and keeps what a short final
+/// group holds.
+struct Base64Decoder {
+    private(set) var sawInvalid = false
+    private var out: [UInt8] = []
+    private var accumulator: UInt32 = 0
+    private var bits = 0
+    private var ended = false
+
+    static let table: [UInt8] = {
+        var t = [UInt8](repeating: 0xFF, count: 256)
+        for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() { t[Int(c)] = UInt8(i) }
+        t[Int(UInt8(ascii: "-"))] = 62  // base64url, as in the Gmail API
+        t[Int(UInt8(ascii: "_"))] = 63
+        return t
+    }()
+
+    mutating func feed(_ b: UnsafeRawBufferPointer) {
+        out.reserveCapacity(out.count + b.count * 3 / 4 + 3)
+        Self.table.withUnsafeBufferPointer { table in
+            var acc = accumulator
+            var n = bits
+            for c in b {
+                let v = table[Int(c)]
+                if v == 0xFF {
+                    if c == UInt8(ascii: "=") {
+                        ended = true
+                    } else if !Bytes.isWhitespace(c) {
+                        sawInvalid = true
+                    }
+                    continue
+                }
+                if ended {  // data after padding: a second base64 stream glued on
+                    ended = false
+                    acc = 0
+                    n = 0
+                }
+                acc = acc << 6 | UInt32(v)
+                n += 6
+                if n >= 8 {
+                    n -= 8
+                    out.append(UInt8(truncatingIfNeeded: acc >> UInt32(n)))
+                }
+            }
+            accumulator = acc & 0xFF
+            bits = n
+        }
+    }
+
+    mutating func finish() -> [UInt8] {
+        if bits >= 6 { sawInvalid = true }  // a lone character at the end carries no whole byte
+        return out
+    }
+}
+
+enum QuotedPrintable {
+    /// Decodes `=XX`, removes soft line breaks (`=` at the end of a line) and trailing
+    /// whitespace; a malformed `=` stays as it is.
+    static func decode(_ b: UnsafeRawBufferPointer) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(b.count)
+        let n = b.count
+        var i = 0
+        while i < n {
+            let c = b[i]
+            if c == UInt8(ascii: "=") {
+                if i + 2 < n, let h = hexDigit(b[i + 1]), let l = hexDigit(b[i + 2]) {
+                    out.append(h << 4 | l)
+                    i += 3
+                    continue
+                }
+                // soft line break: '=' then optional whitespace then a line end
+                var j = i + 1
+                while j < n, b[j] == Bytes.space || b[j] == Bytes.tab { j += 1 }
+                if j == n {
+                    i = j
+                    continue
+                }
+                if b[j] == Bytes.lf {
+                    i = j + 1
+                    continue
+                }
+                if b[j] == Bytes.cr, j + 1 < n, b[j + 1] == Bytes.lf {
+                    i = j + 2
+                    continue
+                }
+                out.append(c)
+                i += 1
+                continue
+            }
+            if c == Bytes.space || c == Bytes.tab {
+                // trailing whitespace on a line was added in transport
+                var j = i
+                while j < n, b[j] == Bytes.space || b[j] == Bytes.tab { j += 1 }
+                if j == n || b[j] == Bytes.lf || (b[j] == Bytes.cr && j + 1 < n && b[j + 1] == Bytes.lf) {
+                    i = j
+                    continue
+                }
+                out.append(contentsOf: b[i..<j])
+                i = j
+                continue
+            }
+            out.append(c)
+            i += 1
+        }
+        return out
+    }
+}
+
+/// uuencoded files: a `begin MODE NAME` line, encoded lines, `end`.
+enum UUEncode {
+    struct File {
+        var name: String
+        var data: [UInt8]
+        /// The lines the block spans in the input, begin through end.
+        var range: Range<Int>
+    }
+
+    static func decodeFirst(_ b: UnsafeRawBufferPointer) -> File? {
+        findAll(b, limit: 1).first
+    }
+
+    /// Every uuencoded block in `b`.
+    static func findAll(_ b: UnsafeRawBufferPointer, limit: Int = .max) -> [File] {
+        var files: [File] = []
+        var i = 0
+        while i < b.count, files.count < limit {
+            let (lineEnd, next) = Bytes.lineEnd(b, from: i, to: b.count)
+            if Bytes.hasPrefix(b, at: i, Array("begin ".utf8)), let name = beginLineName(b, i..<lineEnd) {
+                var data = [UInt8]()
+                var j = next
+                var closed = false
+                while j < b.count {
+                    let (e, n) = Bytes.lineEnd(b, from: j, to: b.count)
+                    if e - j >= 3, Bytes.hasPrefix(b, at: j, Array("end".utf8)), e - j == 3 || Bytes.isWhitespace(b[j + 3]) {
+                        closed = true
+                        j = n
+                        break
+                    }
+                    decodeLine(b, j..<e, into: &data)
+                    j = n
+                }
+                if closed {
+                    files.append(File(name: name, data: data, range: i..<j))
+                    i = j
+                    continue
+                }
+            }
+            i = next
+        }
+        return files
+    }
+
+    /// `begin 644 name`: the mode must be octal digits.
+    private static func beginLineName(_ b: UnsafeRawBufferPointer, _ r: Range<Int>) -> String? {
+        var i = r.lowerBound + 6
+        let modeStart = i
+        while i < r.upperBound, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "7") { i += 1 }
+        guard i > modeStart, i - modeStart <= 4, i < r.upperBound, b[i] == Bytes.space else { return nil }
+        let name = String(decoding: b[(i + 1)..<r.upperBound], as: UTF8.self).trimmingSpaces
+        return name.isEmpty ? nil : name
+    }
+
+    private static func decodeLine(_ b: UnsafeRawBufferPointer, _ r: Range<Int>, into out: inout [UInt8]) {
+        guard !r.isEmpty else { return }
+        let count = Int((b[r.lowerBound] &- 0x20) & 0x3F)
+        guard count > 0 else { return }
+        var produced = 0
+        var i = r.lowerBound + 1
+        while produced < count, i < r.upperBound {
+            var group: [UInt32] = [0, 0, 0, 0]
+            for k in 0..<4 { group[k] = i + k < r.upperBound ? UInt32((b[i + k] &- 0x20) & 0x3F) : 0 }
+            let v = group[0] << 18 | group[1] << 12 | group[2] << 6 | group[3]
+            for shift in [16, 8, 0] where produced < count {
+                out.append(UInt8(truncatingIfNeeded: v >> UInt32(shift)))
+                produced += 1
+            }
+            i += 4
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import JSONLines
+
+/// Gmail API message resources, one per line: `format=raw` (the message, base64url, in `raw`)
+/// or `format=full` (headers and parts in `payload`, bodies base64url in `body.data`).
+struct GmailAPIReader {
+    let fd: Int32
+    let path: String
+    let initial: [UInt8]
+
+    func forEach(message: (RawMessage) throws -> Void, bad: (MailboxInput.BadRecord) throws -> Void) throws {
+        var reader = LineReader(fd: fd, initial: initial)
+        defer { reader.close() }
+        try reader.forEachLine { line in
+            if line.bytes.allSatisfy({ Bytes.isWhitespace($0) }) { return true }
+            do {
+                let value = try JSONValue.parse(Array(line.bytes))
+                try message(try Self.message(from: value, path: path, offset: line.offset, length: line.length, line: line.number))
+            } catch let error as JSONError {
+                try bad(.init(message: error.description, line: line.number))
+            } catch let error as GmailAPIError {
+                try bad(.init(message: error.message, line: line.number))
+            }
+            return true
+        }
+    }
+
+    struct GmailAPIError: Error { var message: String }
+
+    static func message(from v: JSONValue, path: String, offset: Int, length: Int, line: Int) throws -> RawMessage {
+        let source = MessageSource(path: path, offset: offset, length: length, format: "gmail-api", line: line)
+        var raw: RawMessage
+        if let data = v["raw"]?.stringValue {
+            raw = RawMessage(bytes: base64URL(data), source: source)
+        } else if let payload = v["payload"] {
+            var bytes: [UInt8] = []
+            let root = PayloadTree.build(payload)
+            bytes = root.syntheticBytes
+            raw = RawMessage(bytes: bytes, source: source)
+            raw.prebuilt = root.message
+        } else {
+            throw GmailAPIError(message: "a Gmail API message needs 'raw' or 'payload'")
+        }
+        raw.labelIDs = v["labelIds"]?.arrayValue?.compactMap(\.stringValue)
+        raw.threadID = v["threadId"]?.stringValue
+        if let ms = v["internalDate"]?.intValue { raw.envelopeDate = ms / 1000 }
+        return raw
+    }
+
+    static func base64URL(_ s: String) -> [UInt8] {
+        var d = Base64Decoder()
+        var s = s
+        s.withUTF8 { d.feed(UnsafeRawBufferPointer($0)) }
+        return d.finish()
+    }
+}
+
+/// Builds a MIME tree from a Gmail API `payload`: bodies arrive already transfer-decoded.
+enum PayloadTree {
+    struct Result {
+        var message: ParsedMessage
+        var syntheticBytes: [UInt8]
+    }
+
+    static func build(_ payload: JSONValue) -> Result {
+        let decoder = HeaderTextDecoder(charsets: .init())
+        var defects: [String] = []
+        let root = part(payload, path: "1", decoder: decoder, defects: &defects)
+        // the headers as text, so that a stable id can be computed when Message-ID is missing
+        var synthetic: [UInt8] = []
+        for f in root.headers.fields { synthetic += Array(f.name.utf8) + [0x3A, 0x20] + f.raw + [0x0A] }
+        return Result(message: ParsedMessage(bytes: [], headers: root.headers, root: root, defects: defects),
+                      syntheticBytes: synthetic)
+    }
+
+    private static func part(_ v: JSONValue, path: String, decoder: HeaderTextDecoder, defects: inout [String]) -> MIMEPart {
+        var fields: [HeaderField] = []
+        for h in v["headers"]?.arrayValue ?? [] {
+            guard let name = h["name"]?.stringValue else { continue }
+            fields.append(HeaderField(name: name, raw: Array((h["value"]?.stringValue ?? "").utf8), lowercasedName: name.asciiLowercased))
+        }
+        let headers = HeaderBlock(fields: fields)
+        var contentType = headers.first("content-type").map { HeaderParameters($0.raw, decoder: decoder, defects: &defects) }
+            ?? HeaderParameters(value: v["mimeType"]?.stringValue?.asciiLowercased ?? "text/plain")
+        if let mime = v["mimeType"]?.stringValue?.asciiLowercased, mime.contains("/") {
+            contentType = HeaderParameters(value: mime, parameters: contentType.parameters)
+        }
+        let disposition = headers.first("content-disposition").map { HeaderParameters($0.raw, decoder: decoder, defects: &defects) }
+        let node = MIMEPart(headers: headers, contentType: contentType, disposition: disposition,
+                            encoding: .identity, body: 0..<0, path: path)
+        if let data = v["body"]?["data"]?.stringValue {
+            node.decodedOverride = GmailAPIReader.base64URL(data)
+        } else if let size = v["body"]?["size"]?.intValue, size > 0 {
+            node.decodedOverride = []
+            node.declaredSize = size
+        }
+        if let filename = v["filename"]?.stringValue, !filename.isEmpty { node.filenameOverride = filename }
+        let parts = v["parts"]?.arrayValue ?? []
+        for (k, child) in parts.enumerated() {
+            let childPath = path == "1" && node.isMultipart ? "\(k + 1)" : path + ".\(k + 1)"
+            node.children.append(part(child, path: childPath, decoder: decoder, defects: &defects))
+        }
+        return node
+    }
+}

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What an input holds. Detected from its first bytes unless the user says.
+public enum MailboxFormat: String, CaseIterable, Sendable {
+    case mbox, mboxrd, mboxo, mboxcl, mboxcl2
+    /// One RFC 5322 message (an .eml file, or what procmail and fetchmail hand over on stdin).
+    case eml
+    case maildir
+    /// Gmail API message resources, one JSON object per line (`format=raw` or `format=full`).
+    case gmailAPI = "gmail-api"
+
+    /// mbox for a first line `From …`, Gmail API JSON for a `{`, else one message.
+    public static func detect(_ head: [UInt8]) -> MailboxFormat {
+        var i = 0
+        while i < head.count, head[i] == 0x20 || head[i] == 0x09 || head[i] == 0x0A || head[i] == 0x0D || head[i] == 0xEF || head[i] == 0xBB || head[i] == 0xBF { i += 1 }
+        if i < head.count, head[i] == UInt8(ascii: "{") { return .gmailAPI }
+        if head.count - i >= 5, Array(head[i..<(i + 5)]) == Array("From ".utf8) {
+            // a single message handed over with its From_ line is also an mbox of one
+            return .mbox
+        }
+        return .eml
+    }
+
+    var mboxVariant: MboxVariant? {
+        switch self {
+        case .mboxrd: .mboxrd
+        case .mboxo: .mboxo
+        case .mboxcl: .mboxcl
+        case .mboxcl2: .mboxcl2
+        default: nil
+        }
+    }
+}
+
+/// Reads every message of one input, whatever its format.
+public enum MailboxInput {
+    /// A record that could not be read at all (a Gmail API line that is not JSON, say).
+    public struct BadRecord: Error {
+        public var message: String
+        public var line: Int?
+    }
+
+    /// Calls `message` for each message and `bad` for each unreadable record of the input.
+    /// `fd` is ignored for a directory.
+    public static func read(fd: Int32, path: String, isDirectory: Bool, format: MailboxFormat?,
+                            message: (RawMessage) throws -> Void, bad: (BadRecord) throws -> Void) throws {
+        if isDirectory || format == .maildir {
+            try MaildirReader(path: path).forEach(message)
+            return
+        }
+        var head: [UInt8] = []
+        if format == nil {
+            head = try readPrefix(fd: fd, path: path, count: 4096)
+        }
+        let kind = format ?? MailboxFormat.detect(head)
+        switch kind {
+        case .eml:
+            let bytes = try readAll(fd: fd, path: path, initial: head)
+            try message(RawMessage(bytes: bytes, source: MessageSource(path: path, offset: 0, length: bytes.count, format: "eml")))
+        case .gmailAPI:
+            try GmailAPIReader(fd: fd, path: path, initial: head).forEach(message: message, bad: bad)
+        case .maildir:
+            try MaildirReader(path: path).forEach(message)
+        case .mbox, .mboxrd, .mboxo, .mboxcl, .mboxcl2:
+            var reader = MboxReader(fd: fd, path: path, variant: kind.mboxVariant, initial: head)
+            try reader.forEach(message)
+        }
+    }
+
+    private static func readPrefix(fd: Int32, path: String, count: Int) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, count - filled) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw MailboxError.io(path: path, errno: errno)
+            }
+            if n == 0 { break }
+            filled += n
+        }
+        out.removeLast(count - filled)
+        return out
+    }
+}

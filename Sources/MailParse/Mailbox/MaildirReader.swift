@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A maildir: the messages in `cur/` and `new/`, in file-name order, with the flags of their
+/// names (`:2,FRS`) as labels: no `S` (or in `new/`) is UNREAD, `F` STARRED, `T` TRASH, `D` DRAFT.
+public struct MaildirReader {
+    let path: String
+
+    public init(path: String) { self.path = path }
+
+    public static func isMaildir(_ path: String) -> Bool {
+        isDirectory(path + "/cur") || isDirectory(path + "/new")
+    }
+
+    public func forEach(_ body: (RawMessage) throws -> Void) throws {
+        guard Self.isMaildir(path) else { throw MailboxError.notAMaildir(path: path) }
+        for sub in ["cur", "new"] {
+            let dir = path + "/" + sub
+            for name in Self.entries(dir) {
+                let file = dir + "/" + name
+                let fd = open(file, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw MailboxError.io(path: file, errno: errno) }
+                defer { close(fd) }
+                let bytes = try readAll(fd: fd, path: file)
+                let flags = Self.flags(of: name)
+                var raw = RawMessage(bytes: bytes, source: MessageSource(path: file, offset: 0, length: bytes.count,
+                                                                         format: "maildir", flags: flags))
+                raw.flagLabels = Self.labels(flags: flags, isNew: sub == "new")
+                try body(raw)
+            }
+        }
+    }
+
+    /// The flags after `:2,` in a maildir file name ("" when none).
+    static func flags(of name: String) -> String {
+        guard let colon = name.lastIndex(of: ":"), name[colon...].hasPrefix(":2,") else { return "" }
+        return String(name[colon...].dropFirst(3))
+    }
+
+    static func labels(flags: String, isNew: Bool) -> [String] {
+        var labels: [String] = []
+        if isNew || !flags.contains("S") { labels.append("UNREAD") }
+        if flags.contains("F") { labels.append("STARRED") }
+        if flags.contains("T") { labels.append("TRASH") }
+        if flags.contains("D") { labels.append("DRAFT") }
+        return labels
+    }
+
+    static func entries(_ dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix(".") { continue }
+            names.append(name)
+        }
+        return names.sorted()
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+}
+
+/// Reads all of `fd`.
+func readAll(fd: Int32, path: String, initial: [UInt8] = []) throws -> [UInt8] {
+    var out = initial
+    var chunk = 1 << 16
+    while true {
+        let old = out.count
+        out.append(contentsOf: repeatElement(0, count: chunk))
+        var n = 0
+        repeat {
+            n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, chunk) }
+        } while n < 0 && errno == EINTR
+        out.removeLast(chunk - max(n, 0))
+        if n < 0 { throw MailboxError.io(path: path, errno: errno) }
+        if n == 0 { return out }
+        if chunk < 1 << 22 { chunk *= 2 }
+    }
+}

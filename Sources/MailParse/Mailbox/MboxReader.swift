@@ -1,0 +1,281 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CBytes
+
+/// The mbox dialects (see mbox(5)): how `From ` lines in bodies were quoted, and whether a
+/// Content-Length header says where each message ends.
+public enum MboxVariant: String, CaseIterable, Sendable {
+    /// `>From ` quoted; a run of `>` before `From ` loses one (the most common writer today).
+    case mboxrd
+    /// Only `>From ` is unquoted; `>>From ` stays.
+    case mboxo
+    /// Content-Length marks the end; `>From ` quoted as in mboxrd.
+    case mboxcl
+    /// Content-Length marks the end; nothing is quoted.
+    case mboxcl2
+}
+
+/// Splits an mbox into messages as it reads, holding only the message being read: memory stays
+/// flat whatever the size of the mailbox, and a huge message is read in one pass.
+public struct MboxReader {
+    private let fd: Int32
+    private let path: String
+    private let variant: MboxVariant?
+    private var buffer: [UInt8]
+    private var bufferOffset = 0  // file offset of buffer[0]
+    private var eof = false
+    private let chunk = 1 << 20
+
+    /// `initial` holds bytes already read from `fd` (for format detection).
+    /// A nil `variant` reads mboxrd quoting and trusts Content-Length when it lands on a From_ line.
+    public init(fd: Int32, path: String, variant: MboxVariant?, initial: [UInt8] = []) {
+        self.fd = fd
+        self.path = path
+        self.variant = variant
+        self.buffer = initial
+        buffer.reserveCapacity(chunk * 2)
+    }
+
+    public mutating func forEach(_ body: (RawMessage) throws -> Void) throws {
+        var pos = 0  // start of the current message (its From_ line)
+        // skip blank lines before the first From_ line; the first line needs no date to count
+        while true {
+            if let first = findFromLine(from: 0, atStart: true) {
+                pos = first
+                // text before the first From_ line is kept as a message of its own
+                if buffer[..<first].contains(where: { !Bytes.isWhitespace($0) && $0 < 0x80 }) {
+                    let source = MessageSource(path: path, offset: 0, length: first, format: "mbox")
+                    try body(RawMessage(bytes: Array(buffer[..<first]), source: source))
+                }
+                break
+            }
+            if eof {
+                // no From_ line at all: the input is one message, not nothing
+                if buffer.contains(where: { !Bytes.isWhitespace($0) }) { try emitWithoutEnvelope(body) }
+                return
+            }
+            try fill()
+        }
+        var scan = pos + 1
+        var contentLengthChecked = false
+        while true {
+            if !contentLengthChecked, variant != .mboxo, variant != .mboxrd {
+                switch contentLengthEnd(messageStart: pos) {
+                case .needMore where !eof:
+                    try fill()
+                    continue
+                case .end(let next):
+                    try emit(pos..<next, body)
+                    pos = next
+                    scan = pos + 1
+                    compact(&pos, &scan)
+                    continue
+                default:
+                    contentLengthChecked = true
+                }
+            }
+            if let next = findFromLine(from: scan, atStart: false) {
+                try emit(pos..<next, body)
+                pos = next
+                scan = pos + 1
+                contentLengthChecked = false
+                compact(&pos, &scan)
+                continue
+            }
+            if eof {
+                if pos < buffer.count { try emit(pos..<buffer.count, body) }
+                return
+            }
+            // resume at the last line break: a From_ line after it is not complete yet
+            scan = max(pos + 1, lastLineBreak(after: pos) ?? pos + 1)
+            try fill()
+        }
+    }
+
+    /// The line break before the last complete line: a From_ line there may need the line
+    /// after it, which is not read yet.
+    private func lastLineBreak(after pos: Int) -> Int? {
+        buffer.withUnsafeBytes { b -> Int? in
+            guard b.count > pos, let p = mp_memrchr(b.baseAddress! + pos, Int32(Bytes.lf), b.count - pos) else { return nil }
+            let last = b.baseAddress!.distance(to: UnsafeRawPointer(p))
+            guard last > pos, let q = mp_memrchr(b.baseAddress! + pos, Int32(Bytes.lf), last - pos) else { return last }
+            return b.baseAddress!.distance(to: UnsafeRawPointer(q))
+        }
+    }
+
+    private mutating func compact(_ pos: inout Int, _ scan: inout Int) {
+        guard pos > chunk else { return }
+        buffer.removeFirst(pos)
+        bufferOffset += pos
+        scan -= pos
+        pos = 0
+    }
+
+    private mutating func fill() throws {
+        let old = buffer.count
+        buffer.reserveCapacity(old + chunk)
+        var n = 0
+        buffer.append(contentsOf: repeatElement(0, count: chunk))
+        while true {
+            n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, chunk) }
+            if n < 0 && errno == EINTR { continue }
+            break
+        }
+        buffer.removeLast(chunk - max(n, 0))
+        if n < 0 { throw MailboxError.io(path: path, errno: errno) }
+        if n == 0 { eof = true }
+    }
+
+    /// Index of the next From_ line at or after `from` (which is itself a line start when
+    /// `atStart`). nil when none is in the buffer yet, including a line not fully read.
+    private func findFromLine(from: Int, atStart: Bool) -> Int? {
+        buffer.withUnsafeBytes { b -> Int? in
+            var i = from
+            if atStart {
+                // the very first line, possibly after blank lines or a byte order mark
+                if Bytes.hasPrefix(b, at: i, [0xEF, 0xBB, 0xBF]) { i += 3 }
+                while i < b.count, b[i] == Bytes.lf || b[i] == Bytes.cr { i += 1 }
+                if Bytes.hasPrefix(b, at: i, Array("From ".utf8)) { return i }
+                if !eof && b.count - i < 5 { return nil }
+            }
+            while let hit = Bytes.find(Self.newlineFrom, in: b, from: max(i - 1, 0)) {
+                let line = hit + 1
+                if isFromLine(b, at: line) { return line }
+                i = line + 1
+            }
+            return nil
+        }
+    }
+
+    static let newlineFrom = Array("\nFrom ".utf8)
+
+    /// Whether the line at `i` starts a message. It must begin `From ` and then either carry a
+    /// date with a time (`From sender Mon Jan  6 04:49:45 2020`), be Mozilla's `From -`, or
+    /// name an address and be followed by a header line. So an unquoted "From here on, at
+    /// 6:30…" or "From Russia with love" in a body does not split a message.
+    private func isFromLine(_ b: UnsafeRawBufferPointer, at i: Int) -> Bool {
+        guard Bytes.hasPrefix(b, at: i, Array("From ".utf8)) else { return false }
+        guard let end = Bytes.find(byte: Bytes.lf, in: b, from: i) else { return eof }
+        let line = String(decoding: b[(i + 5)..<end], as: UTF8.self)
+        if line.contains(":"), Self.envelopeDate(line) != nil { return true }
+        let sender = line.split(separator: " ").first.map(String.init) ?? ""
+        if sender.trimmingSpaces == "-" || sender.trimmingSpaces.isEmpty { return line.trimmingSpaces.hasPrefix("-") }
+        guard sender.contains("@") || sender == "MAILER-DAEMON" else { return false }
+        return Self.isHeaderLine(b, at: end + 1)
+    }
+
+    /// `Name: value` (a field name is printable ASCII without spaces).
+    static func isHeaderLine(_ b: UnsafeRawBufferPointer, at start: Int) -> Bool {
+        var k = start
+        while k < b.count, b[k] > 0x20, b[k] < 0x7F, b[k] != UInt8(ascii: ":") { k += 1 }
+        return k > start && k < b.count && b[k] == UInt8(ascii: ":")
+    }
+
+    private enum ContentLengthResult { case none, needMore, end(Int) }
+
+    /// Where the message starting at `start` ends by its Content-Length, if that lands on the
+    /// next From_ line or the end of the file.
+    private func contentLengthEnd(messageStart start: Int) -> ContentLengthResult {
+        buffer.withUnsafeBytes { b -> ContentLengthResult in
+            guard let lineEnd = Bytes.find(byte: Bytes.lf, in: b, from: start) else { return eof ? .none : .needMore }
+            let headerStart = lineEnd + 1
+            let blank = [Bytes.find(Self.blankLF, in: b, from: lineEnd), Bytes.find(Self.blankCRLF, in: b, from: lineEnd)]
+                .compactMap { $0 }.min()
+            guard let headerEnd = blank else { return eof ? .none : .needMore }
+            // most mailboxes have no Content-Length: look for it before parsing headers
+            guard Bytes.find(Self.lengthLower, in: b, from: headerStart, to: headerEnd) != nil
+                || Bytes.find(Self.lengthUpper, in: b, from: headerStart, to: headerEnd) != nil
+            else { return .none }
+            let headers = HeaderBlock(b, from: headerStart, to: min(headerEnd + 3, b.count))
+            guard let field = headers.first("content-length"),
+                let length = Int(String(decoding: field.raw, as: UTF8.self).trimmingSpaces), length >= 0
+            else { return .none }
+            var target = headers.bodyStart + length
+            if target + 7 > b.count && !eof { return .needMore }
+            if target >= b.count { return target == b.count ? .end(b.count) : .none }
+            // skip the blank line that separates messages
+            if b[target] == Bytes.cr { target += 1 }
+            if target < b.count, b[target] == Bytes.lf { target += 1 }
+            if target == b.count { return .end(target) }
+            return Bytes.hasPrefix(b, at: target, Array("From ".utf8)) ? .end(target) : .none
+        }
+    }
+
+    static let blankLF = Array("\n\n".utf8)
+    static let blankCRLF = Array("\n\r\n".utf8)
+    static let lengthLower = Array("ength:".utf8)
+    static let lengthUpper = Array("ENGTH:".utf8)
+
+    private func emit(_ range: Range<Int>, _ body: (RawMessage) throws -> Void) throws {
+        let (message, envelopeDate) = buffer.withUnsafeBytes { b -> ([UInt8], Int?) in
+            let (fromEnd, start) = Bytes.lineEnd(b, from: range.lowerBound, to: range.upperBound)
+            let fromLine = String(decoding: b[(range.lowerBound + 5)..<fromEnd], as: UTF8.self)
+            var end = range.upperBound
+            // the blank line before the next From_ line is the separator, not the message's
+            if end - start >= 2, b[end - 1] == Bytes.lf {
+                if b[end - 2] == Bytes.lf {
+                    end -= 1
+                } else if end - start >= 4, b[end - 2] == Bytes.cr, b[end - 3] == Bytes.lf {
+                    end -= 2
+                }
+            }
+            let bytes = UnsafeRawBufferPointer(rebasing: b[start..<max(start, end)])
+            return (Self.unquote(bytes, variant: variant), Self.envelopeDate(fromLine))
+        }
+        let source = MessageSource(path: path, offset: bufferOffset + range.lowerBound, length: range.count, format: "mbox")
+        try body(RawMessage(bytes: message, source: source, envelopeDate: envelopeDate))
+    }
+
+    private func emitWithoutEnvelope(_ body: (RawMessage) throws -> Void) throws {
+        let source = MessageSource(path: path, offset: bufferOffset, length: buffer.count, format: "mbox")
+        try body(RawMessage(bytes: buffer, source: source))
+    }
+
+    /// Removes the quoting `>` from `>From ` lines as the variant says.
+    static func unquote(_ b: UnsafeRawBufferPointer, variant: MboxVariant?) -> [UInt8] {
+        if variant == .mboxcl2 { return Array(b) }
+        var removals: [Int] = []
+        var i = 0
+        let needle = Array(">From ".utf8)
+        while let hit = Bytes.find(needle, in: b, from: i) {
+            var lineStart = hit
+            while lineStart > 0, b[lineStart - 1] == UInt8(ascii: ">") { lineStart -= 1 }
+            if lineStart == 0 || b[lineStart - 1] == Bytes.lf {
+                if variant != .mboxo || lineStart == hit { removals.append(lineStart) }
+            }
+            i = hit + needle.count
+        }
+        if removals.isEmpty { return Array(b) }
+        var out = [UInt8]()
+        out.reserveCapacity(b.count)
+        var start = 0
+        for r in removals {
+            out.append(contentsOf: b[start..<r])
+            start = r + 1
+        }
+        out.append(contentsOf: b[start..<b.count])
+        return out
+    }
+
+    /// The date of a From_ line: `sender Mon Jan  6 04:49:45 2020`, or Takeout's
+    /// `sender Mon Jan 06 04:49:45 +0000 2020`.
+    static func envelopeDate(_ fromLine: String) -> Int? {
+        let rest = fromLine.drop { $0 != " " }
+        return MailDate.parse(String(rest))
+    }
+}
+
+@inline(__always) func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
+
+public enum MailboxError: Error, CustomStringConvertible {
+    case io(path: String, errno: Int32)
+    case notAMaildir(path: String)
+
+    public var description: String {
+        switch self {
+        case .io(_, let e): String(cString: strerror(e))
+        case .notAMaildir: "a directory, but not a maildir (no cur/ or new/)"
+        }
+    }
+}

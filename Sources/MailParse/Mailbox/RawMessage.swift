@@ -1,0 +1,46 @@
+/// One message as a mailbox reader found it, before parsing.
+public struct RawMessage {
+    public var bytes: [UInt8]
+    public var source: MessageSource
+    /// When the mailbox says the message arrived (mbox From_ line, Gmail `internalDate`), as
+    /// seconds since the epoch; used when the Date header is missing or unreadable.
+    public var envelopeDate: Int?
+    /// Gmail API `labelIds`, already ids.
+    public var labelIDs: [String]?
+    /// Gmail API `threadId`.
+    public var threadID: String?
+    /// Maildir flags (`cur/NAME:2,FRS`) mapped to labels.
+    public var flagLabels: [String] = []
+    /// A message already split into parts (Gmail API `format=full`), instead of `bytes`.
+    var prebuilt: ParsedMessage?
+
+    public init(bytes: [UInt8], source: MessageSource, envelopeDate: Int? = nil) {
+        self.bytes = bytes
+        self.source = source
+        self.envelopeDate = envelopeDate
+    }
+}
+
+/// Where a message came from, written as the record's `source`.
+public struct MessageSource: Sendable {
+    /// The file (or maildir entry) path; "-" for standard input.
+    public var path: String
+    /// Byte offset of the message in the file (of its From_ line in an mbox, of its line in JSON Lines).
+    public var offset: Int
+    public var length: Int
+    /// `mbox`, `eml`, `maildir` or `gmail-api`.
+    public var format: String
+    /// The line number, for JSON Lines input.
+    public var line: Int?
+    /// Maildir flags as written in the file name.
+    public var flags: String?
+
+    public init(path: String, offset: Int, length: Int, format: String, line: Int? = nil, flags: String? = nil) {
+        self.path = path
+        self.offset = offset
+        self.length = length
+        self.format = format
+        self.line = line
+        self.flags = flags
+    }
+}

@@ -1,0 +1,41 @@
+import UnixFilter
+
+/// mime-parse's run: every input read as a mailbox, every message written as a record.
+/// With `--strict`, a message with defects is a failed record.
+public func parseMail(run: FilterRun, converter: MessageConverter, format: MailboxFormat?) throws {
+    try run.forEachInput { input in
+        let progress = Progress(totalBytes: input.size, enabled: !run.options.noProgress, noun: "messages")
+        run.diagnostics.beforeWrite = progress.clear
+        defer {
+            progress.clear()
+            run.diagnostics.beforeWrite = nil
+        }
+        var count = 0
+        do {
+            try MailboxInput.read(
+                fd: input.fd, path: input.name, isDirectory: input.isDirectory, format: format,
+                message: { raw in
+                    let (json, defects) = converter.record(for: raw)
+                    count += 1
+                    if run.options.strict, !defects.isEmpty {
+                        try run.recordFailed("malformed message at byte \(raw.source.offset): " + defects.joined(separator: ", "),
+                                             file: raw.source.path, line: raw.source.line, record: nil)
+                    }
+                    try run.write(json)
+                    progress.update(bytes: raw.source.offset + raw.source.length, records: count)
+                },
+                bad: { bad in
+                    try run.recordFailed(bad.message, file: input.name, line: bad.line, record: nil)
+                })
+        } catch let error as MailboxError {
+            switch error {
+            case .notAMaildir:
+                run.diagnostics.error(error.description, file: input.name)
+                run.raise(.noInput)
+            case .io(let path, _):
+                run.diagnostics.error(error.description, file: path)
+                throw Exit(.ioError)
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes attachments into one folder under safe names: no path, no hidden or device names,
+/// never over an existing file (`name (1).pdf`, `name (2).pdf`, ...).
+public final class AttachmentSaver {
+    public let directory: String
+
+    public struct SaveError: Error { public var errno: Int32 }
+
+    public init(directory: String) throws(SaveError) {
+        if mkdir(directory, 0o755) != 0 && errno != EEXIST { throw SaveError(errno: errno) }
+        self.directory = directory
+    }
+
+    /// Saves `data`; returns the path written.
+    public func save(_ data: [UInt8], suggestedName: String?, contentType: String) throws(SaveError) -> String {
+        let name = Self.safeName(suggestedName, contentType: contentType)
+        let (stem, ext) = Self.splitExtension(name)
+        var attempt = 0
+        while true {
+            let candidate = attempt == 0 ? name : "\(stem) (\(attempt))\(ext)"
+            let path = directory + "/" + candidate
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            if fd < 0 {
+                if errno == EEXIST {
+                    attempt += 1
+                    continue
+                }
+                throw SaveError(errno: errno)
+            }
+            defer { close(fd) }
+            let ok = data.withUnsafeBytes { buf -> Bool in
+                var offset = 0
+                while offset < buf.count {
+                    let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        return false
+                    }
+                    offset += n
+                }
+                return true
+            }
+            if !ok { throw SaveError(errno: errno) }
+            return path
+        }
+    }
+
+    /// The last path component, without control characters, separators or leading dots;
+    /// `attachment` when nothing usable is left. At most 200 bytes, extension kept.
+    public static func safeName(_ suggested: String?, contentType: String) -> String {
+        var name = suggested ?? ""
+        if let slash = name.lastIndex(where: { $0 == "/" || $0 == "\\" }) { name = String(name[name.index(after: slash)...]) }
+        name = String(name.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && $0 != ":" }.map(Character.init))
+        name = name.trimmingCharacters(from: " .")
+        if name.isEmpty { name = "attachment" + (defaultExtension[contentType] ?? "") }
+        while name.utf8.count > 200 {
+            let (stem, ext) = splitExtension(name)
+            name = String(stem.dropLast()) + ext
+        }
+        return name
+    }
+
+    static func splitExtension(_ name: String) -> (String, String) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex, name.distance(from: dot, to: name.endIndex) <= 10 else {
+            return (name, "")
+        }
+        return (String(name[..<dot]), String(name[dot...]))
+    }
+
+    static let defaultExtension: [String: String] = [
+        "application/pdf": ".pdf", "image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif",
+        "text/plain": ".txt", "text/html": ".html", "text/calendar": ".ics", "message/rfc822": ".eml",
+    ]
+}

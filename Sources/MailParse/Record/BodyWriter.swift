@@ -1,0 +1,162 @@
+import Hashing
+import JSONLines
+import UnicodeServices
+
+/// Decodes the parts a record shows: text and HTML bodies to UTF-8, attachments to their bytes
+/// (for size, SHA-256 and saving). Collects the defects it meets.
+struct BodyWriter {
+    let message: ParsedMessage
+    let charsets: CharsetDecoder
+    var defects: [String]
+
+    init(message: ParsedMessage, charsets: CharsetDecoder, defects: [String]) {
+        self.message = message
+        self.charsets = charsets
+        self.defects = defects
+    }
+
+    /// The transfer-decoded bytes of a part.
+    mutating func decodedBytes(_ part: MIMEPart) -> [UInt8] {
+        if let data = part.decodedOverride { return data }
+        return message.bytes.withUnsafeBytes { b in
+            part.encoding.decode(UnsafeRawBufferPointer(rebasing: b[part.body]), defects: &defects)
+        }
+    }
+
+    /// A text part as UTF-8, through its charset.
+    mutating func decodedText(_ part: MIMEPart) -> [UInt8] {
+        let bytes = decodedBytes(part)
+        var label = part.contentType.parameters["charset"]
+        if label == nil, part.contentType.value == "text/html" { label = HTMLCharset.sniff(bytes) }
+        let result = charsets.decode(bytes, label: label)
+        switch result.problem {
+        case .unknownCharset?: defects.append("unknown_charset")
+        case .invalidBytes?: defects.append("invalid_charset_bytes")
+        case .undeclared8Bit?: defects.append("undeclared_8bit")
+        case nil: break
+        }
+        return Self.normalizingLineEnds(result.utf8)
+    }
+
+    /// CRLF (and a lone CR) read as LF: clients and later stages see one kind of line end.
+    static func normalizingLineEnds(_ text: [UInt8]) -> [UInt8] {
+        guard let firstCR = text.firstIndex(of: Bytes.cr) else { return text }
+        var out = Array(text[..<firstCR])
+        out.reserveCapacity(text.count)
+        var i = firstCR
+        while i < text.count {
+            let c = text[i]
+            if c == Bytes.cr {
+                out.append(Bytes.lf)
+                if i + 1 < text.count, text[i + 1] == Bytes.lf { i += 1 }
+            } else {
+                out.append(c)
+            }
+            i += 1
+        }
+        return out
+    }
+
+    /// The text body: the text parts joined, uuencoded files taken out of it.
+    mutating func text(_ parts: [MIMEPart]) -> (utf8: [UInt8]?, format: String, uuencoded: [UUEncode.File]) {
+        guard !parts.isEmpty else { return (nil, "plain", []) }
+        var out = [UInt8]()
+        var files: [UUEncode.File] = []
+        for (k, part) in parts.enumerated() {
+            var text = decodedText(part)
+            if text.withUnsafeBytes({ Bytes.find(Array("begin ".utf8), in: $0, from: 0) }) != nil {
+                let found = text.withUnsafeBytes { UUEncode.findAll($0) }
+                for file in found.reversed() { text.removeSubrange(file.range) }
+                files += found
+            }
+            if k > 0, !out.isEmpty, out.last != Bytes.lf { out.append(Bytes.lf) }
+            out += text
+        }
+        let params = parts[0].contentType.parameters
+        var format = "plain"
+        if params["format"]?.asciiLowercased == "flowed" {
+            format = params["delsp"]?.asciiLowercased == "yes" ? "flowed_delsp" : "flowed"
+        }
+        return (out, format, files)
+    }
+
+    mutating func html(_ parts: [MIMEPart]) -> [UInt8]? {
+        guard !parts.isEmpty else { return nil }
+        var out = [UInt8]()
+        for part in parts { out += decodedText(part) }
+        return out
+    }
+
+    mutating func writeAttachment(_ part: MIMEPart, saver: AttachmentSaver?, id: String, _ w: inout JSONWriter) {
+        let data = decodedBytes(part)
+        w.beginObject()
+        w.field("filename", part.filename)
+        w.field("content_type", part.contentType.value)
+        w.field("size", part.declaredSize ?? data.count)
+        w.field("content_id", part.contentID)
+        w.field("disposition", part.disposition?.value)
+        w.field("sha256", part.declaredSize != nil && data.isEmpty ? nil : hexString(SHA256.hash(data)))
+        w.field("part", part.path)
+        if let inner = part.embedded { writeSummary(inner, &w) }
+        if let saver { writeSaved(saver, name: part.filename, contentType: part.contentType.value, data: data, &w) }
+        w.endObject()
+    }
+
+    mutating func writeUUEncoded(_ file: UUEncode.File, saver: AttachmentSaver?, id: String, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("filename", file.name)
+        w.field("content_type", "application/octet-stream")
+        w.field("size", file.data.count)
+        w.field("content_id", nil)
+        w.field("disposition", "attachment")
+        w.field("sha256", hexString(SHA256.hash(file.data)))
+        w.field("part", nil)
+        if let saver { writeSaved(saver, name: file.name, contentType: "application/octet-stream", data: file.data, &w) }
+        w.endObject()
+    }
+
+    private mutating func writeSaved(_ saver: AttachmentSaver, name: String?, contentType: String, data: [UInt8], _ w: inout JSONWriter) {
+        do {
+            w.field("saved_as", try saver.save(data, suggestedName: name, contentType: contentType))
+        } catch {
+            defects.append("attachment_not_saved")
+            w.field("saved_as", nil)
+        }
+    }
+
+    /// Who sent a forwarded message/rfc822 and what it was about.
+    private func writeSummary(_ m: ParsedMessage, _ w: inout JSONWriter) {
+        let decoder = HeaderTextDecoder(charsets: charsets)
+        var ignored: [String] = []
+        w.key("message")
+        w.beginObject()
+        w.field("subject", m.headers.first("subject").map { decoder.decode($0.raw) })
+        let from = m.headers.first("from").flatMap { AddressListParser.parse($0.raw, decoder: decoder, defects: &ignored).first }
+        w.key("from")
+        if let from {
+            w.beginObject()
+            w.field("name", from.name.isEmpty ? nil : from.name)
+            w.field("address", from.address)
+            w.endObject()
+        } else {
+            w.null()
+        }
+        w.field("date", m.headers.first("date").flatMap { MailDate.parse(String(decoding: $0.raw, as: UTF8.self)) }.map(MailDate.rfc3339))
+        w.field("message_id", m.headers.first("message-id").flatMap { MessageIDs.first(String(decoding: $0.raw, as: UTF8.self)) })
+        w.endObject()
+    }
+}
+
+/// The charset an HTML part declares in a `<meta>` when its Content-Type does not.
+enum HTMLCharset {
+    static func sniff(_ bytes: [UInt8]) -> String? {
+        let head = Array(bytes.prefix(4096).map { Bytes.lower($0) })
+        guard let at = head.withUnsafeBytes({ Bytes.find(Array("charset=".utf8), in: $0, from: 0) }) else { return nil }
+        let text = String(decoding: head[(at + 8)...], as: UTF8.self)
+        var name = ""
+        for ch in text.drop(while: { $0 == "\"" || $0 == "'" || $0 == " " }) {
+            if ch.isLetter || ch.isNumber || ch == "-" || ch == "_" || ch == ":" { name.append(ch) } else { break }
+        }
+        return name.isEmpty ? nil : name
+    }
+}

@@ -1,0 +1,134 @@
+import Hashing
+import JSONLines
+import UnicodeServices
+
+/// Turns raw messages into message records (the JSON contract of mailpipe(5)).
+/// One converter per thread: it caches charset converters.
+public final class MessageConverter {
+    let charsets = CharsetDecoder()
+    let decoder: HeaderTextDecoder
+    let parser: MIMEParser
+    public var attachmentSaver: AttachmentSaver?
+
+    public init() {
+        decoder = HeaderTextDecoder(charsets: charsets)
+        parser = MIMEParser(decoder: decoder)
+    }
+
+    /// The JSON record for one message, and the defects found in it.
+    public func record(for raw: RawMessage) -> (json: [UInt8], defects: [String]) {
+        let message = raw.prebuilt ?? parser.parse(raw.bytes)
+        var defects = message.defects
+        var w = JSONWriter(capacity: raw.bytes.count + 1024)
+        let h = message.headers
+
+        func text(_ name: String) -> String? {
+            h.first(name).map { decoder.decode($0.raw, defects: &defects) }
+        }
+        func addresses(_ name: String) -> [Mailbox] {
+            h.all(name).flatMap { AddressListParser.parse($0.raw, decoder: decoder, defects: &defects) }
+        }
+
+        let messageID = h.first("message-id").flatMap { MessageIDs.first(String(decoding: $0.raw, as: UTF8.self)) }
+        let id = messageID ?? "sha256:" + hexString(SHA256.hash(raw.bytes))
+
+        w.beginObject()
+        w.field("id", id)
+        w.field("message_id", messageID)
+        w.field("in_reply_to", strings: h.first("in-reply-to").map { MessageIDs.all(String(decoding: $0.raw, as: UTF8.self)) } ?? [])
+        w.field("references", strings: h.all("references").flatMap { MessageIDs.all(String(decoding: $0.raw, as: UTF8.self)) })
+
+        var date: Int?
+        if let field = h.first("date") {
+            date = MailDate.parse(String(decoding: field.raw, as: UTF8.self))
+            if date == nil { defects.append("invalid_date") }
+        } else {
+            defects.append("missing_date")
+        }
+        w.field("date", (date ?? raw.envelopeDate).map(MailDate.rfc3339))
+
+        w.key("from")
+        writeMailbox(addresses("from").first, &w)
+        w.key("sender")
+        writeMailbox(addresses("sender").first, &w)
+        for (key, header) in [("reply_to", "reply-to"), ("to", "to"), ("cc", "cc"), ("bcc", "bcc")] {
+            w.key(key)
+            w.beginArray()
+            for m in addresses(header) { writeMailbox(m, &w) }
+            w.endArray()
+        }
+        w.field("subject", text("subject"))
+
+        var labels = raw.labelIDs ?? h.first("x-gmail-labels").map { GmailLabels.fromHeader(decoder.decode($0.raw)) } ?? []
+        for l in raw.flagLabels where !labels.contains(l) { labels.append(l) }
+        w.field("labels", strings: labels)
+        w.field("thread_id", raw.threadID ?? h.first("x-gm-thrid").map { String(decoding: $0.raw, as: UTF8.self) })
+
+        let selection = BodySelection(root: message.root)
+        var bodies = BodyWriter(message: message, charsets: charsets, defects: defects)
+        let (plain, format, uuencoded) = bodies.text(selection.text)
+        w.key("text")
+        if let plain { w.string(utf8: plain) } else { w.null() }
+        w.field("text_format", plain == nil ? nil : format)
+        w.key("html")
+        if let html = bodies.html(selection.html) { w.string(utf8: html) } else { w.null() }
+
+        w.key("attachments")
+        w.beginArray()
+        for part in selection.attachments { bodies.writeAttachment(part, saver: attachmentSaver, id: id, &w) }
+        for file in uuencoded { bodies.writeUUEncoded(file, saver: attachmentSaver, id: id, &w) }
+        w.endArray()
+
+        w.key("calendar")
+        w.beginArray()
+        for part in selection.calendar { w.string(utf8: bodies.decodedText(part)) }
+        w.endArray()
+        defects = bodies.defects
+
+        w.key("headers")
+        writeHeaders(h, &w, defects: &defects)
+
+        var seen = Set<String>()
+        defects = defects.filter { seen.insert($0).inserted }
+        w.field("defects", strings: defects)
+        w.key("source")
+        writeSource(raw.source, &w)
+        w.endObject()
+        return (w.bytes, defects)
+    }
+
+    private func writeMailbox(_ m: Mailbox?, _ w: inout JSONWriter) {
+        guard let m else {
+            w.null()
+            return
+        }
+        w.beginObject()
+        w.field("name", m.name.isEmpty ? nil : m.name)
+        w.field("address", m.address)
+        w.endObject()
+    }
+
+    /// Every header, by lowercase name, values decoded, in the order names first appear.
+    private func writeHeaders(_ h: HeaderBlock, _ w: inout JSONWriter, defects: inout [String]) {
+        var order: [String] = []
+        var values: [String: [String]] = [:]
+        for f in h.fields {
+            if values[f.lowercasedName] == nil { order.append(f.lowercasedName) }
+            values[f.lowercasedName, default: []].append(decoder.decode(f.raw, defects: &defects))
+        }
+        w.beginObject()
+        for name in order { w.field(name, strings: values[name]!) }
+        w.endObject()
+    }
+
+    private func writeSource(_ s: MessageSource, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("path", s.path)
+        w.field("offset", s.offset)
+        w.field("length", s.length)
+        w.field("format", s.format)
+        if let line = s.line { w.field("line", line) }
+        if let flags = s.flags { w.field("flags", flags) }
+        w.endObject()
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+
+/// What happens to a record that cannot be processed.
+public enum OnError: String, ExpressibleByArgument, CaseIterable, Sendable {
+    /// Leave it out, say so on stderr, count it.
+    case skip
+    /// Stop the run (exit 65).
+    case fail
+    /// Write it on with an `errors` field naming what went wrong.
+    case pass
+}
+
+/// Options every tool takes.
+public struct CommonOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("Input files; '-' or none reads standard input.", valueName: "file"))
+    public var inputs: [String] = []
+
+    @Option(name: .customLong("on-error"), help: "What to do with a record that cannot be processed: skip, fail or pass.")
+    public var onError: OnError = .skip
+
+    @Flag(help: "Treat malformed input as an error: stop at the first bad record and exit 65.")
+    public var strict = false
+
+    @Flag(name: .customLong("line-buffered"), help: "Flush after every record (the default when standard output is a terminal).")
+    public var lineBuffered = false
+
+    @Flag(name: .customLong("no-progress"), help: "Never show the progress line on a terminal.")
+    public var noProgress = false
+
+    public init() {}
+
+    /// The effective error policy: `--strict` means fail.
+    public var errorPolicy: OnError { strict ? .fail : onError }
+}

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One input named on the command line: a file, or standard input for `-`.
+public struct Input {
+    /// The name used in messages: the path, or `-` for standard input.
+    public let name: String
+    /// The path, nil for standard input.
+    public let path: String?
+    public let fd: Int32
+    /// The size when the input is a regular file (for progress and ETA).
+    public let size: Int?
+    public let isDirectory: Bool
+
+    /// Opens `path` (`-` is standard input). Throws with a message ready for stderr.
+    public static func open(_ path: String) throws(InputError) -> Input {
+        if path == "-" {
+            var st = stat()
+            let regular = fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+            return Input(name: "-", path: nil, fd: 0, size: regular ? Int(st.st_size) : nil, isDirectory: false)
+        }
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw InputError(path: path, errno: errno) }
+        if (st.st_mode & S_IFMT) == S_IFDIR {
+            return Input(name: path, path: path, fd: -1, size: nil, isDirectory: true)
+        }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw InputError(path: path, errno: errno) }
+        let regular = (st.st_mode & S_IFMT) == S_IFREG
+        return Input(name: path, path: path, fd: fd, size: regular ? Int(st.st_size) : nil, isDirectory: false)
+    }
+
+    public func close() {
+        if fd > 0 { _ = Glibc.close(fd) }
+    }
+}
+
+public struct InputError: Error, CustomStringConvertible {
+    public var path: String
+    public var errno: Int32
+    public var description: String { String(cString: strerror(errno)) }
+    /// Missing or unreadable input is "no input" (66); anything else an I/O error (74).
+    public var status: ExitStatus { errno == ENOENT || errno == EACCES || errno == ENOTDIR ? .noInput : .ioError }
+}
+
+/// Reads a whole file (for small inputs such as one message or a maildir entry).
+public func readWholeFile(fd: Int32) throws(InputError) -> [UInt8] {
+    var out = [UInt8]()
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw InputError(path: "", errno: errno)
+        }
+        if n == 0 { return out }
+        out.append(contentsOf: chunk[0..<n])
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import MailParse
+import UnixFilter
+
+extension MailboxFormat: ExpressibleByArgument {}
+
+struct MimeParse: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mime-parse",
+        abstract: "Read mail (mbox, maildir, .eml, Gmail API JSON) and write one JSON record per message.",
+        discussion: """
+            The format of each input is detected from its first bytes: a From_ line is an mbox, \
+            a '{' Gmail API JSON Lines, a directory a maildir, anything else one message. \
+            The record is described in mailpipe(5).
+
+            Example:
+              mime-parse ~/mail/archive.mbox | jq -r .subject
+            """,
+        version: mailpipeVersion)
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: ArgumentHelp("Read inputs as this format instead of detecting it: \(MailboxFormat.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "format"))
+    var format: MailboxFormat?
+
+    @Option(name: .customLong("save-attachments"), help: ArgumentHelp("Write attachments into this folder under safe names; each record says where.", valueName: "dir"))
+    var saveAttachments: String?
+
+    func run() throws {
+        FilterRun.main(program: "mime-parse", options: common) { run in
+            let converter = MessageConverter()
+            if let dir = saveAttachments {
+                do {
+                    converter.attachmentSaver = try AttachmentSaver(directory: dir)
+                } catch {
+                    run.diagnostics.error("cannot create the folder", file: dir)
+                    throw Exit(.ioError)
+                }
+            }
+            try parseMail(run: run, converter: converter, format: format)
+        }
+    }
+}
+
+MimeParse.main()
