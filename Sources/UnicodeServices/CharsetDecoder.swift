@@ -18,6 +18,8 @@ public final class CharsetDecoder {
         case invalidBytes(String)
         /// 8-bit bytes with no charset declared (or us-ascii declared).
         case undeclared8Bit
+        /// Labelled with a legacy charset, but valid UTF-8: read as UTF-8.
+        case mislabelledUTF8(String)
     }
 
     private var converters: [String: Converter] = [:]
@@ -42,8 +44,14 @@ public final class CharsetDecoder {
             return Result(utf8: Windows1252.decode(bytes), charset: "windows-1252", problem: problem)
         case .windows1252:
             if UTF8Bytes.isASCII(bytes) { return Result(utf8: Array(bytes), charset: "windows-1252") }
+            if Self.isSurelyUTF8(bytes) {
+                return Result(utf8: Array(bytes), charset: "utf-8", problem: .mislabelledUTF8("windows-1252"))
+            }
             return Result(utf8: Windows1252.decode(bytes), charset: "windows-1252")
         case .icu(let name):
+            if Self.isLegacyEightBit(name), Self.isSurelyUTF8(bytes) {
+                return Result(utf8: Array(bytes), charset: "utf-8", problem: .mislabelledUTF8(name))
+            }
             if let converter = converter(named: name), let target = utf8Target,
                 let utf8 = converter.convert(bytes, to: target)
             {
@@ -53,6 +61,22 @@ public final class CharsetDecoder {
             if UTF8Bytes.isValid(bytes) { return Result(utf8: Array(bytes), charset: "utf-8", problem: problem) }
             return Result(utf8: Windows1252.decode(bytes), charset: "windows-1252", problem: problem)
         }
+    }
+
+    /// Valid UTF-8 with at least four multi-byte characters: text in a legacy 8-bit charset is
+    /// practically never that by chance, but UTF-8 sent under an old label often is.
+    static func isSurelyUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var leads = 0
+        for b in bytes where b >= 0xC2 {
+            leads += 1
+            if leads >= 4 { break }
+        }
+        return leads >= 4 && UTF8Bytes.isValid(bytes)
+    }
+
+    /// Charsets whose text could be mistaken for UTF-8 (not 7-bit or 16-bit encodings).
+    static func isLegacyEightBit(_ name: String) -> Bool {
+        !(name.hasPrefix("utf") || name.hasPrefix("iso-2022") || name.hasPrefix("hz") || name == "ucs-2")
     }
 
     public func decode(_ bytes: [UInt8], label: String?) -> Result {

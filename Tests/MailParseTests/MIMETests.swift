@@ -110,7 +110,7 @@ import JSONLines
 
     @Test func nestingIsCapped() throws {
         var message = ""
-        for depth in 0..<60 { message += "Content-Type: multipart/mixed; boundary=b\(depth)\n\n--b\(depth)\n" }
+        for depth in 0..<300 { message += "Content-Type: multipart/mixed; boundary=b\(depth)\n\n--b\(depth)\n" }
         message += "Content-Type: text/plain\n\ndeep\n"
         let r = try record(message)
         #expect(r["defects"]?.strings.contains("nesting_too_deep") == true)

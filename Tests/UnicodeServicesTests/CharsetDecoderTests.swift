@@ -52,3 +52,18 @@ import Testing
         #expect(!UTF8Bytes.isValid([0xF4, 0x90, 0x80, 0x80]))  // above U+10FFFF
     }
 }
+
+@Suite struct MislabelTests {
+    @Test func utf8UnderALegacyLabelIsReadAsUTF8() {
+        let text = "你好，我公司代开各类发票"
+        let r = CharsetDecoder().decode(Array(text.utf8), label: "gb2312")
+        #expect(String(decoding: r.utf8, as: UTF8.self) == text)
+        #expect(r.problem == .mislabelledUTF8("gb18030"))
+    }
+
+    @Test func realLegacyTextIsNotMistakenForUTF8() {
+        let r = CharsetDecoder().decode([0xC4, 0xE3, 0xBA, 0xC3], label: "gb2312")  // 你好 in GB2312
+        #expect(String(decoding: r.utf8, as: UTF8.self) == "你好")
+        #expect(r.problem == nil)
+    }
+}

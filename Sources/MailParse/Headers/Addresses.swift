@@ -16,9 +16,19 @@ enum AddressListParser {
         let chars = Array(String(decoding: raw, as: UTF8.self).unicodeScalars)
         var result: [Mailbox] = []
         for item in mergeUnquotedNames(splitItems(chars)) {
-            if let mailbox = parseMailbox(item, decoder: decoder, defects: &defects) { result.append(mailbox) }
+            for part in splitBareAddresses(item) {
+                if let mailbox = parseMailbox(part, decoder: decoder, defects: &defects) { result.append(mailbox) }
+            }
         }
         return result
+    }
+
+    /// `a@x b@y`: addresses separated by spaces instead of commas, with no names or brackets.
+    private static func splitBareAddresses(_ item: [Unicode.Scalar]) -> [[Unicode.Scalar]] {
+        guard !item.contains("<"), !item.contains("\""), !item.contains("(") else { return [item] }
+        let words = item.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" })
+        guard words.count > 1, words.allSatisfy({ $0.contains("@") && $0.first != "@" && $0.last != "@" }) else { return [item] }
+        return words.map(Array.init)
     }
 
     /// `Flores, Mary <mary@x>`: a comma in an unquoted display name. A bare word with no `@`
@@ -67,6 +77,10 @@ enum AddressListParser {
                     continue
                 }
                 if c == "(" { commentDepth += 1 } else if c == ")" { commentDepth -= 1 }
+            } else if c == "=", i + 1 < s.count, s[i + 1] == "?", let end = encodedWordEnd(s, from: i) {
+                current.append(contentsOf: s[i..<end])  // may hold ':' or ',' of its own
+                i = end
+                continue
             } else {
                 switch c {
                 case "\"": inQuote = true; current.append(c)
@@ -86,6 +100,22 @@ enum AddressListParser {
         }
         items.append(current)
         return items
+    }
+
+    /// The index after the `?=` closing an encoded word that starts at `i`, if it is one.
+    private static func encodedWordEnd(_ s: [Unicode.Scalar], from i: Int) -> Int? {
+        var questionMarks = 0
+        var k = i + 2
+        while k + 1 < s.count, k - i < 200 {
+            if s[k] == "?" {
+                questionMarks += 1
+                if questionMarks >= 3, s[k + 1] == "=" { return k + 2 }
+            } else if s[k] == " " && questionMarks < 2 {
+                return nil
+            }
+            k += 1
+        }
+        return nil
     }
 
     private static func parseMailbox(_ item: [Unicode.Scalar], decoder: HeaderTextDecoder, defects: inout [String]) -> Mailbox? {
@@ -145,8 +175,9 @@ enum AddressListParser {
         if address.isEmpty { return nil }
         let name = comments.first.map { decoder.decode(Array($0.utf8)).collapsingWhitespace } ?? ""
         if !address.contains("@") {
-            // a bare word: a name without an address, or a local user
-            if address.contains(" ") || address.hasPrefix("=?") {
+            // words without an address are a name alone; one word may be a local user
+            let words = String(String.UnicodeScalarView(phrase)).split(whereSeparator: { $0 == " " || $0 == "\t" })
+            if words.count > 1 || address.hasPrefix("=?") {
                 defects.append("missing_address")
                 return Mailbox(name: decodePhrase(phrase, decoder: decoder, defects: &defects), address: "")
             }
@@ -159,7 +190,13 @@ enum AddressListParser {
         var out = String.UnicodeScalarView()
         var inQuote = false
         var quoted = String.UnicodeScalarView()
+        var commentDepth = 0
         for c in s {
+            if !inQuote {  // comments may stand anywhere in an address: pete(his account)@silly.test
+                if c == "(" { commentDepth += 1; continue }
+                if c == ")" && commentDepth > 0 { commentDepth -= 1; continue }
+                if commentDepth > 0 { continue }
+            }
             if c == "\"" {
                 if inQuote {
                     // keep quotes only if the local part needs them

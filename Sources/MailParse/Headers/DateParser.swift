@@ -12,7 +12,7 @@ public enum MailDate {
         if let iso = parseISO(text) { return iso }
 
         for token in tokens(text) {
-            if token.first!.isNumber || ((token.first == "+" || token.first == "-") && token.count >= 5) {
+            if token.first!.isNumber || ((token.first == "+" || token.first == "-") && token.count >= 4) {
                 if token.contains(":") {
                     let parts = token.split(separator: ":").map { Int($0) }
                     guard parts.count >= 2, let h = parts[0], let m = parts[1] else { continue }
@@ -20,7 +20,8 @@ public enum MailDate {
                     minute = m
                     second = parts.count > 2 ? (parts[2] ?? 0) : 0
                 } else if token.first == "+" || token.first == "-" {
-                    let digits = token.dropFirst().prefix(4)
+                    var digits = String(token.dropFirst().prefix(4))
+                    if digits.count == 3 { digits = "0" + digits }  // "-600"
                     guard digits.count == 4, let v = Int(digits) else { continue }
                     let sign = token.first == "-" ? -1 : 1
                     offset = sign * ((v / 100) * 3600 + (v % 100) * 60)
@@ -75,8 +76,12 @@ public enum MailDate {
         }
         var result: [Substring] = []
         for t in cleaned.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }) {
-            // "12-Jan-2024" and "2024/01/02" style: split further on '-' or '/' between parts
-            if t.contains("-"), t.first?.isNumber == true, !t.contains(":") {
+            // a zone glued to the time: "00:01+0000"
+            if t.contains(":"), let sign = t.firstIndex(where: { $0 == "+" || $0 == "-" }), sign != t.startIndex {
+                result.append(t[..<sign])
+                result.append(t[sign...])
+            } else if t.contains("-"), t.first?.isNumber == true, !t.contains(":") {
+                // "12-Jan-2024"
                 result.append(contentsOf: t.split(separator: "-"))
             } else if t.hasSuffix(".") {
                 result.append(t.dropLast())

@@ -1,10 +1,18 @@
-/// One node of a message's MIME tree. Bodies are ranges into the message's bytes, decoded only
-/// when a part is used.
+/// The bytes a part's body range points into: the message's, or a decoded copy when a
+/// container was transfer-encoded (a base64 multipart or message/rfc822).
+final class ByteStorage {
+    let bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
+/// One node of a message's MIME tree. Bodies are ranges into `storage`, decoded only when a
+/// part is used.
 final class MIMEPart {
     let headers: HeaderBlock
     let contentType: HeaderParameters
     let disposition: HeaderParameters?
     let encoding: TransferEncoding
+    let storage: ByteStorage
     /// The raw (still transfer-encoded) body.
     let body: Range<Int>
     var children: [MIMEPart] = []
@@ -20,11 +28,12 @@ final class MIMEPart {
     var filenameOverride: String?
 
     init(headers: HeaderBlock, contentType: HeaderParameters, disposition: HeaderParameters?,
-         encoding: TransferEncoding, body: Range<Int>, path: String) {
+         encoding: TransferEncoding, storage: ByteStorage, body: Range<Int>, path: String) {
         self.headers = headers
         self.contentType = contentType
         self.disposition = disposition
         self.encoding = encoding
+        self.storage = storage
         self.body = body
         self.path = path
     }
@@ -43,21 +52,27 @@ final class MIMEPart {
     var isAttachmentDisposition: Bool { disposition?.value == "attachment" }
 
     var contentID: String? {
-        guard let raw = headers.first("content-id") else { return nil }
-        let id = MessageIDs.first(String(decoding: raw.raw, as: UTF8.self))
-        return id
+        headers.first("content-id").flatMap { MessageIDs.first(String(decoding: $0.raw, as: UTF8.self)) }
+    }
+
+    /// The body with its transfer encoding undone.
+    func decodedBody(defects: inout [String]) -> [UInt8] {
+        if let decodedOverride { return decodedOverride }
+        return storage.bytes.withUnsafeBytes { b in
+            encoding.decode(UnsafeRawBufferPointer(rebasing: b[body]), defects: &defects)
+        }
     }
 }
 
 /// A parsed message: its bytes, top-level headers and MIME tree.
 final class ParsedMessage {
-    let bytes: [UInt8]
+    let storage: ByteStorage
     let headers: HeaderBlock
     let root: MIMEPart
     var defects: [String]
 
-    init(bytes: [UInt8], headers: HeaderBlock, root: MIMEPart, defects: [String]) {
-        self.bytes = bytes
+    init(storage: ByteStorage, headers: HeaderBlock, root: MIMEPart, defects: [String]) {
+        self.storage = storage
         self.headers = headers
         self.root = root
         self.defects = defects
@@ -67,21 +82,19 @@ final class ParsedMessage {
 /// Builds the MIME tree. Nesting is capped; boundaries missing at the end, duplicated or
 /// absent are recovered from, with a defect each.
 struct MIMEParser {
-    static let maxDepth = 32
+    static let maxDepth = 256
     let decoder: HeaderTextDecoder
 
     func parse(_ bytes: [UInt8], depth: Int = 0) -> ParsedMessage {
+        let storage = ByteStorage(bytes)
         var defects: [String] = []
-        let (headers, root) = bytes.withUnsafeBytes { b in
-            let headers = HeaderBlock(b, from: 0, to: b.count)
-            defects.append(contentsOf: headers.defects)
-            let root = part(b, headers: headers, end: b.count, path: "1", parentIsDigest: false, depth: depth, defects: &defects)
-            return (headers, root)
-        }
-        return ParsedMessage(bytes: bytes, headers: headers, root: root, defects: defects)
+        let headers = bytes.withUnsafeBytes { HeaderBlock($0, from: 0, to: $0.count) }
+        defects.append(contentsOf: headers.defects)
+        let root = part(storage, headers: headers, end: bytes.count, path: "1", parentIsDigest: false, depth: depth, defects: &defects)
+        return ParsedMessage(storage: storage, headers: headers, root: root, defects: defects)
     }
 
-    private func part(_ b: UnsafeRawBufferPointer, headers: HeaderBlock, end: Int, path: String,
+    private func part(_ storage: ByteStorage, headers: HeaderBlock, end: Int, path: String,
                       parentIsDigest: Bool, depth: Int, defects: inout [String]) -> MIMEPart {
         var contentType: HeaderParameters
         if let ct = headers.first("content-type") {
@@ -96,96 +109,112 @@ struct MIMEParser {
         let disposition = headers.first("content-disposition").map {
             HeaderParameters($0.raw, decoder: decoder, defects: &defects)
         }
-        var encoding = TransferEncoding(header: headers.first("content-transfer-encoding").map {
+        let encoding = TransferEncoding(header: headers.first("content-transfer-encoding").map {
             String(decoding: $0.raw, as: UTF8.self)
         })
         if case .unknown = encoding { defects.append("unknown_transfer_encoding") }
-        if contentType.type == "multipart" && encoding != .identity {
-            defects.append("multipart_with_transfer_encoding")
-            encoding = .identity
+        let node = MIMEPart(headers: headers, contentType: contentType, disposition: disposition, encoding: encoding,
+                            storage: storage, body: headers.bodyStart..<max(headers.bodyStart, end), path: path)
+        let isMessage = contentType.value == "message/rfc822" || contentType.value == "message/global"
+        guard contentType.type == "multipart" || isMessage else { return node }
+        if depth >= Self.maxDepth {
+            defects.append("nesting_too_deep")
+            return node
         }
-        let node = MIMEPart(headers: headers, contentType: contentType, disposition: disposition,
-                            encoding: encoding, body: headers.bodyStart..<max(headers.bodyStart, end), path: path)
-        if contentType.type == "multipart" {
-            if depth >= Self.maxDepth {
-                defects.append("nesting_too_deep")
-                return node
-            }
-            node.children = children(b, of: node, depth: depth, defects: &defects)
-        } else if contentType.value == "message/rfc822" || contentType.value == "message/global" {
-            if depth >= Self.maxDepth {
-                defects.append("nesting_too_deep")
-                return node
-            }
-            let inner: [UInt8]
-            if encoding == .identity {
-                inner = Array(b[node.body])
-            } else {
-                inner = encoding.decode(UnsafeRawBufferPointer(rebasing: b[node.body]), defects: &defects)
-            }
-            let message = parse(inner, depth: depth + 1)
+        // a container must not be transfer-encoded, but some are: decode, then read inside
+        var inner = storage
+        var innerRange = node.body
+        if encoding.transformsContent {
+            if contentType.type == "multipart" { defects.append("multipart_with_transfer_encoding") }
+            inner = ByteStorage(node.decodedBody(defects: &defects))
+            innerRange = 0..<inner.bytes.count
+        }
+        if isMessage {
+            let message = parse(Array(inner.bytes[innerRange]), depth: depth + 1)
             defects.append(contentsOf: message.defects)
             node.embedded = message
+        } else {
+            node.children = children(inner, innerRange, of: node, depth: depth, defects: &defects)
         }
         return node
     }
 
-    private func children(_ b: UnsafeRawBufferPointer, of node: MIMEPart, depth: Int, defects: inout [String]) -> [MIMEPart] {
+    /// A multipart whose parts cannot be found: its body, as the only, plain text, part.
+    private func plainTextPart(_ storage: ByteStorage, _ range: Range<Int>, of node: MIMEPart) -> MIMEPart {
+        MIMEPart(headers: HeaderBlock(fields: []), contentType: HeaderParameters(value: "text/plain"), disposition: nil,
+                 encoding: .identity, storage: storage, body: range, path: node.path + ".1")
+    }
+
+    private func children(_ storage: ByteStorage, _ range: Range<Int>, of node: MIMEPart, depth: Int,
+                          defects: inout [String]) -> [MIMEPart] {
         guard let boundary = node.contentType.parameters["boundary"], !boundary.isEmpty else {
             defects.append("missing_boundary_parameter")
-            return []
+            return [plainTextPart(storage, range, of: node)]
         }
         let delimiter = Array("--".utf8) + Array(boundary.utf8)
-        let range = node.body
         var starts: [(lineStart: Int, contentStart: Int)] = []  // each delimiter line, and the part after it
         var closeAt: Int?
-        var i = range.lowerBound
-        while i < range.upperBound, let hit = Bytes.find(delimiter, in: b, from: i, to: range.upperBound) {
-            i = hit + delimiter.count
-            guard hit == range.lowerBound || b[hit - 1] == Bytes.lf else { continue }
-            var j = i
-            var closing = false
-            if j + 2 <= range.upperBound, b[j] == UInt8(ascii: "-"), b[j + 1] == UInt8(ascii: "-") {
-                closing = true
-                j += 2
+        storage.bytes.withUnsafeBytes { b in
+            var i = range.lowerBound
+            while i < range.upperBound, let hit = Bytes.find(delimiter, in: b, from: i, to: range.upperBound) {
+                i = hit + delimiter.count
+                guard hit == range.lowerBound || b[hit - 1] == Bytes.lf else { continue }
+                var j = i
+                var closing = false
+                if j + 2 <= range.upperBound, b[j] == UInt8(ascii: "-"), b[j + 1] == UInt8(ascii: "-") {
+                    closing = true
+                    j += 2
+                }
+                // only whitespace may follow on a delimiter line (a longer boundary is not this one);
+                // "--boundary--garbage" still closes
+                while j < range.upperBound, b[j] == Bytes.space || b[j] == Bytes.tab { j += 1 }
+                if !closing, j < range.upperBound, b[j] != Bytes.cr, b[j] != Bytes.lf { continue }
+                if closing {
+                    closeAt = hit
+                    break
+                }
+                let (_, next) = Bytes.lineEnd(b, from: j, to: range.upperBound)
+                starts.append((hit, next))
+                i = next
             }
-            // only whitespace may follow on the delimiter line (a longer boundary is not this one)
-            while j < range.upperBound, b[j] == Bytes.space || b[j] == Bytes.tab { j += 1 }
-            if j < range.upperBound, b[j] != Bytes.cr, b[j] != Bytes.lf {
-                if !closing { continue }
-                // "--boundary--garbage": still a close delimiter in practice
+            if closeAt == nil, starts.count > 1, let last = starts.last,
+                (last.contentStart..<range.upperBound).allSatisfy({ Bytes.isWhitespace(b[$0]) })
+            {
+                // a delimiter written where the close delimiter belonged leaves an empty last part
+                starts.removeLast()
+                closeAt = last.lineStart
+                defects.append("missing_end_boundary")
             }
-            let (_, next) = Bytes.lineEnd(b, from: j, to: range.upperBound)
-            if closing {
-                closeAt = hit
-                break
-            }
-            starts.append((hit, next))
-            i = next
         }
         if starts.isEmpty {
             defects.append("missing_start_boundary")
-            // read the body as one plain text part
-            let headers = HeaderBlock(b, from: range.lowerBound, to: range.lowerBound)
-            return [MIMEPart(headers: headers, contentType: HeaderParameters(value: "text/plain"), disposition: nil,
-                             encoding: .identity, body: range, path: node.path + ".1")]
+            // nothing is lost: the body up to a close delimiter, if any, is read as plain text
+            var end = closeAt ?? range.upperBound
+            if closeAt != nil {  // the line break before the close delimiter is part of it
+                storage.bytes.withUnsafeBytes { b in
+                    if end > range.lowerBound, b[end - 1] == Bytes.lf { end -= 1 }
+                    if end > range.lowerBound, b[end - 1] == Bytes.cr { end -= 1 }
+                }
+            }
+            return [plainTextPart(storage, range.lowerBound..<end, of: node)]
         }
         if closeAt == nil { defects.append("missing_end_boundary") }
         let isDigest = node.contentType.subtype == "digest"
         var parts: [MIMEPart] = []
         for (k, start) in starts.enumerated() {
-            let nextLine = k + 1 < starts.count ? starts[k + 1].lineStart : (closeAt ?? range.upperBound)
-            // the line break before a delimiter belongs to the delimiter
-            var end = nextLine
-            if k + 1 < starts.count || closeAt != nil {
-                if end > start.contentStart, b[end - 1] == Bytes.lf { end -= 1 }
-                if end > start.contentStart, b[end - 1] == Bytes.cr { end -= 1 }
+            var end = k + 1 < starts.count ? starts[k + 1].lineStart : (closeAt ?? range.upperBound)
+            let headers: HeaderBlock = storage.bytes.withUnsafeBytes { b in
+                // the line break before a delimiter belongs to the delimiter
+                if k + 1 < starts.count || closeAt != nil {
+                    if end > start.contentStart, b[end - 1] == Bytes.lf { end -= 1 }
+                    if end > start.contentStart, b[end - 1] == Bytes.cr { end -= 1 }
+                }
+                end = max(end, start.contentStart)
+                return HeaderBlock(b, from: start.contentStart, to: end)
             }
-            end = max(end, start.contentStart)
-            let headers = HeaderBlock(b, from: start.contentStart, to: end)
             defects.append(contentsOf: headers.defects.filter { $0 != "missing_header_body_separator" })
             let path = node.path == "1" && depth == 0 ? "\(k + 1)" : node.path + ".\(k + 1)"
-            parts.append(part(b, headers: headers, end: end, path: path, parentIsDigest: isDigest, depth: depth + 1, defects: &defects))
+            parts.append(part(storage, headers: headers, end: end, path: path, parentIsDigest: isDigest, depth: depth + 1, defects: &defects))
         }
         return parts
     }

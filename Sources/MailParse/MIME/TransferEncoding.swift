@@ -20,12 +20,24 @@ enum TransferEncoding: Equatable {
         }
     }
 
+    /// Whether decoding changes the bytes (base64, quoted-printable, uuencode).
+    var transformsContent: Bool {
+        switch self {
+        case .base64, .quotedPrintable, .uuencode: true
+        case .identity, .unknown: false
+        }
+    }
+
     /// Decodes `b`; `defects` gets a name for anything malformed.
     func decode(_ b: UnsafeRawBufferPointer, defects: inout [String]) -> [UInt8] {
         switch self {
         case .identity, .unknown:
             return Array(b)
         case .base64:
+            if Base64Decoder.looksLikeText(b) {
+                defects.append("invalid_base64")
+                return Array(b)
+            }
             var d = Base64Decoder()
             d.feed(b)
             let out = d.finish()
@@ -66,6 +78,19 @@ struct Base64Decoder {
         t[Int(UInt8(ascii: "_"))] = 63
         return t
     }()
+
+    /// Text labelled base64 by mistake: encoders never put a space inside a line, and words
+    /// separated by spaces are what text is made of. Looks at the first 2 KB.
+    static func looksLikeText(_ b: UnsafeRawBufferPointer) -> Bool {
+        let n = min(b.count, 2048)
+        var i = 1
+        var spaces = 0
+        while i + 1 < n {
+            if b[i] == Bytes.space, table[Int(b[i - 1])] != 0xFF, table[Int(b[i + 1])] != 0xFF { spaces += 1 }
+            i += 1
+        }
+        return spaces >= 2
+    }
 
     mutating func feed(_ b: UnsafeRawBufferPointer) {
         out.reserveCapacity(out.count + b.count * 3 / 4 + 3)
@@ -178,7 +203,9 @@ enum UUEncode {
         var i = 0
         while i < b.count, files.count < limit {
             let (lineEnd, next) = Bytes.lineEnd(b, from: i, to: b.count)
-            if Bytes.hasPrefix(b, at: i, Array("begin ".utf8)), let name = beginLineName(b, i..<lineEnd) {
+            if Bytes.hasPrefix(b, at: i, Array("begin ".utf8)), let name = beginLineName(b, i..<lineEnd),
+                next < b.count, isUUEncodedLine(b, at: next)
+            {
                 var data = [UInt8]()
                 var j = next
                 var closed = false
@@ -209,8 +236,17 @@ enum UUEncode {
         let modeStart = i
         while i < r.upperBound, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "7") { i += 1 }
         guard i > modeStart, i - modeStart <= 4, i < r.upperBound, b[i] == Bytes.space else { return nil }
-        let name = String(decoding: b[(i + 1)..<r.upperBound], as: UTF8.self).trimmingSpaces
-        return name.isEmpty ? nil : name
+        return String(decoding: b[(i + 1)..<r.upperBound], as: UTF8.self).trimmingSpaces  // may be empty
+    }
+
+    /// The first line of the data: its length character says how many bytes it holds, and
+    /// the line is as long as that needs.
+    private static func isUUEncodedLine(_ b: UnsafeRawBufferPointer, at i: Int) -> Bool {
+        let (end, _) = Bytes.lineEnd(b, from: i, to: b.count)
+        guard end > i else { return false }
+        let count = Int((b[i] &- 0x20) & 0x3F)
+        let needed = (count + 2) / 3 * 4
+        return end - i - 1 >= needed && end - i - 1 <= needed + 2
     }
 
     private static func decodeLine(_ b: UnsafeRawBufferPointer, _ r: Range<Int>, into out: inout [UInt8]) {

@@ -68,7 +68,7 @@ enum PayloadTree {
         // the headers as text, so that a stable id can be computed when Message-ID is missing
         var synthetic: [UInt8] = []
         for f in root.headers.fields { synthetic += Array(f.name.utf8) + [0x3A, 0x20] + f.raw + [0x0A] }
-        return Result(message: ParsedMessage(bytes: [], headers: root.headers, root: root, defects: defects),
+        return Result(message: ParsedMessage(storage: ByteStorage([]), headers: root.headers, root: root, defects: defects),
                       syntheticBytes: synthetic)
     }
 
@@ -86,7 +86,7 @@ enum PayloadTree {
         }
         let disposition = headers.first("content-disposition").map { HeaderParameters($0.raw, decoder: decoder, defects: &defects) }
         let node = MIMEPart(headers: headers, contentType: contentType, disposition: disposition,
-                            encoding: .identity, body: 0..<0, path: path)
+                            encoding: .identity, storage: ByteStorage([]), body: 0..<0, path: path)
         if let data = v["body"]?["data"]?.stringValue {
             node.decodedOverride = GmailAPIReader.base64URL(data)
         } else if let size = v["body"]?["size"]?.intValue, size > 0 {

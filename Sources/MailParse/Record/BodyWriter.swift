@@ -17,10 +17,7 @@ struct BodyWriter {
 
     /// The transfer-decoded bytes of a part.
     mutating func decodedBytes(_ part: MIMEPart) -> [UInt8] {
-        if let data = part.decodedOverride { return data }
-        return message.bytes.withUnsafeBytes { b in
-            part.encoding.decode(UnsafeRawBufferPointer(rebasing: b[part.body]), defects: &defects)
-        }
+        part.decodedBody(defects: &defects)
     }
 
     /// A text part as UTF-8, through its charset.
@@ -33,6 +30,7 @@ struct BodyWriter {
         case .unknownCharset?: defects.append("unknown_charset")
         case .invalidBytes?: defects.append("invalid_charset_bytes")
         case .undeclared8Bit?: defects.append("undeclared_8bit")
+        case .mislabelledUTF8?: defects.append("mislabelled_utf8")
         case nil: break
         }
         return Self.normalizingLineEnds(result.utf8)
@@ -104,14 +102,14 @@ struct BodyWriter {
 
     mutating func writeUUEncoded(_ file: UUEncode.File, saver: AttachmentSaver?, id: String, _ w: inout JSONWriter) {
         w.beginObject()
-        w.field("filename", file.name)
+        w.field("filename", file.name.isEmpty ? nil : file.name)
         w.field("content_type", "application/octet-stream")
         w.field("size", file.data.count)
         w.field("content_id", nil)
         w.field("disposition", "attachment")
         w.field("sha256", hexString(SHA256.hash(file.data)))
         w.field("part", nil)
-        if let saver { writeSaved(saver, name: file.name, contentType: "application/octet-stream", data: file.data, &w) }
+        if let saver { writeSaved(saver, name: file.name.isEmpty ? nil : file.name, contentType: "application/octet-stream", data: file.data, &w) }
         w.endObject()
     }
 
