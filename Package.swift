@@ -16,15 +16,17 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
 
-        .target(name: "CBytes"),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
+        .target(name: "CLibcExtras"),
         .target(name: "UnicodeServices", dependencies: ["CICU"]),
         .target(name: "HTMLDOM", dependencies: ["CLibXML2"]),
-        .target(name: "Hashing"),
+        .target(name: "Hashing", dependencies: ["CCrypto"]),
         .target(name: "JSONLines"),
         .target(name: "UnixFilter", dependencies: [
-            "JSONLines", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "JSONLines", "CLibcExtras", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .target(name: "MailParse", dependencies: ["CBytes", "UnicodeServices", "JSONLines", "Hashing", "UnixFilter"]),
+        .target(name: "MailParse", dependencies: ["CLibcExtras", "UnicodeServices", "JSONLines", "Hashing", "UnixFilter"]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CBytes
+import CLibcExtras
 
 /// Byte-level helpers shared by the parsers.
 enum Bytes {

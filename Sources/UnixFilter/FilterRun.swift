@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLibcExtras
 import JSONLines
 
 /// The state of one run of a tool: where records go, how failures are handled and counted, and
@@ -15,6 +16,9 @@ public final class FilterRun {
 
     public init(program: String, options: CommonOptions) {
         signal(SIGPIPE, SIG_DFL)  // `tool | head` ends quietly
+        // Records and decoded attachments are often over glibc's 128 KiB mmap threshold: keep
+        // them in the heap instead of mapping and unmapping pages for every message.
+        mp_keep_large_allocations_in_heap(32 << 20)
         self.options = options
         diagnostics = Diagnostics(program: program)
         output = OutputStream(lineBuffered: options.lineBuffered)

@@ -18,7 +18,7 @@ import Hashing
     @Test func streamingEqualsOneShot() {
         let data = (0..<1000).map { UInt8(truncatingIfNeeded: $0 * 7) }
         for split in [0, 1, 63, 64, 65, 500, 999] {
-            var h = SHA256()
+            let h = SHA256()
             h.update(Array(data[..<split]))
             h.update(Array(data[split...]))
             #expect(hexString(h.finalize()) == SHA256.hex(data))

@@ -152,3 +152,15 @@ import JSONLines
         #expect(r[0]["defects"]?.strings.contains("invalid_date") == true)
     }
 }
+
+@Suite struct MoreDateTests {
+    @Test(arguments: [
+        ("12-Jan-2024 10:00:00 +0000", "2024-01-12T10:00:00Z"),
+        ("01 Jan 2001 00:01+0000", "2001-01-01T00:01:00Z"),
+        ("Mon, 21 Aug 95 13:30:57 -600", "1995-08-21T19:30:57Z"),
+        ("Wed, 20 Sep 1995 00:19:00 (EDT) -0400", "1995-09-20T04:19:00Z"),
+    ])
+    func parsesMoreForms(_ text: String, _ expected: String) {
+        #expect(MailDate.parse(text).map(MailDate.rfc3339) == expected)
+    }
+}

@@ -3,54 +3,124 @@
 /// (with or without a zone before the year), and ISO 8601. Result: seconds since the epoch, UTC.
 public enum MailDate {
     public static func parse(_ text: String) -> Int? {
+        var text = text
+        return text.withUTF8 { parse(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Parses on bytes: dates are parsed for every message and every From_ line candidate.
+    public static func parse(bytes s: UnsafeRawBufferPointer) -> Int? {
+        if let iso = parseISO(s) { return iso }
         var day: Int?, month: Int?, year: Int?
         var hour = 0, minute = 0, second = 0
         var offset = 0  // seconds east of UTC
-        var numbers: [(value: Int, digits: Int)] = []
-
-        // ISO 8601: 2024-01-02T03:04:05Z / +08:00
-        if let iso = parseISO(text) { return iso }
-
-        for token in tokens(text) {
-            if token.first!.isNumber || ((token.first == "+" || token.first == "-") && token.count >= 4) {
-                if token.contains(":") {
-                    let parts = token.split(separator: ":").map { Int($0) }
-                    guard parts.count >= 2, let h = parts[0], let m = parts[1] else { continue }
-                    hour = h
-                    minute = m
-                    second = parts.count > 2 ? (parts[2] ?? 0) : 0
-                } else if token.first == "+" || token.first == "-" {
-                    var digits = String(token.dropFirst().prefix(4))
-                    if digits.count == 3 { digits = "0" + digits }  // "-600"
-                    guard digits.count == 4, let v = Int(digits) else { continue }
-                    let sign = token.first == "-" ? -1 : 1
-                    offset = sign * ((v / 100) * 3600 + (v % 100) * 60)
-                } else if let v = Int(token) {
-                    numbers.append((v, token.count))
+        var i = 0
+        let n = s.count
+        var depth = 0
+        var afterTime = false
+        while i < n {
+            let c = s[i]
+            if c == UInt8(ascii: "(") { depth += 1; i += 1; continue }
+            if c == UInt8(ascii: ")") { depth = max(0, depth - 1); i += 1; continue }
+            if depth > 0 || !isTokenByte(c) { i += 1; continue }
+            if isDigit(c) {
+                // a number, or a time hh:mm[:ss]
+                var values: [Int] = []
+                var digits = 0
+                var v = 0
+                while i < n, isDigit(s[i]) || s[i] == UInt8(ascii: ":") {
+                    if s[i] == UInt8(ascii: ":") {
+                        values.append(v)
+                        v = 0
+                        digits = 0
+                    } else {
+                        v = v &* 10 &+ Int(s[i] - UInt8(ascii: "0"))
+                        digits += 1
+                        if digits > 9 { return nil }
+                    }
+                    i += 1
+                }
+                values.append(v)
+                afterTime = values.count >= 2
+                if values.count >= 2 {
+                    hour = values[0]
+                    minute = values[1]
+                    second = values.count > 2 ? values[2] : 0
+                } else if day == nil, digits <= 2, v >= 1, v <= 31 {
+                    day = v
+                } else if year == nil {
+                    year = digits <= 2 ? (v < 50 ? 2000 + v : 1900 + v) : digits == 3 ? 1900 + v : v
                 }
                 continue
             }
-            let word = token.lowercased()
-            if let m = monthNames[String(word.prefix(3))], word.count >= 3, month == nil, word.allSatisfy(\.isLetter) {
-                month = m
-            } else if let z = zones[word] {
-                offset = z * 3600
+            // a zone stands alone, or right after the time ("00:01+0000"); "12-Jan-2024" has none
+            if (c == UInt8(ascii: "+") || c == UInt8(ascii: "-")) && (i == 0 || Bytes.isWhitespace(s[i - 1]) || afterTime) {
+                afterTime = false
+                var j = i + 1
+                var v = 0
+                while j < n, isDigit(s[j]), j - i <= 4 {
+                    v = v * 10 + Int(s[j] - UInt8(ascii: "0"))
+                    j += 1
+                }
+                let count = j - i - 1
+                if count == 4 || count == 3 {  // +0800, and -600 for -0600
+                    let sign = c == UInt8(ascii: "-") ? -1 : 1
+                    offset = sign * ((v / 100) * 3600 + (v % 100) * 60)
+                }
+                i = max(j, i + 1)
+                continue
             }
-        }
-        // the first number of one or two digits is the day, a number of 3+ digits or > 31 the year
-        for n in numbers {
-            if day == nil, n.digits <= 2, n.value >= 1, n.value <= 31 {
-                day = n.value
-            } else if year == nil {
-                year = n.value
-                if n.digits <= 2 { year = n.value < 50 ? 2000 + n.value : 1900 + n.value }
-                else if n.digits == 3 { year = 1900 + n.value }
+            afterTime = false
+            // a word: a month, a zone name, a day name
+            let start = i
+            while i < n, isLetter(s[i]) { i += 1 }
+            if i == start {
+                i += 1
+                continue
+            }
+            let word = UnsafeRawBufferPointer(rebasing: s[start..<i])
+            if month == nil, word.count >= 3, let m = monthNumber(word) {
+                month = m
+            } else if let z = zoneHours(word) {
+                offset = z * 3600
             }
         }
         guard let d = day, let m = month, let y = year else { return nil }
         guard hour < 24, minute < 60, second <= 60, d <= daysIn(month: m, year: y) else { return nil }
         let days = daysFromCivil(year: y, month: m, day: d)
         return days * 86400 + hour * 3600 + minute * 60 + min(second, 59) - offset
+    }
+
+    @inline(__always) private static func isTokenByte(_ c: UInt8) -> Bool {
+        isDigit(c) || isLetter(c) || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
+    }
+
+    @inline(__always) private static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) &- UInt8(ascii: "a") < 26 }
+
+    private static let months = Array("janfebmaraprmayjunjulaugsepoctnovdec".utf8)
+
+    /// The month a word names by its first three letters (Jan, January), if it is one.
+    private static func monthNumber(_ w: UnsafeRawBufferPointer) -> Int? {
+        let a = w[0] | 0x20, b = w[1] | 0x20, c = w[2] | 0x20
+        for m in 0..<12 where months[m * 3] == a && months[m * 3 + 1] == b && months[m * 3 + 2] == c {
+            return m + 1
+        }
+        return nil
+    }
+
+    /// RFC 5322 obsolete zones; military letters and unknown names mean -0000 (no information).
+    private static func zoneHours(_ w: UnsafeRawBufferPointer) -> Int? {
+        var name = 0
+        guard w.count <= 3 else { return nil }
+        for c in w { name = name << 8 | Int(c | 0x20) }
+        switch name {
+        case 0x7574, 0x757463, 0x676d74, 0x7a: return 0  // ut, utc, gmt, z
+        case 0x656474: return -4  // edt
+        case 0x657374, 0x636474: return -5  // est, cdt
+        case 0x637374, 0x6d6474: return -6  // cst, mdt
+        case 0x6d7374, 0x706474: return -7  // mst, pdt
+        case 0x707374: return -8  // pst
+        default: return nil
+        }
     }
 
     /// RFC 3339 in UTC with `Z`.
@@ -64,58 +134,34 @@ public enum MailDate {
         return "\(year)-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))Z"
     }
 
-    private static func tokens(_ text: String) -> [Substring] {
-        // drop comments, split on whitespace and commas; keep ':' inside times
-        var cleaned = ""
-        var depth = 0
-        for ch in text {
-            if ch == "(" { depth += 1; continue }
-            if ch == ")" { depth = max(0, depth - 1); continue }
-            if depth > 0 { continue }
-            cleaned.append(ch == "," || ch == "." && !cleaned.isEmpty && !(cleaned.last?.isNumber ?? false) ? " " : ch)
-        }
-        var result: [Substring] = []
-        for t in cleaned.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }) {
-            // a zone glued to the time: "00:01+0000"
-            if t.contains(":"), let sign = t.firstIndex(where: { $0 == "+" || $0 == "-" }), sign != t.startIndex {
-                result.append(t[..<sign])
-                result.append(t[sign...])
-            } else if t.contains("-"), t.first?.isNumber == true, !t.contains(":") {
-                // "12-Jan-2024"
-                result.append(contentsOf: t.split(separator: "-"))
-            } else if t.hasSuffix(".") {
-                result.append(t.dropLast())
-            } else {
-                result.append(t)
-            }
-        }
-        return result
-    }
-
-    private static func parseISO(_ text: String) -> Int? {
-        let s = Array(text.trimmingSpaces.utf8)
+    /// ISO 8601: 2024-01-02T03:04:05Z, +08:00, fractions of a second.
+    private static func parseISO(_ raw: UnsafeRawBufferPointer) -> Int? {
+        var lo = 0
+        while lo < raw.count, Bytes.isWhitespace(raw[lo]) { lo += 1 }
+        let s = UnsafeRawBufferPointer(rebasing: raw[lo...])
         guard s.count >= 19, s[4] == UInt8(ascii: "-"), s[7] == UInt8(ascii: "-"),
             s[10] == UInt8(ascii: "T") || s[10] == UInt8(ascii: " "), s[13] == UInt8(ascii: ":"),
             let y = num(s, 0, 4), let mo = num(s, 5, 2), let d = num(s, 8, 2), let h = num(s, 11, 2),
-            let mi = num(s, 14, 2), let se = num(s, 17, 2), (1...12).contains(mo), d >= 1, d <= 31
+            let mi = num(s, 14, 2), let se = num(s, 17, 2), (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y),
+            h < 24, mi < 60, se <= 60
         else { return nil }
         var i = 19
         if i < s.count, s[i] == UInt8(ascii: ".") {
             i += 1
-            while i < s.count, s[i] >= UInt8(ascii: "0"), s[i] <= UInt8(ascii: "9") { i += 1 }
+            while i < s.count, isDigit(s[i]) { i += 1 }
         }
         var offset = 0
         if i < s.count, s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-") {
             let sign = s[i] == UInt8(ascii: "-") ? -1 : 1
-            let digits = s[(i + 1)...].filter { $0 != UInt8(ascii: ":") }
-            if digits.count >= 4, let oh = num(Array(digits), 0, 2), let om = num(Array(digits), 2, 2) {
+            let digits = Array(s[(i + 1)...].filter { $0 != UInt8(ascii: ":") })
+            if digits.count >= 4, let oh = digits.withUnsafeBytes({ num($0, 0, 2) }), let om = digits.withUnsafeBytes({ num($0, 2, 2) }) {
                 offset = sign * (oh * 3600 + om * 60)
             }
         }
-        return daysFromCivil(year: y, month: mo, day: d) * 86400 + h * 3600 + mi * 60 + se - offset
+        return daysFromCivil(year: y, month: mo, day: d) * 86400 + h * 3600 + mi * 60 + min(se, 59) - offset
     }
 
-    private static func num(_ s: [UInt8], _ at: Int, _ n: Int) -> Int? {
+    private static func num(_ s: UnsafeRawBufferPointer, _ at: Int, _ n: Int) -> Int? {
         guard at + n <= s.count else { return nil }
         var v = 0
         for k in at..<(at + n) {
@@ -124,17 +170,6 @@ public enum MailDate {
         }
         return v
     }
-
-    static let monthNames: [String: Int] = [
-        "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
-        "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
-    ]
-
-    /// RFC 5322 obsolete zones; military letters and unknown names mean -0000 (no information).
-    static let zones: [String: Int] = [
-        "ut": 0, "utc": 0, "gmt": 0, "z": 0, "edt": -4, "est": -5, "cdt": -5, "cst": -6,
-        "mdt": -6, "mst": -7, "pdt": -7, "pst": -8,
-    ]
 
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {

@@ -97,10 +97,7 @@ struct HeaderTextDecoder {
         var malformed = false
         let bytes: [UInt8]
         if encoding == UInt8(ascii: "b") {
-            var d = Base64Decoder()
-            d.feed(text)
-            bytes = d.finish()
-            malformed = d.sawInvalid
+            (bytes, malformed) = Base64.decode(text)
         } else {
             bytes = decodeQ(text)
         }

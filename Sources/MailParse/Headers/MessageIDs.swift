@@ -1,30 +1,36 @@
 /// Message-ID, In-Reply-To and References, tolerant of broken values: ids without brackets,
 /// comments, names and dates mixed in (as some In-Reply-To headers carry).
 enum MessageIDs {
-    /// Every `<id>` in the value; when there is none, the words that look like ids.
-    static func all(_ value: String) -> [String] {
+    /// Every `<id>` in the value, whitespace removed; when there is none, the words that look
+    /// like ids (contain `@`).
+    static func all(_ raw: [UInt8]) -> [String] {
         var ids: [String] = []
-        var rest = Substring(value)
-        while let open = rest.firstIndex(of: "<") {
-            guard let close = rest[open...].firstIndex(of: ">") else { break }
-            let id = rest[rest.index(after: open)..<close].filter { !$0.isWhitespace }
-            if !id.isEmpty { ids.append(String(id)) }
-            rest = rest[rest.index(after: close)...]
+        var i = 0
+        let n = raw.count
+        while let open = raw[i...].firstIndex(of: UInt8(ascii: "<")) {
+            guard let close = raw[open...].firstIndex(of: UInt8(ascii: ">")) else { break }
+            let id = raw[(open + 1)..<close].filter { !Bytes.isWhitespace($0) }
+            if !id.isEmpty { ids.append(String(decoding: id, as: UTF8.self)) }
+            i = close + 1
+            if i >= n { break }
         }
         if ids.isEmpty {
-            ids = value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
-                .filter { $0.contains("@") }
-                .map { String($0.trimmingCharacters(from: "<>()\"")) }
+            for word in raw.split(whereSeparator: { Bytes.isWhitespace($0) || $0 == UInt8(ascii: ",") })
+            where word.contains(UInt8(ascii: "@")) {
+                ids.append(String(decoding: word, as: UTF8.self).trimmingCharacters(from: "<>()\""))
+            }
         }
         return ids
     }
 
     /// The message's own id: the first bracketed id, else the whole value without spaces.
-    static func first(_ value: String) -> String? {
-        if let id = all(value).first { return id }
-        let bare = value.filter { !$0.isWhitespace }.trimmingCharacters(from: "<>")
+    static func first(_ raw: [UInt8]) -> String? {
+        if let id = all(raw).first { return id }
+        let bare = String(decoding: raw.filter { !Bytes.isWhitespace($0) }, as: UTF8.self).trimmingCharacters(from: "<>")
         return bare.isEmpty ? nil : bare
     }
+
+    static func first(_ value: String) -> String? { first(Array(value.utf8)) }
 }
 
 extension StringProtocol {

@@ -52,7 +52,7 @@ final class MIMEPart {
     var isAttachmentDisposition: Bool { disposition?.value == "attachment" }
 
     var contentID: String? {
-        headers.first("content-id").flatMap { MessageIDs.first(String(decoding: $0.raw, as: UTF8.self)) }
+        headers.first("content-id").flatMap { MessageIDs.first($0.raw) }
     }
 
     /// The body with its transfer encoding undone.

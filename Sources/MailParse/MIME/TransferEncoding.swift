@@ -34,14 +34,12 @@ enum TransferEncoding: Equatable {
         case .identity, .unknown:
             return Array(b)
         case .base64:
-            if Base64Decoder.looksLikeText(b) {
+            if Base64.looksLikeText(b) {
                 defects.append("invalid_base64")
                 return Array(b)
             }
-            var d = Base64Decoder()
-            d.feed(b)
-            let out = d.finish()
-            if d.sawInvalid { defects.append("invalid_base64") }
+            let (out, sawInvalid) = Base64.decode(b)
+            if sawInvalid { defects.append("invalid_base64") }
             return out
         case .quotedPrintable:
             return QuotedPrintable.decode(b)
@@ -63,14 +61,8 @@ extension String {
 }
 
 /// Base64 that skips line breaks and garbage, stops at padding, and keeps what a short final
-/// group holds.
-struct Base64Decoder {
-    private(set) var sawInvalid = false
-    private var out: [UInt8] = []
-    private var accumulator: UInt32 = 0
-    private var bits = 0
-    private var ended = false
-
+/// group holds. Whole groups of four are decoded on a fast path.
+enum Base64 {
     static let table: [UInt8] = {
         var t = [UInt8](repeating: 0xFF, count: 256)
         for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() { t[Int(c)] = UInt8(i) }
@@ -78,6 +70,63 @@ struct Base64Decoder {
         t[Int(UInt8(ascii: "_"))] = 63
         return t
     }()
+
+    /// The decoded bytes, and whether anything but the alphabet, whitespace and padding was seen.
+    static func decode(_ b: UnsafeRawBufferPointer) -> (bytes: [UInt8], sawInvalid: Bool) {
+        var sawInvalid = false
+        let n = b.count
+        let out = [UInt8](unsafeUninitializedCapacity: n / 4 * 3 + 3) { buffer, count in
+            table.withUnsafeBufferPointer { t in
+                var o = 0
+                var acc: UInt32 = 0
+                var bits = 0
+                var ended = false
+                var i = 0
+                while i < n {
+                    if bits == 0, i + 4 <= n {
+                        let d0 = t[Int(b[i])], d1 = t[Int(b[i + 1])], d2 = t[Int(b[i + 2])], d3 = t[Int(b[i + 3])]
+                        if (d0 | d1 | d2 | d3) & 0x80 == 0 {
+                            let v = UInt32(d0) << 18 | UInt32(d1) << 12 | UInt32(d2) << 6 | UInt32(d3)
+                            buffer[o] = UInt8(truncatingIfNeeded: v >> 16)
+                            buffer[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                            buffer[o + 2] = UInt8(truncatingIfNeeded: v)
+                            o += 3
+                            i += 4
+                            ended = false
+                            continue
+                        }
+                    }
+                    let c = b[i]
+                    i += 1
+                    let v = t[Int(c)]
+                    if v == 0xFF {
+                        if c == UInt8(ascii: "=") {
+                            ended = true
+                        } else if !Bytes.isWhitespace(c) {
+                            sawInvalid = true
+                        }
+                        continue
+                    }
+                    if ended {  // data after padding: a second base64 stream glued on
+                        ended = false
+                        acc = 0
+                        bits = 0
+                    }
+                    acc = acc << 6 | UInt32(v)
+                    bits += 6
+                    if bits >= 8 {
+                        bits -= 8
+                        buffer[o] = UInt8(truncatingIfNeeded: acc >> UInt32(bits))
+                        o += 1
+                        acc &= (1 << UInt32(bits)) - 1
+                    }
+                }
+                if bits >= 6 { sawInvalid = true }  // a lone character at the end carries no whole byte
+                count = o
+            }
+        }
+        return (out, sawInvalid)
+    }
 
     /// Text labelled base64 by mistake: encoders never put a space inside a line, and words
     /// separated by spaces are what text is made of. Looks at the first 2 KB.
@@ -91,96 +140,66 @@ struct Base64Decoder {
         }
         return spaces >= 2
     }
-
-    mutating func feed(_ b: UnsafeRawBufferPointer) {
-        out.reserveCapacity(out.count + b.count * 3 / 4 + 3)
-        Self.table.withUnsafeBufferPointer { table in
-            var acc = accumulator
-            var n = bits
-            for c in b {
-                let v = table[Int(c)]
-                if v == 0xFF {
-                    if c == UInt8(ascii: "=") {
-                        ended = true
-                    } else if !Bytes.isWhitespace(c) {
-                        sawInvalid = true
-                    }
-                    continue
-                }
-                if ended {  // data after padding: a second base64 stream glued on
-                    ended = false
-                    acc = 0
-                    n = 0
-                }
-                acc = acc << 6 | UInt32(v)
-                n += 6
-                if n >= 8 {
-                    n -= 8
-                    out.append(UInt8(truncatingIfNeeded: acc >> UInt32(n)))
-                }
-            }
-            accumulator = acc & 0xFF
-            bits = n
-        }
-    }
-
-    mutating func finish() -> [UInt8] {
-        if bits >= 6 { sawInvalid = true }  // a lone character at the end carries no whole byte
-        return out
-    }
 }
 
 enum QuotedPrintable {
     /// Decodes `=XX`, removes soft line breaks (`=` at the end of a line) and trailing
-    /// whitespace; a malformed `=` stays as it is.
+    /// whitespace; a malformed `=` stays as it is. Runs of plain bytes are copied whole.
     static func decode(_ b: UnsafeRawBufferPointer) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(b.count)
         let n = b.count
-        var i = 0
-        while i < n {
-            let c = b[i]
-            if c == UInt8(ascii: "=") {
-                if i + 2 < n, let h = hexDigit(b[i + 1]), let l = hexDigit(b[i + 2]) {
-                    out.append(h << 4 | l)
-                    i += 3
-                    continue
-                }
-                // soft line break: '=' then optional whitespace then a line end
-                var j = i + 1
-                while j < n, b[j] == Bytes.space || b[j] == Bytes.tab { j += 1 }
-                if j == n {
-                    i = j
-                    continue
-                }
-                if b[j] == Bytes.lf {
-                    i = j + 1
-                    continue
-                }
-                if b[j] == Bytes.cr, j + 1 < n, b[j + 1] == Bytes.lf {
-                    i = j + 2
-                    continue
-                }
-                out.append(c)
-                i += 1
-                continue
+        return [UInt8](unsafeUninitializedCapacity: n) { out, count in
+            var o = 0
+            var i = 0
+            func copy(_ from: Int, _ to: Int) {
+                guard to > from else { return }
+                UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(from: b.baseAddress! + from, byteCount: to - from)
+                o += to - from
             }
-            if c == Bytes.space || c == Bytes.tab {
-                // trailing whitespace on a line was added in transport
+            while i < n {
+                // the run up to the next byte that needs a look
                 var j = i
-                while j < n, b[j] == Bytes.space || b[j] == Bytes.tab { j += 1 }
-                if j == n || b[j] == Bytes.lf || (b[j] == Bytes.cr && j + 1 < n && b[j + 1] == Bytes.lf) {
-                    i = j
+                while j < n {
+                    let c = b[j]
+                    if c == UInt8(ascii: "=") || c == Bytes.space || c == Bytes.tab { break }
+                    j += 1
+                }
+                copy(i, j)
+                i = j
+                guard i < n else { break }
+                let c = b[i]
+                if c == UInt8(ascii: "=") {
+                    if i + 2 < n, let h = hexDigit(b[i + 1]), let l = hexDigit(b[i + 2]) {
+                        out[o] = h << 4 | l
+                        o += 1
+                        i += 3
+                        continue
+                    }
+                    // soft line break: '=' then optional whitespace then a line end
+                    var k = i + 1
+                    while k < n, b[k] == Bytes.space || b[k] == Bytes.tab { k += 1 }
+                    if k == n {
+                        i = k
+                    } else if b[k] == Bytes.lf {
+                        i = k + 1
+                    } else if b[k] == Bytes.cr, k + 1 < n, b[k + 1] == Bytes.lf {
+                        i = k + 2
+                    } else {
+                        out[o] = c
+                        o += 1
+                        i += 1
+                    }
                     continue
                 }
-                out.append(contentsOf: b[i..<j])
-                i = j
-                continue
+                // whitespace: dropped at the end of a line, where transport added it
+                var k = i
+                while k < n, b[k] == Bytes.space || b[k] == Bytes.tab { k += 1 }
+                if !(k == n || b[k] == Bytes.lf || (b[k] == Bytes.cr && k + 1 < n && b[k + 1] == Bytes.lf)) {
+                    copy(i, k)
+                }
+                i = k
             }
-            out.append(c)
-            i += 1
+            count = o
         }
-        return out
     }
 }
 

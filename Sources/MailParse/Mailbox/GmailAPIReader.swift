@@ -47,10 +47,8 @@ struct GmailAPIReader {
     }
 
     static func base64URL(_ s: String) -> [UInt8] {
-        var d = Base64Decoder()
         var s = s
-        s.withUTF8 { d.feed(UnsafeRawBufferPointer($0)) }
-        return d.finish()
+        return s.withUTF8 { Base64.decode(UnsafeRawBufferPointer($0)).bytes }
     }
 }
 

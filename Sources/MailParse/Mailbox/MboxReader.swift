@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CBytes
+import CLibcExtras
 
 /// The mbox dialects (see mbox(5)): how `From ` lines in bodies were quoted, and whether a
 /// Content-Length header says where each message ends.
@@ -157,10 +157,12 @@ public struct MboxReader {
     private func isFromLine(_ b: UnsafeRawBufferPointer, at i: Int) -> Bool {
         guard Bytes.hasPrefix(b, at: i, Array("From ".utf8)) else { return false }
         guard let end = Bytes.find(byte: Bytes.lf, in: b, from: i) else { return eof }
-        let line = String(decoding: b[(i + 5)..<end], as: UTF8.self)
-        if line.contains(":"), Self.envelopeDate(line) != nil { return true }
-        let sender = line.split(separator: " ").first.map(String.init) ?? ""
-        if sender.trimmingSpaces == "-" || sender.trimmingSpaces.isEmpty { return line.trimmingSpaces.hasPrefix("-") }
+        let line = UnsafeRawBufferPointer(rebasing: b[(i + 5)..<end])
+        if line.contains(UInt8(ascii: ":")), Self.envelopeDate(line) != nil { return true }
+        let sender = String(decoding: line.prefix { $0 != Bytes.space }, as: UTF8.self)
+        if sender.trimmingSpaces == "-" || sender.trimmingSpaces.isEmpty {
+            return String(decoding: line, as: UTF8.self).trimmingSpaces.hasPrefix("-")
+        }
         guard sender.contains("@") || sender == "MAILER-DAEMON" else { return false }
         return Self.isHeaderLine(b, at: end + 1)
     }
@@ -180,9 +182,7 @@ public struct MboxReader {
         buffer.withUnsafeBytes { b -> ContentLengthResult in
             guard let lineEnd = Bytes.find(byte: Bytes.lf, in: b, from: start) else { return eof ? .none : .needMore }
             let headerStart = lineEnd + 1
-            let blank = [Bytes.find(Self.blankLF, in: b, from: lineEnd), Bytes.find(Self.blankCRLF, in: b, from: lineEnd)]
-                .compactMap { $0 }.min()
-            guard let headerEnd = blank else { return eof ? .none : .needMore }
+            guard let headerEnd = Self.blankLine(b, from: lineEnd) else { return eof ? .none : .needMore }
             // most mailboxes have no Content-Length: look for it before parsing headers
             guard Bytes.find(Self.lengthLower, in: b, from: headerStart, to: headerEnd) != nil
                 || Bytes.find(Self.lengthUpper, in: b, from: headerStart, to: headerEnd) != nil
@@ -202,6 +202,20 @@ public struct MboxReader {
         }
     }
 
+    /// The first empty line at or after `from` (the index of the LF before it). Searched in
+    /// growing windows so that a message costs what its header block costs, not the buffer.
+    static func blankLine(_ b: UnsafeRawBufferPointer, from: Int) -> Int? {
+        var window = 16 * 1024
+        while true {
+            let end = min(b.count, from + window)
+            let lf = Bytes.find(blankLF, in: b, from: from, to: end)
+            let crlf = Bytes.find(blankCRLF, in: b, from: from, to: lf.map { $0 + 2 } ?? end)
+            if let found = [lf, crlf].compactMap({ $0 }).min() { return found }
+            if end == b.count { return nil }
+            window *= 4
+        }
+    }
+
     static let blankLF = Array("\n\n".utf8)
     static let blankCRLF = Array("\n\r\n".utf8)
     static let lengthLower = Array("ength:".utf8)
@@ -210,7 +224,7 @@ public struct MboxReader {
     private func emit(_ range: Range<Int>, _ body: (RawMessage) throws -> Void) throws {
         let (message, envelopeDate) = buffer.withUnsafeBytes { b -> ([UInt8], Int?) in
             let (fromEnd, start) = Bytes.lineEnd(b, from: range.lowerBound, to: range.upperBound)
-            let fromLine = String(decoding: b[(range.lowerBound + 5)..<fromEnd], as: UTF8.self)
+            let fromLine = UnsafeRawBufferPointer(rebasing: b[min(range.lowerBound + 5, fromEnd)..<fromEnd])
             var end = range.upperBound
             // the blank line before the next From_ line is the separator, not the message's
             if end - start >= 2, b[end - 1] == Bytes.lf {
@@ -260,9 +274,9 @@ public struct MboxReader {
 
     /// The date of a From_ line: `sender Mon Jan  6 04:49:45 2020`, or Takeout's
     /// `sender Mon Jan 06 04:49:45 +0000 2020`.
-    static func envelopeDate(_ fromLine: String) -> Int? {
-        let rest = fromLine.drop { $0 != " " }
-        return MailDate.parse(String(rest))
+    static func envelopeDate(_ fromLine: UnsafeRawBufferPointer) -> Int? {
+        guard let space = fromLine.firstIndex(of: Bytes.space) else { return nil }
+        return MailDate.parse(bytes: UnsafeRawBufferPointer(rebasing: fromLine[space...]))
     }
 }
 

@@ -139,8 +139,8 @@ struct BodyWriter {
         } else {
             w.null()
         }
-        w.field("date", m.headers.first("date").flatMap { MailDate.parse(String(decoding: $0.raw, as: UTF8.self)) }.map(MailDate.rfc3339))
-        w.field("message_id", m.headers.first("message-id").flatMap { MessageIDs.first(String(decoding: $0.raw, as: UTF8.self)) })
+        w.field("date", m.headers.first("date").flatMap { f in f.raw.withUnsafeBytes { MailDate.parse(bytes: $0) } }.map(MailDate.rfc3339))
+        w.field("message_id", m.headers.first("message-id").flatMap { MessageIDs.first($0.raw) })
         w.endObject()
     }
 }

@@ -29,18 +29,18 @@ public final class MessageConverter {
             h.all(name).flatMap { AddressListParser.parse($0.raw, decoder: decoder, defects: &defects) }
         }
 
-        let messageID = h.first("message-id").flatMap { MessageIDs.first(String(decoding: $0.raw, as: UTF8.self)) }
+        let messageID = h.first("message-id").flatMap { MessageIDs.first($0.raw) }
         let id = messageID ?? "sha256:" + hexString(SHA256.hash(raw.bytes))
 
         w.beginObject()
         w.field("id", id)
         w.field("message_id", messageID)
-        w.field("in_reply_to", strings: h.first("in-reply-to").map { MessageIDs.all(String(decoding: $0.raw, as: UTF8.self)) } ?? [])
-        w.field("references", strings: h.all("references").flatMap { MessageIDs.all(String(decoding: $0.raw, as: UTF8.self)) })
+        w.field("in_reply_to", strings: h.first("in-reply-to").map { MessageIDs.all($0.raw) } ?? [])
+        w.field("references", strings: h.all("references").flatMap { MessageIDs.all($0.raw) })
 
         var date: Int?
         if let field = h.first("date") {
-            date = MailDate.parse(String(decoding: field.raw, as: UTF8.self))
+            date = field.raw.withUnsafeBytes { MailDate.parse(bytes: $0) }
             if date == nil { defects.append("invalid_date") }
         } else {
             defects.append("missing_date")
@@ -109,17 +109,28 @@ public final class MessageConverter {
     }
 
     /// Every header, by lowercase name, values decoded, in the order names first appear.
+    /// Most values are plain ASCII with no encoded word: those are written as they are.
     private func writeHeaders(_ h: HeaderBlock, _ w: inout JSONWriter, defects: inout [String]) {
-        var order: [String] = []
-        var values: [String: [String]] = [:]
-        for f in h.fields {
-            if values[f.lowercasedName] == nil { order.append(f.lowercasedName) }
-            values[f.lowercasedName, default: []].append(decoder.decode(f.raw, defects: &defects))
-        }
+        var written = [Bool](repeating: false, count: h.fields.count)
         w.beginObject()
-        for name in order { w.field(name, strings: values[name]!) }
+        for (k, field) in h.fields.enumerated() where !written[k] {
+            w.key(field.lowercasedName)
+            w.beginArray()
+            for j in k..<h.fields.count where !written[j] && h.fields[j].lowercasedName == field.lowercasedName {
+                written[j] = true
+                let raw = h.fields[j].raw
+                if raw.withUnsafeBytes({ UTF8Bytes.isASCII($0) && Bytes.find(Self.encodedWordStart, in: $0, from: 0) == nil }) {
+                    w.string(utf8: raw)
+                } else {
+                    w.string(decoder.decode(raw, defects: &defects))
+                }
+            }
+            w.endArray()
+        }
         w.endObject()
     }
+
+    static let encodedWordStart = Array("=?".utf8)
 
     private func writeSource(_ s: MessageSource, _ w: inout JSONWriter) {
         w.beginObject()

@@ -1,0 +1,9 @@
+// glibc functions that Swift's Glibc module does not export (GNU extensions, malloc.h).
+#ifndef MAILPIPE_LIBC_EXTRAS_H
+#define MAILPIPE_LIBC_EXTRAS_H
+#include <stddef.h>
+const void *mp_memmem(const void *haystack, size_t haystack_len, const void *needle, size_t needle_len);
+const void *mp_memrchr(const void *s, int c, size_t n);
+/// Keeps allocations up to `bytes` in the heap rather than in pages mapped for each one.
+void mp_keep_large_allocations_in_heap(size_t bytes);
+#endif
