@@ -167,7 +167,7 @@ public struct JSONWriter {
                 i += 1
                 continue
             }
-            out.append(contentsOf: s[start..<i])
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: s[start..<i]))
             switch c {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
             case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
@@ -181,7 +181,7 @@ public struct JSONWriter {
             i += 1
             start = i
         }
-        out.append(contentsOf: s[start..<n])
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: s[start..<n]))
         out.append(UInt8(ascii: "\""))
     }
 }

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CLibcExtras
 
 /// Byte-level helpers shared by the parsers.
 enum Bytes {
@@ -18,14 +17,48 @@ enum Bytes {
         c &- 0x41 < 26 ? c | 0x20 : c
     }
 
-    /// First index of `needle` in `b[range]`, via memmem.
+    /// First index of `needle` in `b[from..<to]`. memchr finds candidates by the needle's
+    /// rarest byte (glibc's memmem is not vectorized for short needles), memcmp checks them.
     static func find(_ needle: [UInt8], in b: UnsafeRawBufferPointer, from: Int, to: Int? = nil) -> Int? {
         let end = to ?? b.count
-        guard from < end, let base = b.baseAddress, !needle.isEmpty else { return nil }
+        let m = needle.count
+        guard m > 0, from + m <= end, let base = b.baseAddress else { return nil }
         return needle.withUnsafeBytes { n -> Int? in
-            guard let p = mp_memmem(base + from, end - from, n.baseAddress!, n.count) else { return nil }
-            return base.distance(to: UnsafeRawPointer(p))
+            let g = guardIndex(n)
+            let guardByte = Int32(n[g])
+            var i = from + g  // where the guard byte of a match at `from` would be
+            let last = end - m + g
+            while i <= last {
+                guard let p = memchr(base + i, guardByte, last + 1 - i) else { return nil }
+                let hit = base.distance(to: UnsafeRawPointer(p))
+                let start = hit - g
+                if memcmp(base + start, n.baseAddress!, m) == 0 { return start }
+                i = hit + 1
+            }
+            return nil
         }
+    }
+
+    /// The needle byte least likely in mail text: punctuation and controls are rare, lowercase
+    /// letters and spaces common.
+    private static func guardIndex(_ n: UnsafeRawBufferPointer) -> Int {
+        var best = 0
+        var bestScore = Int.max
+        for (k, c) in n.enumerated() {
+            let score: Int
+            switch c {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: " "): score = 10
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): score = 5
+            case UInt8(ascii: "\n"): score = 6  // a line break every 70 bytes
+            case UInt8(ascii: "-"), UInt8(ascii: "="): score = 4
+            default: score = 1
+            }
+            if score < bestScore {
+                bestScore = score
+                best = k
+            }
+        }
+        return best
     }
 
     /// First index of byte `c` in `b[from..<to]`, via memchr.

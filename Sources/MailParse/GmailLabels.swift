@@ -5,26 +5,30 @@ public enum GmailLabels {
     /// Splits the header value at commas outside double quotes and maps each label.
     public static func fromHeader(_ value: String) -> [String] {
         var labels: [String] = []
-        var current = ""
+        var current: [UInt8] = []
         var inQuote = false
-        for ch in value {
-            if ch == "\"" {
+        for c in value.utf8 {
+            if c == UInt8(ascii: "\"") {
                 inQuote.toggle()
-            } else if ch == "," && !inQuote {
-                labels.append(current)
-                current = ""
+            } else if c == UInt8(ascii: ",") && !inQuote {
+                labels.append(String(decoding: current, as: UTF8.self))
+                current = []
             } else {
-                current.append(ch)
+                current.append(c)
             }
         }
-        labels.append(current)
-        var seen = Set<String>()
-        return labels.map { systemID(for: $0.trimmingSpaces) }.filter { !$0.isEmpty && seen.insert($0).inserted }
+        labels.append(String(decoding: current, as: UTF8.self))
+        var result: [String] = []
+        for label in labels {
+            let id = systemID(for: label.trimmingSpaces)
+            if !id.isEmpty && !result.contains(id) { result.append(id) }
+        }
+        return result
     }
 
     /// A label name mapped to its system id (`Inbox`, `Posteingang` → `INBOX`), else itself.
     public static func systemID(for label: String) -> String {
-        if let id = table[label.lowercased()] { return id }
+        if let id = table[label.utf8.allSatisfy({ $0 < 0x80 }) ? label.asciiLowercased : label.lowercased()] { return id }
         return label
     }
 

@@ -23,6 +23,7 @@ public final class CharsetDecoder {
     }
 
     private var converters: [String: Converter] = [:]
+    private var meanings: [String: CharsetLabel.Meaning] = [:]
     private var unknownNames: Set<String> = []
     private let utf8Target: Converter?
 
@@ -32,7 +33,7 @@ public final class CharsetDecoder {
 
     /// Decodes `bytes` labelled `label`; a nil label means no charset was declared.
     public func decode(_ bytes: UnsafeRawBufferPointer, label: String?) -> Result {
-        let meaning = label.map(CharsetLabel.meaning(of:)) ?? .unknown
+        let meaning = label.map(meaning(of:)) ?? .unknown
         switch meaning {
         case .utf8:
             if UTF8Bytes.isValid(bytes) { return Result(utf8: Array(bytes), charset: "utf-8") }
@@ -81,6 +82,13 @@ public final class CharsetDecoder {
 
     public func decode(_ bytes: [UInt8], label: String?) -> Result {
         bytes.withUnsafeBytes { decode($0, label: label) }
+    }
+
+    private func meaning(of label: String) -> CharsetLabel.Meaning {
+        if let known = meanings[label] { return known }
+        let m = CharsetLabel.meaning(of: label)
+        if meanings.count < 1000 { meanings[label] = m }
+        return m
     }
 
     /// True when ICU can open a converter for this label (after mail's mapping).

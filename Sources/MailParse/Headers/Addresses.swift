@@ -1,3 +1,5 @@
+import UnicodeServices
+
 /// A mailbox: display name (decoded, may be empty) and address (as written, without brackets).
 public struct Mailbox: Equatable, Sendable {
     public var name: String
@@ -10,12 +12,17 @@ public struct Mailbox: Equatable, Sendable {
 }
 
 /// RFC 5322 address lists, with groups, comments, quoted local parts, obsolete routes and the
-/// usual breakage: missing brackets, unquoted commas in names, encoded words anywhere.
+/// usual breakage: missing brackets, unquoted commas in names, addresses separated by spaces,
+/// encoded words anywhere. Works on bytes: every character with a meaning here is ASCII.
 enum AddressListParser {
+    private static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+    private static let open = UInt8(ascii: "("), close = UInt8(ascii: ")")
+    private static let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), at = UInt8(ascii: "@")
+    private static let comma = UInt8(ascii: ","), semicolon = UInt8(ascii: ";"), colon = UInt8(ascii: ":")
+
     static func parse(_ raw: [UInt8], decoder: HeaderTextDecoder, defects: inout [String]) -> [Mailbox] {
-        let chars = Array(String(decoding: raw, as: UTF8.self).unicodeScalars)
         var result: [Mailbox] = []
-        for item in mergeUnquotedNames(splitItems(chars)) {
+        for item in mergeUnquotedNames(splitItems(raw)) {
             for part in splitBareAddresses(item) {
                 if let mailbox = parseMailbox(part, decoder: decoder, defects: &defects) { result.append(mailbox) }
             }
@@ -23,27 +30,82 @@ enum AddressListParser {
         return result
     }
 
-    /// `a@x b@y`: addresses separated by spaces instead of commas, with no names or brackets.
-    private static func splitBareAddresses(_ item: [Unicode.Scalar]) -> [[Unicode.Scalar]] {
-        guard !item.contains("<"), !item.contains("\""), !item.contains("(") else { return [item] }
-        let words = item.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" })
-        guard words.count > 1, words.allSatisfy({ $0.contains("@") && $0.first != "@" && $0.last != "@" }) else { return [item] }
-        return words.map(Array.init)
+    /// Splits at top-level commas, and at group colons and semicolons.
+    private static func splitItems(_ s: [UInt8]) -> [ArraySlice<UInt8>] {
+        var items: [ArraySlice<UInt8>] = []
+        var start = 0
+        var inQuote = false, inAngle = false
+        var commentDepth = 0
+        var sawAtOrAngle = false
+        var i = 0
+        while i < s.count {
+            let c = s[i]
+            if inQuote || commentDepth > 0 {
+                if c == backslash {
+                    i += 2
+                    continue
+                }
+                if inQuote, c == quote { inQuote = false }
+                if commentDepth > 0 {
+                    if c == open { commentDepth += 1 } else if c == close { commentDepth -= 1 }
+                }
+                i += 1
+                continue
+            }
+            if c == UInt8(ascii: "="), i + 1 < s.count, s[i + 1] == UInt8(ascii: "?"), let end = encodedWordEnd(s, from: i) {
+                i = end  // may hold ':' or ',' of its own
+                continue
+            }
+            switch c {
+            case quote: inQuote = true
+            case open: commentDepth = 1
+            case lt: inAngle = true; sawAtOrAngle = true
+            case gt: inAngle = false
+            case at: sawAtOrAngle = true
+            case comma where !inAngle, semicolon where !inAngle:
+                items.append(s[start..<i])
+                start = i + 1
+                sawAtOrAngle = false
+            case colon where !inAngle && !sawAtOrAngle:
+                start = i + 1  // a group's display name: its members follow
+            default: break
+            }
+            i += 1
+        }
+        items.append(s[start..<s.count])
+        return items
+    }
+
+    /// The index after the `?=` closing an encoded word that starts at `i`, if it is one.
+    private static func encodedWordEnd(_ s: [UInt8], from i: Int) -> Int? {
+        var questionMarks = 0
+        var k = i + 2
+        while k + 1 < s.count, k - i < 200 {
+            if s[k] == UInt8(ascii: "?") {
+                questionMarks += 1
+                if questionMarks >= 3, s[k + 1] == UInt8(ascii: "=") { return k + 2 }
+            } else if s[k] == Bytes.space && questionMarks < 2 {
+                return nil
+            }
+            k += 1
+        }
+        return nil
     }
 
     /// `Flores, Mary <mary@x>`: a comma in an unquoted display name. A bare word with no `@`
     /// followed by an item whose address is in angle brackets is part of that item's name.
-    private static func mergeUnquotedNames(_ items: [[Unicode.Scalar]]) -> [[Unicode.Scalar]] {
-        var result: [[Unicode.Scalar]] = []
-        var carry: [Unicode.Scalar] = []
+    private static func mergeUnquotedNames(_ items: [ArraySlice<UInt8>]) -> [ArraySlice<UInt8>] {
+        guard items.count > 1 else { return items }
+        var result: [ArraySlice<UInt8>] = []
+        var carry: [UInt8] = []
         for (k, item) in items.enumerated() {
-            let merged = carry.isEmpty ? item : carry + [","] + item
-            let isBareName = !merged.contains("@") && !merged.contains("<") && !merged.contains("\"")
-                && merged.contains { $0 != " " && $0 != "\t" }
-            if isBareName, k + 1 < items.count, let open = items[k + 1].firstIndex(of: "<"),
-                !items[k + 1][..<open].contains("@")
+            let merged = carry.isEmpty ? item : ArraySlice(carry + [comma] + item)
+            let isBareName = !merged.contains(at) && !merged.contains(lt) && !merged.contains(quote)
+                && merged.contains { !Bytes.isWhitespace($0) }
+            if isBareName, k + 1 < items.count, let open = items[k + 1].firstIndex(of: lt),
+                !items[k + 1][..<open].contains(at)
             {
-                carry = merged
+                carry = Array(merged)
                 continue
             }
             result.append(merged)
@@ -52,131 +114,79 @@ enum AddressListParser {
         return result
     }
 
-    /// Splits at top-level commas, and at group colons and semicolons.
-    private static func splitItems(_ s: [Unicode.Scalar]) -> [[Unicode.Scalar]] {
-        var items: [[Unicode.Scalar]] = []
-        var current: [Unicode.Scalar] = []
-        var inQuote = false, inAngle = false
-        var commentDepth = 0
-        var i = 0
-        while i < s.count {
-            let c = s[i]
-            if inQuote {
-                current.append(c)
-                if c == "\\", i + 1 < s.count {
-                    current.append(s[i + 1])
-                    i += 2
-                    continue
-                }
-                if c == "\"" { inQuote = false }
-            } else if commentDepth > 0 {
-                current.append(c)
-                if c == "\\", i + 1 < s.count {
-                    current.append(s[i + 1])
-                    i += 2
-                    continue
-                }
-                if c == "(" { commentDepth += 1 } else if c == ")" { commentDepth -= 1 }
-            } else if c == "=", i + 1 < s.count, s[i + 1] == "?", let end = encodedWordEnd(s, from: i) {
-                current.append(contentsOf: s[i..<end])  // may hold ':' or ',' of its own
-                i = end
-                continue
-            } else {
-                switch c {
-                case "\"": inQuote = true; current.append(c)
-                case "(": commentDepth = 1; current.append(c)
-                case "<": inAngle = true; current.append(c)
-                case ">": inAngle = false; current.append(c)
-                case "," where !inAngle, ";" where !inAngle:
-                    items.append(current)
-                    current = []
-                case ":" where !inAngle && !current.contains("@") && !current.contains("<"):
-                    current = []  // group display name: its members follow
-                default:
-                    current.append(c)
-                }
-            }
-            i += 1
-        }
-        items.append(current)
-        return items
+    /// `a@x b@y`: addresses separated by spaces instead of commas, with no names or brackets.
+    private static func splitBareAddresses(_ item: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        guard !item.contains(lt), !item.contains(quote), !item.contains(open) else { return [item] }
+        let words = item.split(whereSeparator: Bytes.isWhitespace)
+        guard words.count > 1, words.allSatisfy({ $0.contains(at) && $0.first != at && $0.last != at }) else { return [item] }
+        return words
     }
 
-    /// The index after the `?=` closing an encoded word that starts at `i`, if it is one.
-    private static func encodedWordEnd(_ s: [Unicode.Scalar], from i: Int) -> Int? {
-        var questionMarks = 0
-        var k = i + 2
-        while k + 1 < s.count, k - i < 200 {
-            if s[k] == "?" {
-                questionMarks += 1
-                if questionMarks >= 3, s[k + 1] == "=" { return k + 2 }
-            } else if s[k] == " " && questionMarks < 2 {
-                return nil
-            }
-            k += 1
-        }
-        return nil
-    }
-
-    private static func parseMailbox(_ item: [Unicode.Scalar], decoder: HeaderTextDecoder, defects: inout [String]) -> Mailbox? {
+    private static func parseMailbox(_ item: ArraySlice<UInt8>, decoder: HeaderTextDecoder, defects: inout [String]) -> Mailbox? {
         // separate comments, quoted strings and the angle address
-        var phrase: [Unicode.Scalar] = []
-        var comments: [String] = []
-        var angle: [Unicode.Scalar]?
-        var afterAngle = false
-        var i = 0
-        while i < item.count {
+        var phrase: [UInt8] = []
+        var comments: [[UInt8]] = []
+        var angle: ArraySlice<UInt8>?
+        var i = item.startIndex
+        let end = item.endIndex
+        while i < end {
             let c = item[i]
-            if c == "(" {
-                var depth = 1
-                var text: [Unicode.Scalar] = []
+            if c == quote && angle == nil {  // keep quoted strings whole in the phrase
+                let start = i
                 i += 1
-                while i < item.count, depth > 0 {
+                while i < end, item[i] != quote {
+                    if item[i] == backslash { i += 1 }
+                    i += 1
+                }
+                i = min(i + 1, end)
+                phrase.append(contentsOf: item[start..<i])
+                continue
+            }
+            if c == open {
+                var depth = 1
+                var text: [UInt8] = []
+                i += 1
+                while i < end, depth > 0 {
                     let d = item[i]
-                    if d == "\\", i + 1 < item.count {
+                    if d == backslash, i + 1 < end {
                         text.append(item[i + 1])
                         i += 2
                         continue
                     }
-                    if d == "(" { depth += 1 } else if d == ")" { depth -= 1 }
+                    if d == open { depth += 1 } else if d == close { depth -= 1 }
                     if depth > 0 { text.append(d) }
                     i += 1
                 }
-                comments.append(String(String.UnicodeScalarView(text)))
+                comments.append(text)
                 continue
             }
-            if c == "<" && angle == nil {
-                var text: [Unicode.Scalar] = []
-                i += 1
-                while i < item.count, item[i] != ">" {
-                    text.append(item[i])
-                    i += 1
-                }
-                if i >= item.count { defects.append("unterminated_angle_address") }
-                angle = text
-                afterAngle = true
+            if c == lt && angle == nil {
+                let start = i + 1
+                while i < end, item[i] != gt { i += 1 }
+                if i >= end { defects.append("unterminated_angle_address") }
+                angle = item[start..<min(i, end)]
                 i += 1
                 continue
             }
-            if !afterAngle { phrase.append(c) }
+            if angle == nil { phrase.append(c) }
             i += 1
         }
         if var spec = angle {
             // obsolete route: <@a,@b:user@host>
-            if spec.first == "@", let colon = spec.firstIndex(of: ":") { spec = Array(spec[(colon + 1)...]) }
+            if spec.first == at, let colonIndex = spec.firstIndex(of: colon) { spec = spec[(colonIndex + 1)...] }
             let address = cleanAddress(spec)
             var name = decodePhrase(phrase, decoder: decoder, defects: &defects)
-            if name.isEmpty, let comment = comments.first { name = decoder.decode(Array(comment.utf8)).collapsingWhitespace }
+            if name.isEmpty, let comment = comments.first { name = decoder.decode(comment).collapsingWhitespace }
             if address.isEmpty && name.isEmpty { return nil }
             return Mailbox(name: name, address: address)
         }
-        // addr-spec alone; a quoted local part keeps its quotes out of the phrase
-        let address = cleanAddress(phrase)
+        // addr-spec alone
+        let address = cleanAddress(phrase[...])
         if address.isEmpty { return nil }
-        let name = comments.first.map { decoder.decode(Array($0.utf8)).collapsingWhitespace } ?? ""
+        let name = comments.first.map { decoder.decode($0).collapsingWhitespace } ?? ""
         if !address.contains("@") {
             // words without an address are a name alone; one word may be a local user
-            let words = String(String.UnicodeScalarView(phrase)).split(whereSeparator: { $0 == " " || $0 == "\t" })
+            let words = phrase.split(whereSeparator: Bytes.isWhitespace)
             if words.count > 1 || address.hasPrefix("=?") {
                 defects.append("missing_address")
                 return Mailbox(name: decodePhrase(phrase, decoder: decoder, defects: &defects), address: "")
@@ -185,70 +195,78 @@ enum AddressListParser {
         return Mailbox(name: name, address: address)
     }
 
-    /// The address without whitespace, its quoted local part unquoted when it needs no quotes.
-    private static func cleanAddress(_ s: [Unicode.Scalar]) -> String {
-        var out = String.UnicodeScalarView()
+    /// The address without whitespace or comments, its quoted local part unquoted when it needs
+    /// no quotes; raw 8-bit bytes read as UTF-8, else windows-1252.
+    private static func cleanAddress(_ s: ArraySlice<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count)
         var inQuote = false
-        var quoted = String.UnicodeScalarView()
+        var quoted: [UInt8] = []
         var commentDepth = 0
         for c in s {
             if !inQuote {  // comments may stand anywhere in an address: pete(his account)@silly.test
-                if c == "(" { commentDepth += 1; continue }
-                if c == ")" && commentDepth > 0 { commentDepth -= 1; continue }
+                if c == open { commentDepth += 1; continue }
+                if c == close && commentDepth > 0 { commentDepth -= 1; continue }
                 if commentDepth > 0 { continue }
             }
-            if c == "\"" {
+            if c == quote {
                 if inQuote {
-                    // keep quotes only if the local part needs them
-                    let needsQuotes = quoted.contains { $0 == " " || $0 == "," || $0 == "@" || $0 == "\"" || $0 == "(" || $0 == ")" || $0 == "<" || $0 == ">" || $0 == ":" || $0 == ";" }
-                    if needsQuotes { out.append("\""); out.append(contentsOf: quoted); out.append("\"") } else { out.append(contentsOf: quoted) }
-                    quoted = String.UnicodeScalarView()
+                    let special: Set<UInt8> = [Bytes.space, comma, at, quote, open, close, lt, gt, colon, semicolon]
+                    if quoted.contains(where: special.contains) {
+                        out.append(quote)
+                        out.append(contentsOf: quoted)
+                        out.append(quote)
+                    } else {
+                        out.append(contentsOf: quoted)
+                    }
+                    quoted = []
                 }
                 inQuote.toggle()
                 continue
             }
             if inQuote {
-                if c != "\\" { quoted.append(c) }
+                if c != backslash { quoted.append(c) }
                 continue
             }
-            if c == " " || c == "\t" || c == "\r" || c == "\n" { continue }
+            if Bytes.isWhitespace(c) { continue }
             out.append(c)
         }
         if inQuote { out.append(contentsOf: quoted) }
-        return String(out)
+        return out.withUnsafeBytes { lenientString($0) }
     }
 
     /// A display name: quoted strings unquoted, encoded words decoded, whitespace collapsed.
-    private static func decodePhrase(_ s: [Unicode.Scalar], decoder: HeaderTextDecoder, defects: inout [String]) -> String {
+    private static func decodePhrase(_ s: [UInt8], decoder: HeaderTextDecoder, defects: inout [String]) -> String {
         var out = ""
-        var plain = String.UnicodeScalarView()
+        var plain: [UInt8] = []
         var i = 0
-        func flushPlain() {
-            if !plain.isEmpty {
-                out += decoder.decode(Array(String(plain).utf8), defects: &defects)
-                plain = String.UnicodeScalarView()
-            }
-        }
         while i < s.count {
             let c = s[i]
-            if c == "\"" {
-                flushPlain()
-                var q = String.UnicodeScalarView()
+            if c == quote {
+                if !plain.isEmpty {
+                    out += decoder.decode(plain, defects: &defects)
+                    plain = []
+                }
+                var q: [UInt8] = []
                 i += 1
-                while i < s.count, s[i] != "\"" {
-                    if s[i] == "\\", i + 1 < s.count { i += 1 }
+                while i < s.count, s[i] != quote {
+                    if s[i] == backslash, i + 1 < s.count { i += 1 }
                     q.append(s[i])
                     i += 1
                 }
-                // encoded words inside quotes are not allowed, but common
-                out += decoder.decode(Array(String(q).utf8), defects: &defects)
+                out += decoder.decode(q, defects: &defects)  // encoded words inside quotes: not allowed, but common
                 i += 1
                 continue
             }
             plain.append(c)
             i += 1
         }
-        flushPlain()
+        if !plain.isEmpty { out += decoder.decode(plain, defects: &defects) }
         return out.collapsingWhitespace
     }
+}
+
+/// Bytes as text: UTF-8 when valid, else windows-1252.
+func lenientString(_ bytes: UnsafeRawBufferPointer) -> String {
+    UTF8Bytes.string(lenient: bytes)
 }

@@ -2,10 +2,23 @@ import UnicodeServices
 
 /// One header field as it appears in the message: its name and its unfolded raw value.
 struct HeaderField {
-    var name: String
+    var lowercasedName: String
     /// The value with line folds removed and ends trimmed, still as raw bytes.
     var raw: [UInt8]
-    var lowercasedName: String
+
+    init(lowercasedName: String, raw: [UInt8]) {
+        self.lowercasedName = lowercasedName
+        self.raw = raw
+    }
+
+    /// A field from the name's bytes, lowercased as they are copied.
+    init(name: UnsafeRawBufferPointer, raw: [UInt8]) {
+        lowercasedName = String(unsafeUninitializedCapacity: name.count) { out in
+            for (k, c) in name.enumerated() { out[k] = Bytes.lower(c) }
+            return name.count
+        }
+        self.raw = raw
+    }
 }
 
 /// The header block of a message or MIME part, and where its body starts.
@@ -24,11 +37,15 @@ struct HeaderBlock {
         func flush(_ fields: inout [HeaderField]) {
             guard let c = current else { return }
             // unfolding: the line break goes, the whitespace that starts the next line stays
-            var raw = [UInt8]()
-            for r in c.value { raw.append(contentsOf: b[r]) }
-            let trimmed = raw.withUnsafeBytes { Bytes.trim($0, 0..<raw.count) }
-            let name = String(decoding: b[c.name], as: UTF8.self)
-            fields.append(HeaderField(name: name, raw: Array(raw[trimmed]), lowercasedName: name.asciiLowercased))
+            var raw: [UInt8]
+            if c.value.count == 1 {
+                raw = Array(b[Bytes.trim(b, c.value[0])])
+            } else {
+                raw = []
+                for r in c.value { raw.append(contentsOf: b[r]) }
+                raw = Array(raw[raw.withUnsafeBytes { Bytes.trim($0, 0..<raw.count) }])
+            }
+            fields.append(HeaderField(name: UnsafeRawBufferPointer(rebasing: b[c.name]), raw: raw))
             current = nil
         }
         while i < end {

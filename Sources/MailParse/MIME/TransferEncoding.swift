@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Content-Transfer-Encoding decoders, tolerant the way mail readers must be.
 enum TransferEncoding: Equatable {
     case identity  // 7bit, 8bit, binary, or missing
@@ -143,60 +147,54 @@ enum Base64 {
 }
 
 enum QuotedPrintable {
-    /// Decodes `=XX`, removes soft line breaks (`=` at the end of a line) and trailing
-    /// whitespace; a malformed `=` stays as it is. Runs of plain bytes are copied whole.
+    /// Decodes `=XX`, removes soft line breaks (`=` at the end of a line) and the whitespace
+    /// that transport added at line ends; a malformed `=` stays as it is. Works a line at a
+    /// time, copying the runs between `=` signs whole.
     static func decode(_ b: UnsafeRawBufferPointer) -> [UInt8] {
         let n = b.count
+        guard let base = b.baseAddress else { return [] }
         return [UInt8](unsafeUninitializedCapacity: n) { out, count in
+            let o0 = out.baseAddress!
             var o = 0
             var i = 0
-            func copy(_ from: Int, _ to: Int) {
-                guard to > from else { return }
-                UnsafeMutableRawPointer(out.baseAddress! + o).copyMemory(from: b.baseAddress! + from, byteCount: to - from)
-                o += to - from
-            }
             while i < n {
-                // the run up to the next byte that needs a look
-                var j = i
-                while j < n {
-                    let c = b[j]
-                    if c == UInt8(ascii: "=") || c == Bytes.space || c == Bytes.tab { break }
-                    j += 1
-                }
-                copy(i, j)
-                i = j
-                guard i < n else { break }
-                let c = b[i]
-                if c == UInt8(ascii: "=") {
-                    if i + 2 < n, let h = hexDigit(b[i + 1]), let l = hexDigit(b[i + 2]) {
-                        out[o] = h << 4 | l
-                        o += 1
-                        i += 3
-                        continue
-                    }
-                    // soft line break: '=' then optional whitespace then a line end
-                    var k = i + 1
-                    while k < n, b[k] == Bytes.space || b[k] == Bytes.tab { k += 1 }
-                    if k == n {
-                        i = k
-                    } else if b[k] == Bytes.lf {
-                        i = k + 1
-                    } else if b[k] == Bytes.cr, k + 1 < n, b[k + 1] == Bytes.lf {
-                        i = k + 2
-                    } else {
-                        out[o] = c
-                        o += 1
-                        i += 1
-                    }
-                    continue
-                }
-                // whitespace: dropped at the end of a line, where transport added it
+                let lineEnd = memchr(base + i, Int32(Bytes.lf), n - i).map { base.distance(to: UnsafeRawPointer($0)) } ?? n
+                var contentEnd = lineEnd
+                if contentEnd > i, b[contentEnd - 1] == Bytes.cr { contentEnd -= 1 }
+                while contentEnd > i, b[contentEnd - 1] == Bytes.space || b[contentEnd - 1] == Bytes.tab { contentEnd -= 1 }
+                var softBreak = false
                 var k = i
-                while k < n, b[k] == Bytes.space || b[k] == Bytes.tab { k += 1 }
-                if !(k == n || b[k] == Bytes.lf || (b[k] == Bytes.cr && k + 1 < n && b[k + 1] == Bytes.lf)) {
-                    copy(i, k)
+                while k < contentEnd {
+                    guard let p = memchr(base + k, Int32(UInt8(ascii: "=")), contentEnd - k) else {
+                        (o0 + o).update(from: (base + k).assumingMemoryBound(to: UInt8.self), count: contentEnd - k)
+                        o += contentEnd - k
+                        break
+                    }
+                    let eq = base.distance(to: UnsafeRawPointer(p))
+                    (o0 + o).update(from: (base + k).assumingMemoryBound(to: UInt8.self), count: eq - k)
+                    o += eq - k
+                    if eq + 2 < contentEnd, let h = hexDigit(b[eq + 1]), let l = hexDigit(b[eq + 2]) {
+                        o0[o] = h << 4 | l
+                        o += 1
+                        k = eq + 3
+                    } else if eq == contentEnd - 1 {
+                        softBreak = true
+                        k = contentEnd
+                    } else {
+                        o0[o] = UInt8(ascii: "=")
+                        o += 1
+                        k = eq + 1
+                    }
                 }
-                i = k
+                if lineEnd < n && !softBreak {
+                    // keep the line break as written
+                    let breakStart = lineEnd > i && b[lineEnd - 1] == Bytes.cr ? lineEnd - 1 : lineEnd
+                    for j in breakStart...lineEnd {
+                        o0[o] = b[j]
+                        o += 1
+                    }
+                }
+                i = lineEnd + 1
             }
             count = o
         }

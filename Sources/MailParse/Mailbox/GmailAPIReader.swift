@@ -65,7 +65,7 @@ enum PayloadTree {
         let root = part(payload, path: "1", decoder: decoder, defects: &defects)
         // the headers as text, so that a stable id can be computed when Message-ID is missing
         var synthetic: [UInt8] = []
-        for f in root.headers.fields { synthetic += Array(f.name.utf8) + [0x3A, 0x20] + f.raw + [0x0A] }
+        for f in root.headers.fields { synthetic += Array(f.lowercasedName.utf8) + [0x3A, 0x20] + f.raw + [0x0A] }
         return Result(message: ParsedMessage(storage: ByteStorage([]), headers: root.headers, root: root, defects: defects),
                       syntheticBytes: synthetic)
     }
@@ -74,7 +74,7 @@ enum PayloadTree {
         var fields: [HeaderField] = []
         for h in v["headers"]?.arrayValue ?? [] {
             guard let name = h["name"]?.stringValue else { continue }
-            fields.append(HeaderField(name: name, raw: Array((h["value"]?.stringValue ?? "").utf8), lowercasedName: name.asciiLowercased))
+            fields.append(HeaderField(lowercasedName: name.asciiLowercased, raw: Array((h["value"]?.stringValue ?? "").utf8)))
         }
         let headers = HeaderBlock(fields: fields)
         var contentType = headers.first("content-type").map { HeaderParameters($0.raw, decoder: decoder, defects: &defects) }

@@ -26,6 +26,9 @@ public struct MboxReader {
     private var bufferOffset = 0  // file offset of buffer[0]
     private var eof = false
     private let chunk = 1 << 20
+    /// Content-Length is looked for until a message without it shows that the mailbox's
+    /// writer does not use it (mailboxes are written by one program).
+    private var mayUseContentLength = true
 
     /// `initial` holds bytes already read from `fd` (for format detection).
     /// A nil `variant` reads mboxrd quoting and trusts Content-Length when it lands on a From_ line.
@@ -39,6 +42,7 @@ public struct MboxReader {
 
     public mutating func forEach(_ body: (RawMessage) throws -> Void) throws {
         var pos = 0  // start of the current message (its From_ line)
+        var scan = 0
         // skip blank lines before the first From_ line; the first line needs no date to count
         while true {
             if let first = findFromLine(from: 0, atStart: true) {
@@ -55,22 +59,25 @@ public struct MboxReader {
                 if buffer.contains(where: { !Bytes.isWhitespace($0) }) { try emitWithoutEnvelope(body) }
                 return
             }
-            try fill()
+            var keepAll = 0
+            try fill(&keepAll, &scan)
         }
-        var scan = pos + 1
+        scan = pos + 1
         var contentLengthChecked = false
         while true {
-            if !contentLengthChecked, variant != .mboxo, variant != .mboxrd {
+            if !contentLengthChecked, mayUseContentLength, variant != .mboxo, variant != .mboxrd {
                 switch contentLengthEnd(messageStart: pos) {
                 case .needMore where !eof:
-                    try fill()
+                    try fill(&pos, &scan)
                     continue
                 case .end(let next):
                     try emit(pos..<next, body)
                     pos = next
                     scan = pos + 1
-                    compact(&pos, &scan)
                     continue
+                case .absent where variant == nil:
+                    mayUseContentLength = false
+                    contentLengthChecked = true
                 default:
                     contentLengthChecked = true
                 }
@@ -80,7 +87,6 @@ public struct MboxReader {
                 pos = next
                 scan = pos + 1
                 contentLengthChecked = false
-                compact(&pos, &scan)
                 continue
             }
             if eof {
@@ -89,7 +95,7 @@ public struct MboxReader {
             }
             // resume at the last line break: a From_ line after it is not complete yet
             scan = max(pos + 1, lastLineBreak(after: pos) ?? pos + 1)
-            try fill()
+            try fill(&pos, &scan)
         }
     }
 
@@ -104,25 +110,25 @@ public struct MboxReader {
         }
     }
 
-    private mutating func compact(_ pos: inout Int, _ scan: inout Int) {
-        guard pos > chunk else { return }
-        buffer.removeFirst(pos)
+    /// Reads the next chunk. The bytes before `pos` are done with: they are dropped in the
+    /// same copy that makes room, and `pos` and `scan` move with the data.
+    private mutating func fill(_ pos: inout Int, _ scan: inout Int) throws {
+        let keep = buffer.count - pos
+        var n = 0
+        let old = buffer
+        let want = max(chunk, keep)  // grow with a long message: copies stay linear in its size
+        buffer = [UInt8](unsafeUninitializedCapacity: keep + want) { out, count in
+            old.withUnsafeBytes { src in
+                if keep > 0 { UnsafeMutableRawPointer(out.baseAddress!).copyMemory(from: src.baseAddress! + pos, byteCount: keep) }
+            }
+            repeat {
+                n = read(fd, out.baseAddress! + keep, want)
+            } while n < 0 && errno == EINTR
+            count = keep + max(n, 0)
+        }
         bufferOffset += pos
         scan -= pos
         pos = 0
-    }
-
-    private mutating func fill() throws {
-        let old = buffer.count
-        buffer.reserveCapacity(old + chunk)
-        var n = 0
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
-        while true {
-            n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, chunk) }
-            if n < 0 && errno == EINTR { continue }
-            break
-        }
-        buffer.removeLast(chunk - max(n, 0))
         if n < 0 { throw MailboxError.io(path: path, errno: errno) }
         if n == 0 { eof = true }
     }
@@ -174,7 +180,7 @@ public struct MboxReader {
         return k > start && k < b.count && b[k] == UInt8(ascii: ":")
     }
 
-    private enum ContentLengthResult { case none, needMore, end(Int) }
+    private enum ContentLengthResult { case none, absent, needMore, end(Int) }
 
     /// Where the message starting at `start` ends by its Content-Length, if that lands on the
     /// next From_ line or the end of the file.
@@ -186,7 +192,7 @@ public struct MboxReader {
             // most mailboxes have no Content-Length: look for it before parsing headers
             guard Bytes.find(Self.lengthLower, in: b, from: headerStart, to: headerEnd) != nil
                 || Bytes.find(Self.lengthUpper, in: b, from: headerStart, to: headerEnd) != nil
-            else { return .none }
+            else { return .absent }
             let headers = HeaderBlock(b, from: headerStart, to: min(headerEnd + 3, b.count))
             guard let field = headers.first("content-length"),
                 let length = Int(String(decoding: field.raw, as: UTF8.self).trimmingSpaces), length >= 0
