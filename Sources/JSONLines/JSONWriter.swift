@@ -67,13 +67,13 @@ public struct JSONWriter {
 
     public mutating func bool(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        if value { bytes.append(contentsOf: "true".utf8) } else { bytes.append(contentsOf: "false".utf8) }
         needsComma = true
     }
 
     public mutating func null() {
         separate()
-        bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        bytes.append(contentsOf: "null".utf8)
         needsComma = true
     }
 
@@ -168,15 +168,19 @@ public struct JSONWriter {
                 continue
             }
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: s[start..<i]))
+            // byte by byte: an array literal here would be an allocation per escaped line break
+            out.append(0x5C)
             switch c {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(c)
+            case 0x0A: out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(UInt8(ascii: "t"))
             default:
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hexDigits[Int(c >> 4)], hexDigits[Int(c & 15)]])
+                out.append(UInt8(ascii: "u"))
+                out.append(UInt8(ascii: "0"))
+                out.append(UInt8(ascii: "0"))
+                out.append(hexDigits[Int(c >> 4)])
+                out.append(hexDigits[Int(c & 15)])
             }
             i += 1
             start = i

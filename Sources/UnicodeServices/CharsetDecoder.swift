@@ -80,8 +80,18 @@ public final class CharsetDecoder {
         !(name.hasPrefix("utf") || name.hasPrefix("iso-2022") || name.hasPrefix("hz") || name == "ucs-2")
     }
 
+    /// As `decode(_:label:)`, but text that is already valid UTF-8 is returned without a copy.
     public func decode(_ bytes: [UInt8], label: String?) -> Result {
-        bytes.withUnsafeBytes { decode($0, label: label) }
+        let meaning = label.map(meaning(of:)) ?? .unknown
+        let passThrough: Bool = bytes.withUnsafeBytes { b in
+            switch meaning {
+            case .utf8: return UTF8Bytes.isValid(b)
+            case .ascii, .unknown, .windows1252: return UTF8Bytes.isASCII(b)
+            case .icu: return false
+            }
+        }
+        if passThrough { return Result(utf8: bytes, charset: meaning == .utf8 ? "utf-8" : "us-ascii") }
+        return bytes.withUnsafeBytes { decode($0, label: label) }
     }
 
     private func meaning(of label: String) -> CharsetLabel.Meaning {

@@ -149,3 +149,76 @@ def test_sample_mailbox():
     assert "“The Glass Orchard”" in by_id["20260304000002.12345@mail.bookshelf.example"]["html"]
     assert by_id["CAF1-alex-0001@mail.example.com"]["text"].count("\n") == 8  # the From line stayed in
     assert by_id["jordan-0003@example.org"]["cc"] == [{"name": "Sato, Hana", "address": "hana.sato@example.jp"}]
+
+
+def test_progress_line_on_a_terminal(tmp_path):
+    """With stderr on a terminal and a regular file as input, a progress line is drawn (and
+    cleared); the records on stdout are unaffected."""
+    import pty
+    big = tmp_path / "p.mbox"
+    with open(big, "wb") as f:
+        for i in range(200):
+            f.write(b"From a@x Mon Jan  1 00:00:00 2024\nSubject: %d\n\nbody\n\n" % i)
+    master, slave = pty.openpty()
+    p = subprocess.Popen([str(BIN / "mime-parse"), str(big)], stdout=subprocess.PIPE, stderr=slave, env=ENV)
+    os.close(slave)
+    out, _ = p.communicate(timeout=60)
+    err = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        err += chunk
+    os.close(master)
+    assert p.returncode == 0
+    assert len(out.splitlines()) == 200
+    assert b"\r" in err and b"messages" in err and b"/s" in err
+    assert err.endswith(b"\r\x1b[K")  # cleared at the end
+
+
+def test_no_progress_flag_silences_the_terminal(tmp_path):
+    import pty
+    master, slave = pty.openpty()
+    p = subprocess.Popen([str(BIN / "mime-parse"), "--no-progress", str(SAMPLE)], stdout=subprocess.PIPE, stderr=slave, env=ENV)
+    os.close(slave)
+    p.communicate(timeout=60)
+    os.set_blocking(master, False)
+    try:
+        err = os.read(master, 4096)
+    except OSError:
+        err = b""
+    os.close(master)
+    assert err == b""
+
+
+def test_write_error_is_74():
+    with open("/dev/full", "wb") as full:
+        r = subprocess.run([str(BIN / "mime-parse"), str(SAMPLE)], stdout=full, stderr=subprocess.PIPE, env=ENV, timeout=60)
+    assert r.returncode == 74
+    assert r.stderr.decode().startswith("mime-parse: write error: No space left on device")
+
+
+def test_format_forces_the_reader(tmp_path):
+    f = tmp_path / "looks-like-mbox.eml"
+    f.write_bytes(b"From a@x Mon Jan  1 00:00:00 2024\nSubject: one\n\nFrom b@x Mon Jan  1 00:00:00 2024\nSubject: two\n\n")
+    assert len(records(run("mime-parse", f).stdout)) == 2
+    forced = records(run("mime-parse", "--format", "eml", f).stdout)
+    assert len(forced) == 1 and forced[0]["source"]["format"] == "eml"
+    bad = run("mime-parse", "--format", "pdf", f)
+    assert bad.returncode == 64
+
+
+def test_line_buffered_output_reaches_a_pipe_at_once(tmp_path):
+    """With --line-buffered each record is written as soon as it is made: read the first line
+    while mime-parse still waits for more input."""
+    p = subprocess.Popen([str(BIN / "mime-parse"), "--line-buffered", "--format", "gmail-api"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=ENV)
+    p.stdin.write(b'{"id":"1","raw":"U3ViamVjdDogb25lCgp4Cg"}\n')
+    p.stdin.flush()
+    line = p.stdout.readline()
+    assert json.loads(line)["subject"] == "one"
+    p.stdin.close()
+    p.wait(timeout=60)

@@ -1,25 +1,51 @@
 import UnicodeServices
 
+/// A header's parameters: a few name-value pairs, looked up by name. (An array: a dictionary
+/// costs more than a linear search over one to three entries, on every part of every message.)
+struct Parameters {
+    private var pairs: [(name: String, value: String)] = []
+
+    subscript(name: String) -> String? {
+        get { pairs.first { $0.name == name }?.value }
+        set {
+            pairs.removeAll { $0.name == name }
+            if let newValue { pairs.append((name, newValue)) }
+        }
+    }
+}
+
 /// A parsed `Content-Type` or `Content-Disposition`: the value before the first `;` and its
 /// parameters, with RFC 2231 continuations and charsets and RFC 2047 words (which mailers put
 /// in filenames although they should not) decoded.
 struct HeaderParameters {
     /// Lowercased: `text/plain`, `attachment`.
-    var value: String
+    var value: String {
+        didSet { (type, subtype) = Self.split(value) }
+    }
+    /// `text` and `plain` of `text/plain`, split once.
+    private(set) var type = ""
+    private(set) var subtype = ""
     /// Lowercased names, decoded values.
-    var parameters: [String: String]
+    var parameters: Parameters
 
-    init(value: String, parameters: [String: String] = [:]) {
+    init(value: String, parameters: Parameters = Parameters()) {
         self.value = value
         self.parameters = parameters
+        (type, subtype) = Self.split(value)
+    }
+
+    private static func split(_ value: String) -> (String, String) {
+        guard let slash = value.firstIndex(of: "/") else { return (value, "") }
+        return (String(value[..<slash]), String(value[value.index(after: slash)...]))
     }
 
     init(_ raw: [UInt8], decoder: HeaderTextDecoder, defects: inout [String]) {
         let tokens = raw.withUnsafeBytes { Self.split($0) }
         value = tokens.first.map { String(decoding: $0.name, as: UTF8.self).asciiLowercased.trimmingSpaces } ?? ""
+        (type, subtype) = Self.split(value)
         // Collect RFC 2231 sections: name*0, name*1*, ...
         var sections: [String: [(index: Int, encoded: Bool, bytes: [UInt8])]] = [:]
-        var plain: [String: [UInt8]] = [:]
+        var plain: [(String, [UInt8])] = []
         for token in tokens.dropFirst() {
             guard let eq = token.name.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let key = String(decoding: token.name[..<eq], as: UTF8.self).asciiLowercased.trimmingSpaces
@@ -31,11 +57,11 @@ struct HeaderParameters {
                 let indexText = rest.hasSuffix("*") ? rest.dropLast() : rest
                 let index = indexText.isEmpty ? 0 : Int(indexText) ?? 0
                 sections[base, default: []].append((index, encoded, value))
-            } else if plain[key] == nil {
-                plain[key] = value
+            } else if !plain.contains(where: { $0.0 == key }) {
+                plain.append((key, value))
             }
         }
-        var result: [String: String] = [:]
+        var result = Parameters()
         for (key, bytes) in plain {
             result[key] = decoder.decode(bytes, defects: &defects)
         }
@@ -65,11 +91,6 @@ struct HeaderParameters {
         parameters = result
     }
 
-    var type: String { String(value.split(separator: "/", maxSplits: 1).first ?? "") }
-    var subtype: String {
-        let parts = value.split(separator: "/", maxSplits: 1)
-        return parts.count > 1 ? String(parts[1]) : ""
-    }
 
     /// Splits at `;` outside quotes; each token is `name=value` with the value unquoted.
     private static func split(_ b: UnsafeRawBufferPointer) -> [(name: [UInt8], value: [UInt8]?)] {

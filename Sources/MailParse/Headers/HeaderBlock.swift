@@ -3,21 +3,37 @@ import UnicodeServices
 /// One header field as it appears in the message: its name and its unfolded raw value.
 struct HeaderField {
     var lowercasedName: String
+    /// A hash of the lowercased name, so that looking a field up rarely compares strings.
+    var nameHash: UInt64
     /// The value with line folds removed and ends trimmed, still as raw bytes.
     var raw: [UInt8]
 
     init(lowercasedName: String, raw: [UInt8]) {
         self.lowercasedName = lowercasedName
+        self.nameHash = Self.hash(lowercasedName.utf8)
         self.raw = raw
     }
 
     /// A field from the name's bytes, lowercased as they are copied.
     init(name: UnsafeRawBufferPointer, raw: [UInt8]) {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
         lowercasedName = String(unsafeUninitializedCapacity: name.count) { out in
-            for (k, c) in name.enumerated() { out[k] = Bytes.lower(c) }
+            for (k, c) in name.enumerated() {
+                let l = Bytes.lower(c)
+                out[k] = l
+                h = (h ^ UInt64(l)) &* 0x100_0000_01b3
+            }
             return name.count
         }
+        nameHash = h
         self.raw = raw
+    }
+
+    /// FNV-1a.
+    static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for c in bytes { h = (h ^ UInt64(c)) &* 0x100_0000_01b3 }
+        return h
     }
 }
 
@@ -95,10 +111,12 @@ struct HeaderBlock {
     }
 
     func first(_ lowercasedName: String) -> HeaderField? {
-        fields.first { $0.lowercasedName == lowercasedName }
+        let h = HeaderField.hash(lowercasedName.utf8)
+        return fields.first { $0.nameHash == h && $0.lowercasedName == lowercasedName }
     }
 
     func all(_ lowercasedName: String) -> [HeaderField] {
-        fields.filter { $0.lowercasedName == lowercasedName }
+        let h = HeaderField.hash(lowercasedName.utf8)
+        return fields.filter { $0.nameHash == h && $0.lowercasedName == lowercasedName }
     }
 }

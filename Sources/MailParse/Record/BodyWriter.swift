@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hashing
 import JSONLines
 import UnicodeServices
@@ -38,21 +41,23 @@ struct BodyWriter {
 
     /// CRLF (and a lone CR) read as LF: clients and later stages see one kind of line end.
     static func normalizingLineEnds(_ text: [UInt8]) -> [UInt8] {
-        guard let firstCR = text.firstIndex(of: Bytes.cr) else { return text }
-        var out = Array(text[..<firstCR])
-        out.reserveCapacity(text.count)
-        var i = firstCR
-        while i < text.count {
-            let c = text[i]
-            if c == Bytes.cr {
-                out.append(Bytes.lf)
-                if i + 1 < text.count, text[i + 1] == Bytes.lf { i += 1 }
-            } else {
-                out.append(c)
+        text.withUnsafeBytes { b -> [UInt8] in
+            guard let base = b.baseAddress, memchr(base, Int32(Bytes.cr), b.count) != nil else { return text }
+            return [UInt8](unsafeUninitializedCapacity: b.count) { out, count in
+                var o = 0
+                var i = 0
+                while i < b.count {
+                    let cr = memchr(base + i, Int32(Bytes.cr), b.count - i).map { base.distance(to: UnsafeRawPointer($0)) } ?? b.count
+                    (out.baseAddress! + o).update(from: (base + i).assumingMemoryBound(to: UInt8.self), count: cr - i)
+                    o += cr - i
+                    guard cr < b.count else { break }
+                    out[o] = Bytes.lf
+                    o += 1
+                    i = cr + 1 < b.count && b[cr + 1] == Bytes.lf ? cr + 2 : cr + 1
+                }
+                count = o
             }
-            i += 1
         }
-        return out
     }
 
     /// The text body: the text parts joined, uuencoded files taken out of it.
@@ -67,8 +72,12 @@ struct BodyWriter {
                 for file in found.reversed() { text.removeSubrange(file.range) }
                 files += found
             }
-            if k > 0, !out.isEmpty, out.last != Bytes.lf { out.append(Bytes.lf) }
-            out += text
+            if k == 0 {
+                out = text  // the common case, one part: no copy
+            } else {
+                if !out.isEmpty, out.last != Bytes.lf { out.append(Bytes.lf) }
+                out += text
+            }
         }
         let params = parts[0].contentType.parameters
         var format = "plain"

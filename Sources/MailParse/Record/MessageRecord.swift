@@ -111,14 +111,20 @@ public final class MessageConverter {
     /// Every header, by lowercase name, values decoded, in the order names first appear.
     /// Most values are plain ASCII with no encoded word: those are written as they are.
     private func writeHeaders(_ h: HeaderBlock, _ w: inout JSONWriter, defects: inout [String]) {
-        var written = [Bool](repeating: false, count: h.fields.count)
+        // field indices by name, names in the order they first appear
+        var order: [String] = []
+        var byName: [String: [Int]] = [:]
+        byName.reserveCapacity(h.fields.count)
+        for (k, field) in h.fields.enumerated() {
+            if byName[field.lowercasedName, default: []].isEmpty { order.append(field.lowercasedName) }
+            byName[field.lowercasedName, default: []].append(k)
+        }
         w.beginObject()
-        for (k, field) in h.fields.enumerated() where !written[k] {
-            w.key(field.lowercasedName)
+        for name in order {
+            w.key(name)
             w.beginArray()
-            for j in k..<h.fields.count where !written[j] && h.fields[j].lowercasedName == field.lowercasedName {
-                written[j] = true
-                let raw = h.fields[j].raw
+            for k in byName[name]! {
+                let raw = h.fields[k].raw
                 if raw.withUnsafeBytes({ UTF8Bytes.isASCII($0) && Bytes.find(Self.encodedWordStart, in: $0, from: 0) == nil }) {
                     w.string(utf8: raw)
                 } else {
