@@ -111,21 +111,18 @@ public final class MessageConverter {
     /// Every header, by lowercase name, values decoded, in the order names first appear.
     /// Most values are plain ASCII with no encoded word: those are written as they are.
     private func writeHeaders(_ h: HeaderBlock, _ w: inout JSONWriter, defects: inout [String]) {
-        // field indices by name, names in the order they first appear
-        var order: [String] = []
-        var byName: [String: [Int]] = [:]
-        byName.reserveCapacity(h.fields.count)
-        for (k, field) in h.fields.enumerated() {
-            if byName[field.lowercasedName, default: []].isEmpty { order.append(field.lowercasedName) }
-            byName[field.lowercasedName, default: []].append(k)
-        }
+        let fields = h.fields
+        var written = [Bool](repeating: false, count: fields.count)
         w.beginObject()
-        for name in order {
+        for k in fields.indices where !written[k] {
+            let name = fields[k].lowercasedName
+            let hash = fields[k].nameHash
             w.key(name)
             w.beginArray()
-            for k in byName[name]! {
-                let raw = h.fields[k].raw
-                if raw.withUnsafeBytes({ UTF8Bytes.isASCII($0) && Bytes.find(Self.encodedWordStart, in: $0, from: 0) == nil }) {
+            for j in k..<fields.count where !written[j] && fields[j].nameHash == hash && (j == k || fields[j].lowercasedName == name) {
+                written[j] = true
+                let raw = fields[j].raw
+                if raw.withUnsafeBytes(Self.isPlainText) {
                     w.string(utf8: raw)
                 } else {
                     w.string(decoder.decode(raw, defects: &defects))
@@ -136,7 +133,16 @@ public final class MessageConverter {
         w.endObject()
     }
 
-    static let encodedWordStart = Array("=?".utf8)
+    /// ASCII without an encoded word: needs no decoding.
+    private static func isPlainText(_ b: UnsafeRawBufferPointer) -> Bool {
+        guard UTF8Bytes.isASCII(b) else { return false }
+        var i = 0
+        while let q = Bytes.find(byte: UInt8(ascii: "?"), in: b, from: i) {
+            if q > 0 && b[q - 1] == UInt8(ascii: "=") { return false }
+            i = q + 1
+        }
+        return true
+    }
 
     private func writeSource(_ s: MessageSource, _ w: inout JSONWriter) {
         w.beginObject()
