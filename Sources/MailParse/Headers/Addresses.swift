@@ -198,6 +198,12 @@ enum AddressListParser {
     /// The address without whitespace or comments, its quoted local part unquoted when it needs
     /// no quotes; raw 8-bit bytes read as UTF-8, else windows-1252.
     private static func cleanAddress(_ s: ArraySlice<UInt8>) -> String {
+        var lo = s.startIndex, hi = s.endIndex
+        while lo < hi, Bytes.isWhitespace(s[lo]) { lo += 1 }
+        while hi > lo, Bytes.isWhitespace(s[hi - 1]) { hi -= 1 }
+        if !s[lo..<hi].contains(where: { $0 == quote || $0 == open || Bytes.isWhitespace($0) || $0 >= 0x80 }) {
+            return String(decoding: s[lo..<hi], as: UTF8.self)  // the usual case: nothing to clean
+        }
         var out: [UInt8] = []
         out.reserveCapacity(s.count)
         var inQuote = false
@@ -237,6 +243,9 @@ enum AddressListParser {
 
     /// A display name: quoted strings unquoted, encoded words decoded, whitespace collapsed.
     private static func decodePhrase(_ s: [UInt8], decoder: HeaderTextDecoder, defects: inout [String]) -> String {
+        if !s.contains(where: { $0 == quote || $0 >= 0x80 || $0 == UInt8(ascii: "=") }) {
+            return collapsedASCII(s)  // the usual case: a plain name
+        }
         var out = ""
         var plain: [UInt8] = []
         var i = 0
@@ -263,6 +272,19 @@ enum AddressListParser {
         }
         if !plain.isEmpty { out += decoder.decode(plain, defects: &defects) }
         return out.collapsingWhitespace
+    }
+}
+
+extension AddressListParser {
+    /// ASCII words joined by single spaces.
+    static func collapsedASCII(_ s: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count)
+        for word in s.split(whereSeparator: Bytes.isWhitespace) {
+            if !out.isEmpty { out.append(Bytes.space) }
+            out.append(contentsOf: word)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -210,6 +210,14 @@ enum UUEncode {
         var range: Range<Int>
     }
 
+    /// Whether a line starts with `begin ` (searched by its line break: "b" is everywhere in text).
+    static func mayHoldFiles(_ b: UnsafeRawBufferPointer) -> Bool {
+        Bytes.hasPrefix(b, at: 0, beginWord) || Bytes.find(lineBeginWord, in: b, from: 0) != nil
+    }
+
+    private static let beginWord = Array("begin ".utf8)
+    private static let lineBeginWord = Array("\nbegin ".utf8)
+
     static func decodeFirst(_ b: UnsafeRawBufferPointer) -> File? {
         findAll(b, limit: 1).first
     }
@@ -220,7 +228,7 @@ enum UUEncode {
         var i = 0
         while i < b.count, files.count < limit {
             let (lineEnd, next) = Bytes.lineEnd(b, from: i, to: b.count)
-            if Bytes.hasPrefix(b, at: i, Array("begin ".utf8)), let name = beginLineName(b, i..<lineEnd),
+            if Bytes.hasPrefix(b, at: i, beginWord), let name = beginLineName(b, i..<lineEnd),
                 next < b.count, isUUEncodedLine(b, at: next)
             {
                 var data = [UInt8]()

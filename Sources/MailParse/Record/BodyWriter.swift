@@ -67,7 +67,7 @@ struct BodyWriter {
         var files: [UUEncode.File] = []
         for (k, part) in parts.enumerated() {
             var text = decodedText(part)
-            if text.withUnsafeBytes({ Bytes.find(Array("begin ".utf8), in: $0, from: 0) }) != nil {
+            if text.withUnsafeBytes(UUEncode.mayHoldFiles) {
                 let found = text.withUnsafeBytes { UUEncode.findAll($0) }
                 for file in found.reversed() { text.removeSubrange(file.range) }
                 files += found
