@@ -1,3 +1,5 @@
+import UTF8Text
+
 /// A strict JSON grammar checker over bytes (RFC 8259, strict UTF-8) that remembers where each
 /// top-level member of an object lies, so that a filter reads only the fields it needs and passes
 /// the others on byte for byte.
@@ -71,14 +73,8 @@ struct JSONScanner {
             // fast path over plain ASCII
             while i + 8 <= n {
                 let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                // any byte that is '"', '\\', < 0x20 or >= 0x80 stops the fast path
-                let hasHigh = w & 0x8080_8080_8080_8080
-                let hasControl = (w &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
-                let q = w ^ 0x2222_2222_2222_2222
-                let hasQuote = (q &- 0x0101_0101_0101_0101) & ~q & 0x8080_8080_8080_8080
-                let s = w ^ 0x5C5C_5C5C_5C5C_5C5C
-                let hasBackslash = (s &- 0x0101_0101_0101_0101) & ~s & 0x8080_8080_8080_8080
-                if hasHigh | hasControl | hasQuote | hasBackslash != 0 { break }
+                // non-ASCII bytes leave the fast path too: they are checked as UTF-8
+                if JSONBytes.needsEscape(w) | (w & 0x8080_8080_8080_8080) != 0 { break }
                 i += 8
             }
             guard i < n else { break }
@@ -105,7 +101,7 @@ struct JSONScanner {
             } else if c < 0x80 {
                 i += 1
             } else {
-                let length = utf8SequenceLength(bytes, at: i)
+                let length = UTF8Bytes.sequenceLength(bytes, at: i)
                 if length == 0 { throw fail("invalid UTF-8") }
                 i += length
             }
@@ -185,6 +181,20 @@ public struct JSONMember: Sendable, Equatable {
     public var value: Range<Int>
 }
 
+enum JSONBytes {
+    /// Nonzero when one of the 8 bytes of `w` is '"', '\\' or a control character (< 0x20):
+    /// the bytes a JSON string cannot hold as they are. Other bytes >= 0x80 never count.
+    @inline(__always) static func needsEscape(_ w: UInt64) -> UInt64 {
+        let low = w & 0x7F7F_7F7F_7F7F_7F7F
+        let control = (low &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
+        let q = w ^ 0x2222_2222_2222_2222
+        let quote = (q &- 0x0101_0101_0101_0101) & ~q & 0x8080_8080_8080_8080
+        let b = w ^ 0x5C5C_5C5C_5C5C_5C5C
+        let backslash = (b &- 0x0101_0101_0101_0101) & ~b & 0x8080_8080_8080_8080
+        return control | quote | backslash
+    }
+}
+
 @inline(__always) func isDigit(_ c: UInt8) -> Bool { c &- UInt8(ascii: "0") < 10 }
 @inline(__always) func isHex(_ c: UInt8) -> Bool { isDigit(c) || (c | 0x20) &- UInt8(ascii: "a") < 6 }
 @inline(__always) func hexValue(_ c: UInt8) -> UInt32 {
@@ -193,29 +203,4 @@ public struct JSONMember: Sendable, Equatable {
 
 func printable(_ c: UInt8) -> String {
     c >= 0x20 && c < 0x7F ? String(UnicodeScalar(c)) : "\\x" + String(c, radix: 16)
-}
-
-/// Length of the well-formed UTF-8 sequence at `i`, or 0.
-@inline(__always)
-func utf8SequenceLength(_ b: UnsafeRawBufferPointer, at i: Int) -> Int {
-    let n = b.count
-    let c0 = b[i]
-    if c0 < 0x80 { return 1 }
-    if c0 < 0xC2 { return 0 }
-    if c0 < 0xE0 { return i + 1 < n && b[i + 1] & 0xC0 == 0x80 ? 2 : 0 }
-    if c0 < 0xF0 {
-        guard i + 2 < n else { return 0 }
-        let c1 = b[i + 1]
-        if c1 & 0xC0 != 0x80 || b[i + 2] & 0xC0 != 0x80 { return 0 }
-        if (c0 == 0xE0 && c1 < 0xA0) || (c0 == 0xED && c1 > 0x9F) { return 0 }
-        return 3
-    }
-    if c0 < 0xF5 {
-        guard i + 3 < n else { return 0 }
-        let c1 = b[i + 1]
-        if c1 & 0xC0 != 0x80 || b[i + 2] & 0xC0 != 0x80 || b[i + 3] & 0xC0 != 0x80 { return 0 }
-        if (c0 == 0xF0 && c1 < 0x90) || (c0 == 0xF4 && c1 > 0x8F) { return 0 }
-        return 4
-    }
-    return 0
 }

@@ -1,3 +1,5 @@
+import UTF8Text
+
 /// A decoded JSON value. Numbers keep the text they were written as, so nothing is rounded.
 public enum JSONValue: Equatable, Sendable {
     case null
@@ -173,7 +175,7 @@ struct JSONValueParser {
                 } else if scalar >= 0xDC00 && scalar < 0xE000 {
                     scalar = 0xFFFD
                 }
-                appendScalar(scalar, to: &out)
+                appendUTF8(scalar, to: &out)
             default: out.append(e)
             }
             start = i
@@ -193,22 +195,4 @@ struct JSONValueParser {
 
 @inline(__always) private func isNumberByte(_ c: UInt8) -> Bool {
     isDigit(c) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".") || c | 0x20 == UInt8(ascii: "e")
-}
-
-func appendScalar(_ scalar: UInt32, to out: inout [UInt8]) {
-    switch scalar {
-    case 0..<0x80: out.append(UInt8(scalar))
-    case 0x80..<0x800:
-        out.append(UInt8(0xC0 | (scalar >> 6)))
-        out.append(UInt8(0x80 | (scalar & 0x3F)))
-    case 0x800..<0x10000:
-        out.append(UInt8(0xE0 | (scalar >> 12)))
-        out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-        out.append(UInt8(0x80 | (scalar & 0x3F)))
-    default:
-        out.append(UInt8(0xF0 | (scalar >> 18)))
-        out.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
-        out.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-        out.append(UInt8(0x80 | (scalar & 0x3F)))
-    }
 }

@@ -151,14 +151,7 @@ public struct JSONWriter {
         while i < n {
             // skip 8 bytes at a time while none needs escaping
             while i + 8 <= n {
-                let w = s.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                let low = w & 0x7F7F_7F7F_7F7F_7F7F
-                let hasControl = (low &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080
-                let q = w ^ 0x2222_2222_2222_2222
-                let hasQuote = (q &- 0x0101_0101_0101_0101) & ~q & 0x8080_8080_8080_8080
-                let b = w ^ 0x5C5C_5C5C_5C5C_5C5C
-                let hasBackslash = (b &- 0x0101_0101_0101_0101) & ~b & 0x8080_8080_8080_8080
-                if hasControl | hasQuote | hasBackslash != 0 { break }
+                if JSONBytes.needsEscape(s.loadUnaligned(fromByteOffset: i, as: UInt64.self)) != 0 { break }
                 i += 8
             }
             guard i < n else { break }

@@ -1,4 +1,5 @@
 internal import CICU
+import UTF8Text
 
 /// Decodes text in any charset ICU knows to UTF-8, with mail's label mapping (`CharsetLabel`).
 /// Converters are opened once per charset and kept: opening one costs far more than a part.

@@ -1,5 +1,6 @@
 import Testing
 @testable import UnicodeServices
+import UTF8Text
 
 @Suite struct CharsetDecoderTests {
     let decoder = CharsetDecoder()

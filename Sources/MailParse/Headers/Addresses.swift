@@ -1,3 +1,4 @@
+import UTF8Text
 import UnicodeServices
 
 /// A mailbox: display name (decoded, may be empty) and address (as written, without brackets).

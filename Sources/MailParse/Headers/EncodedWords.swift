@@ -1,3 +1,4 @@
+import UTF8Text
 import UnicodeServices
 
 /// Decodes header text: RFC 2047 encoded words (B and Q, any charset ICU knows), and raw 8-bit

@@ -1,3 +1,4 @@
+import UTF8Text
 import Hashing
 import JSONLines
 import UnicodeServices

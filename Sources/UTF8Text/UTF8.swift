@@ -1,4 +1,5 @@
-/// UTF-8 validation and repair on raw bytes, without going through String.
+/// UTF-8 validation, repair and encoding on raw bytes, without going through String; shared
+/// by the JSON Lines scanner and the charset decoder.
 public enum UTF8Bytes {
     /// True when `bytes` is well-formed UTF-8 (no overlongs, no surrogates, nothing above U+10FFFF).
     public static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
@@ -42,7 +43,7 @@ public enum UTF8Bytes {
 
     /// Length of the well-formed sequence starting at `i`, or 0 when it is ill-formed.
     @inline(__always)
-    static func sequenceLength(_ b: UnsafeRawBufferPointer, at i: Int) -> Int {
+    public static func sequenceLength(_ b: UnsafeRawBufferPointer, at i: Int) -> Int {
         let n = b.count
         let c0 = b[i]
         if c0 < 0x80 { return 1 }
