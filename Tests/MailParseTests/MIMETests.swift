@@ -108,6 +108,13 @@ import JSONLines
         #expect(r["defects"]?.strings.filter { $0 != "missing_date" } == [])
     }
 
+    @Test func delimiterFollowedByTextWhenNoCleanOneExists() throws {
+        // RFC 2046: the delimiter need only begin the line (mime4j's ending-boundaries.msg)
+        let r = try record("Content-Type: multipart/mixed; boundary=b\n\n--b ignored text\nContent-Type: text/plain\n\nfirst part\n--b-- ignored too\nepilogue\n")
+        #expect(r["text"] == .string("first part"))
+        #expect(r["defects"]?.strings.contains("text_after_boundary") == true)
+    }
+
     @Test func nestingIsCapped() throws {
         var message = ""
         for depth in 0..<300 { message += "Content-Type: multipart/mixed; boundary=b\(depth)\n\n--b\(depth)\n" }

@@ -139,6 +139,36 @@ struct MIMEParser {
         return node
     }
 
+    /// Each delimiter line in `range` (where it starts, where the part after it starts) and the
+    /// close delimiter, if any.
+    private func delimiters(_ delimiter: [UInt8], in storage: ByteStorage, _ range: Range<Int>, prefixOnly: Bool)
+        -> (starts: [(lineStart: Int, contentStart: Int)], closeAt: Int?)
+    {
+        var starts: [(lineStart: Int, contentStart: Int)] = []
+        var closeAt: Int?
+        storage.bytes.withUnsafeBytes { b in
+            var i = range.lowerBound
+            while i < range.upperBound, let hit = Bytes.find(delimiter, in: b, from: i, to: range.upperBound) {
+                i = hit + delimiter.count
+                guard hit == range.lowerBound || b[hit - 1] == Bytes.lf else { continue }
+                var j = i
+                let closing = j + 2 <= range.upperBound && b[j] == UInt8(ascii: "-") && b[j + 1] == UInt8(ascii: "-")
+                if closing { j += 2 }
+                while j < range.upperBound, b[j] == Bytes.space || b[j] == Bytes.tab { j += 1 }
+                // "--boundary--garbage" still closes
+                if !closing, !prefixOnly, j < range.upperBound, b[j] != Bytes.cr, b[j] != Bytes.lf { continue }
+                if closing {
+                    closeAt = hit
+                    break
+                }
+                let (_, next) = Bytes.lineEnd(b, from: j, to: range.upperBound)
+                starts.append((hit, next))
+                i = next
+            }
+        }
+        return (starts, closeAt)
+    }
+
     /// A multipart whose parts cannot be found: its body, as the only, plain text, part.
     private func plainTextPart(_ storage: ByteStorage, _ range: Range<Int>, of node: MIMEPart) -> MIMEPart {
         MIMEPart(headers: HeaderBlock(fields: []), contentType: HeaderParameters(value: "text/plain"), disposition: nil,
@@ -152,39 +182,21 @@ struct MIMEParser {
             return [plainTextPart(storage, range, of: node)]
         }
         let delimiter = Array("--".utf8) + Array(boundary.utf8)
-        var starts: [(lineStart: Int, contentStart: Int)] = []  // each delimiter line, and the part after it
-        var closeAt: Int?
-        storage.bytes.withUnsafeBytes { b in
-            var i = range.lowerBound
-            while i < range.upperBound, let hit = Bytes.find(delimiter, in: b, from: i, to: range.upperBound) {
-                i = hit + delimiter.count
-                guard hit == range.lowerBound || b[hit - 1] == Bytes.lf else { continue }
-                var j = i
-                var closing = false
-                if j + 2 <= range.upperBound, b[j] == UInt8(ascii: "-"), b[j + 1] == UInt8(ascii: "-") {
-                    closing = true
-                    j += 2
-                }
-                // only whitespace may follow on a delimiter line (a longer boundary is not this one);
-                // "--boundary--garbage" still closes
-                while j < range.upperBound, b[j] == Bytes.space || b[j] == Bytes.tab { j += 1 }
-                if !closing, j < range.upperBound, b[j] != Bytes.cr, b[j] != Bytes.lf { continue }
-                if closing {
-                    closeAt = hit
-                    break
-                }
-                let (_, next) = Bytes.lineEnd(b, from: j, to: range.upperBound)
-                starts.append((hit, next))
-                i = next
-            }
-            if closeAt == nil, starts.count > 1, let last = starts.last,
-                (last.contentStart..<range.upperBound).allSatisfy({ Bytes.isWhitespace(b[$0]) })
-            {
-                // a delimiter written where the close delimiter belonged leaves an empty last part
-                starts.removeLast()
-                closeAt = last.lineStart
-                defects.append("missing_end_boundary")
-            }
+        // First strictly: only whitespace may follow a delimiter, so that a longer boundary
+        // (a nested part's "--abc" under "--ab") is not this one. Then, if that finds none,
+        // by RFC 2046's rule that the delimiter need only begin the line.
+        var (starts, closeAt) = delimiters(delimiter, in: storage, range, prefixOnly: false)
+        if starts.isEmpty {
+            (starts, closeAt) = delimiters(delimiter, in: storage, range, prefixOnly: true)
+            if !starts.isEmpty { defects.append("text_after_boundary") }
+        }
+        if closeAt == nil, starts.count > 1, let last = starts.last,
+            storage.bytes.withUnsafeBytes({ b in (last.contentStart..<range.upperBound).allSatisfy { Bytes.isWhitespace(b[$0]) } })
+        {
+            // a delimiter written where the close delimiter belonged leaves an empty last part
+            starts.removeLast()
+            closeAt = last.lineStart
+            defects.append("missing_end_boundary")
         }
         if starts.isEmpty {
             defects.append("missing_start_boundary")
