@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let tools = ["mime-parse"]
+let tools = ["mime-parse", "participant-hash"]
 
 let package = Package(
     name: "mailpipe",
@@ -29,7 +29,10 @@ let package = Package(
         ]),
         .target(name: "MailParse", dependencies: ["CLibcExtras", "UTF8Text", "UnicodeServices", "JSONLines", "Hashing", "UnixFilter"]),
 
+        .target(name: "Conversations", dependencies: ["UnicodeServices", "JSONLines", "Hashing", "UnixFilter"]),
+
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
+        .executableTarget(name: "participant-hash", dependencies: ["Conversations", "UnixFilter"]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
         .testTarget(name: "UnicodeServicesTests", dependencies: ["UnicodeServices", "UTF8Text"]),
@@ -37,5 +40,6 @@ let package = Package(
         .testTarget(name: "HashingTests", dependencies: ["Hashing"]),
         .testTarget(name: "UnixFilterTests", dependencies: ["UnixFilter"]),
         .testTarget(name: "MailParseTests", dependencies: ["MailParse"]),
+        .testTarget(name: "ConversationsTests", dependencies: ["Conversations", "JSONLines"]),
     ]
 )

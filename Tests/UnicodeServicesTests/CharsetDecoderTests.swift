@@ -68,3 +68,23 @@ import UTF8Text
         #expect(r.problem == nil)
     }
 }
+
+@Suite struct AddressTextTests {
+    @Test(arguments: [
+        ("Bücher.Example", "xn--bcher-kva.example"), ("EXAMPLE.com", "example.com"), ("例子.广告", "xn--fsqu00a.xn--4rr70v"),
+        ("ｅｘａｍｐｌｅ．ｃｏｍ", "example.com"), ("faß.de", "xn--fa-hia.de"),
+    ])
+    func domainsToASCII(_ domain: String, _ ascii: String) {
+        #expect(IDNAConverter().toASCII(domain) == ascii)
+    }
+
+    @Test func invalidDomainsAreRejected() {
+        #expect(IDNAConverter().toASCII("a..b") == nil)
+        #expect(IDNAConverter().toASCII("-bad-.com") == nil)
+    }
+
+    @Test(arguments: [("Ｊｏｈｎ．Ｄｏｅ", "john.doe"), ("ﬁle", "file"), ("STRASSE", "strasse"), ("Straße", "strasse"), ("ÉLISE", "élise")])
+    func nfkcCasefold(_ text: String, _ folded: String) {
+        #expect(Casefold.nfkc(text) == folded)
+    }
+}

@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import JSONLines
+
+/// `--me-auto`: the user's addresses as the mailbox shows them: the From of messages labelled
+/// SENT, and the Delivered-To and X-Original-To addresses that recur (in at least 1% of the
+/// messages, or the most frequent one).
+public struct OwnAddressInference {
+    public private(set) var sentFrom: [String: Int] = [:]
+    public private(set) var deliveredTo: [String: Int] = [:]
+    public private(set) var records = 0
+
+    public init() {}
+
+    public mutating func observe(_ record: JSONRecord, normalizer: AddressNormalizer) {
+        records += 1
+        if record.value("labels")?.arrayValue?.contains(.string("SENT")) == true,
+            let from = record.value("from")?["address"]?.stringValue.flatMap(normalizer.normalize)
+        {
+            sentFrom[from, default: 0] += 1
+        }
+        guard let headers = record.rawValue("headers").flatMap({ try? JSONRecord(Array($0)) }) else { return }
+        for name in ["delivered-to", "x-original-to"] {
+            for value in headers.value(name)?.arrayValue ?? [] {
+                if let a = value.stringValue.map(ParticipantKey.bracketed).flatMap(normalizer.normalize) {
+                    deliveredTo[a, default: 0] += 1
+                }
+            }
+        }
+    }
+
+    /// The inferred addresses, most used first.
+    public var addresses: [String] {
+        let threshold = max(1, records / 100)
+        var result = sentFrom.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.map(\.key)
+        let delivered = deliveredTo.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }
+        for (k, entry) in delivered.enumerated() where (entry.value >= threshold || k == 0) && !result.contains(entry.key) {
+            result.append(entry.key)
+        }
+        return result
+    }
+
+    /// What was inferred, for stderr.
+    public var report: String {
+        addresses.map { a in
+            var why: [String] = []
+            if let n = sentFrom[a] { why.append("From of \(n) sent message\(n == 1 ? "" : "s")") }
+            if let n = deliveredTo[a] { why.append("Delivered-To of \(n)") }
+            return a + " (" + why.joined(separator: ", ") + ")"
+        }.joined(separator: ", ")
+    }
+}
+
+/// Copies standard input to an unlinked temporary file and puts that file on descriptor 0,
+/// so that standard input can be read twice. Returns a second descriptor for the first pass.
+func spoolStandardInput() throws -> Int32 {
+    var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/participant-hash-XXXXXX").utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { throw SpoolError(errno: errno) }
+    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+        if n < 0 && errno == EINTR { continue }
+        if n < 0 { throw SpoolError(errno: errno) }
+        if n == 0 { break }
+        var written = 0
+        while written < n {
+            let w = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + written, n - written) }
+            if w < 0 && errno == EINTR { continue }
+            if w < 0 { throw SpoolError(errno: errno) }
+            written += w
+        }
+    }
+    guard dup2(fd, 0) >= 0 else { throw SpoolError(errno: errno) }
+    lseek(0, 0, SEEK_SET)
+    lseek(fd, 0, SEEK_SET)
+    return fd  // shares the offset with 0: the first pass rewinds when done
+}
+
+struct SpoolError: Error, CustomStringConvertible {
+    var errno: Int32
+    var description: String { "cannot keep standard input for --me-auto: " + String(cString: strerror(errno)) }
+}

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import JSONLines
+import UnixFilter
+
+/// participant-hash's run: each record gets `participants`, `participant_hash`,
+/// `conversation_key`, `is_group` and `from_me` (see mailpipe(5)).
+public struct ParticipantHash {
+    public var me: [String] = []
+    public var meFiles: [String] = []
+    public var meAuto = false
+    public var rules = AddressRules()
+
+    public init() {}
+
+    public func run(_ run: FilterRun) throws {
+        let normalizer = AddressNormalizer(rules: rules)
+        var own = OwnAddresses()
+        for address in me {
+            guard let a = normalizer.normalize(address) else {
+                run.diagnostics.error("--me: not an address: '\(address)'")
+                throw Exit(.usage)
+            }
+            own.add(a)
+        }
+        for path in meFiles {
+            let text: String
+            do {
+                let input = try Input.open(path)
+                defer { input.close() }
+                text = String(decoding: try readWholeFile(fd: input.fd), as: UTF8.self)
+            } catch {
+                run.diagnostics.error(error.description, file: path)
+                throw Exit(error.status)
+            }
+            for line in OwnAddresses.parseFile(text) { normalizer.normalize(line).map { own.add($0) } }
+        }
+        if meAuto {
+            let inference = try infer(run, normalizer: normalizer)
+            for a in inference.addresses { own.add(a) }
+            guard !own.isEmpty else {
+                run.diagnostics.error("--me-auto: no message labelled SENT and no Delivered-To in the input; say who you are with --me")
+                throw Exit(.usage)
+            }
+            run.diagnostics.note("--me-auto: you are " + inference.report)
+        }
+        guard !own.isEmpty else {
+            run.diagnostics.error("no address of yours: give --me ADDR, --me-file FILE or --me-auto")
+            throw Exit(.usage)
+        }
+        try filterRecords(run) { record in
+            let key = try ParticipantKey.of(record, me: own, normalizer: normalizer)
+            var participants = JSONWriter()
+            participants.beginArray()
+            for p in key.participants { participants.string(p) }
+            participants.endArray()
+            var quotedKey = JSONWriter()
+            quotedKey.string(key.conversationKey)
+            var quotedHash = JSONWriter()
+            quotedHash.string(key.hash)
+            return record.updated([
+                ("participants", participants.bytes),
+                ("participant_hash", quotedHash.bytes),
+                ("conversation_key", quotedKey.bytes),
+                ("is_group", Array((key.isGroup ? "true" : "false").utf8)),
+                ("from_me", Array((key.fromMe ? "true" : "false").utf8)),
+            ])
+        }
+    }
+
+    /// The first pass of --me-auto over every input; standard input is kept for the second.
+    private func infer(_ run: FilterRun, normalizer: AddressNormalizer) throws -> OwnAddressInference {
+        var inference = OwnAddressInference()
+        for name in run.inputNames {
+            let fd: Int32
+            if name == "-" {
+                do { fd = try spoolStandardInput() } catch {
+                    run.diagnostics.error("\(error)")
+                    throw Exit(.ioError)
+                }
+            } else {
+                fd = open(name, O_RDONLY | O_CLOEXEC)
+                if fd < 0 { continue }  // reported by the second pass
+            }
+            var reader = LineReader(fd: fd)
+            try reader.forEachLine { line in
+                if let record = try? JSONRecord(line: line.bytes) { inference.observe(record, normalizer: normalizer) }
+                return true
+            }
+            reader.close()
+            if name == "-" { lseek(0, 0, SEEK_SET) }
+            close(fd)
+        }
+        return inference
+    }
+}

@@ -1,0 +1,110 @@
+import Hashing
+import JSONLines
+
+/// Who a message is with, as a conversation key: the participants (normalized addresses,
+/// sorted, without the user's own), and the hex SHA-256 of them joined by ",".
+///
+/// - A discussion list (`mail_kind` "list", or without a `mail_kind` a `List-Id` with a
+///   `List-Post` or `Precedence: list`: people post to it) is keyed on the list: its posting address
+///   (`List-Post: <mailto:…>`), else the To/Cc address that matches the List-Id, else
+///   `list:` and the List-Id.
+/// - A newsletter (`mail_kind` "newsletter" or `is_newsletter`) is keyed on its sender.
+/// - Anything else on everyone in From, To and Cc but the user. With no one left (a note to
+///   oneself), on the user's primary address.
+public struct ParticipantKey: Equatable, Sendable {
+    public var participants: [String]
+    public var fromMe: Bool
+    public var kind: Kind
+
+    public enum Kind: String, Sendable { case people, list, newsletter, myself }
+
+    /// The joined participants: what is hashed, and readable.
+    public var conversationKey: String { participants.joined(separator: ",") }
+    public var hash: String { SHA256.hex(Array(conversationKey.utf8)) }
+    public var isGroup: Bool { kind == .people && participants.count > 1 }
+
+    public struct MissingFields: Error, CustomStringConvertible {
+        public var description: String { "the record has no from, to or cc (is it a mime-parse record?)" }
+    }
+
+    public static func of(_ record: JSONRecord, me: OwnAddresses, normalizer: AddressNormalizer) throws -> ParticipantKey {
+        guard record.member("from") != nil || record.member("to") != nil || record.member("cc") != nil else {
+            throw MissingFields()
+        }
+        func address(_ v: JSONValue?) -> String? { v?["address"]?.stringValue.flatMap(normalizer.normalize) }
+        let from = address(record.value("from"))
+        let fromMe = from.map(me.contains) ?? false
+        let recipients = (record.value("to")?.arrayValue ?? []) + (record.value("cc")?.arrayValue ?? [])
+        let mailKind = record.string("mail_kind")
+        let headers = record.rawValue("headers").flatMap { try? JSONRecord(Array($0)) }
+        let listID = headers.flatMap { Self.first($0, "list-id") }
+
+        let isNewsletter = mailKind == "newsletter" || (mailKind == nil && record.value("is_newsletter") == .bool(true))
+        if isNewsletter, let from, !fromMe {
+            return ParticipantKey(participants: [from], fromMe: false, kind: .newsletter)
+        }
+        let precedence = headers.flatMap { Self.first($0, "precedence") }?.lowercased() ?? ""
+        let canPost = headers.flatMap { Self.first($0, "list-post") } != nil
+        let isList = mailKind == "list" || (mailKind == nil && listID != nil && (canPost || precedence == "list"))
+        if isList, let headers, let list = listAddress(headers, listID: listID, recipients: recipients, normalizer: normalizer) {
+            return ParticipantKey(participants: [list], fromMe: fromMe, kind: .list)
+        }
+        var people = Set<String>()
+        if let from { people.insert(from) }
+        for r in recipients { if let a = address(r) { people.insert(a) } }
+        let others = people.filter { !me.contains($0) }.sorted()
+        if others.isEmpty, let primary = me.primary {
+            return ParticipantKey(participants: [primary], fromMe: fromMe, kind: .myself)
+        }
+        return ParticipantKey(participants: others, fromMe: fromMe, kind: .people)
+    }
+
+    private static func first(_ headers: JSONRecord, _ name: String) -> String? {
+        headers.value(name)?.arrayValue?.first?.stringValue
+    }
+
+    private static func listAddress(_ headers: JSONRecord, listID: String?, recipients: [JSONValue],
+                                    normalizer: AddressNormalizer) -> String? {
+        if let post = first(headers, "list-post"), let mailto = mailtoAddress(post), let a = normalizer.normalize(mailto) {
+            return a
+        }
+        guard let listID else { return nil }
+        let id = Self.bracketed(listID).lowercased()
+        for r in recipients {
+            if let a = r["address"]?.stringValue.flatMap(normalizer.normalize), a.replacingAt(with: ".") == id { return a }
+        }
+        return id.isEmpty ? nil : "list:" + id
+    }
+
+    /// The address of the first `<mailto:…>` in a List-Post value.
+    static func mailtoAddress(_ value: String) -> String? {
+        guard let r = value.lowercased().range(of: "mailto:") else { return nil }
+        let rest = value[r.upperBound...]
+        let address = rest.prefix { $0 != ">" && $0 != "?" && $0 != "," && $0 != " " }
+        return address.isEmpty ? nil : String(address)
+    }
+
+    /// The text between the first `<` and `>`, or the whole value.
+    static func bracketed(_ value: String) -> String {
+        guard let open = value.firstIndex(of: "<"), let close = value[open...].firstIndex(of: ">") else {
+            return value.trimmingCharacters(in: " \t")
+        }
+        return String(value[value.index(after: open)..<close]).trimmingCharacters(in: " \t")
+    }
+}
+
+extension String {
+    func replacingAt(with replacement: Character) -> String {
+        String(map { $0 == "@" ? replacement : $0 })
+    }
+
+    func range(of needle: String) -> Range<Index>? {
+        guard !needle.isEmpty else { return nil }
+        var i = startIndex
+        while i < endIndex {
+            if self[i...].hasPrefix(needle) { return i..<index(i, offsetBy: needle.count) }
+            i = index(after: i)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,87 @@
+"""participant-hash as a user runs it: who-am-I options, keys on real pipelines, bad lines."""
+import hashlib
+import json
+import subprocess
+
+import pytest
+
+from conftest import BIN, ENV, SAMPLE, SHARED, records, run
+
+
+@pytest.fixture(scope="module")
+def sample_records():
+    return run("mime-parse", SAMPLE).stdout
+
+
+def test_without_me_it_refuses_to_guess(sample_records):
+    r = run("participant-hash", input=sample_records)
+    assert r.returncode == 64
+    assert b"--me ADDR, --me-file FILE or --me-auto" in r.stderr
+    assert r.stdout == b""
+
+
+def test_missing_me_file_is_66(tmp_path, sample_records):
+    r = run("participant-hash", "--me-file", tmp_path / "nope", input=sample_records)
+    assert r.returncode == 66
+    assert f"participant-hash: {tmp_path / 'nope'}: No such file or directory".encode() in r.stderr
+
+
+def test_keys_on_the_sample(sample_records, tmp_path):
+    me_file = tmp_path / "me"
+    me_file.write_text("# me\nMei@Example.TW\n")
+    by_me = records(run("participant-hash", "--me", "mei@example.tw", input=sample_records).stdout)
+    by_file = records(run("participant-hash", "--me-file", me_file, input=sample_records).stdout)
+    auto = run("participant-hash", "--me-auto", input=sample_records)
+    assert auto.stderr.decode().startswith("participant-hash: --me-auto: you are mei@example.tw")
+    assert by_me == by_file == records(auto.stdout)
+    subjects = {r["subject"]: r for r in by_me}
+    dinner, reply = subjects["Dinner on Friday?"], subjects["Re: Dinner on Friday?"]
+    assert dinner["participants"] == ["alex.rivera@example.com"]
+    assert dinner["participant_hash"] == reply["participant_hash"] == hashlib.sha256(b"alex.rivera@example.com").hexdigest()
+    assert reply["from_me"] and not dinner["from_me"]
+    trip = subjects["Trip photos 📷"]
+    assert trip["is_group"] and trip["conversation_key"] == "alex.rivera@example.com,hana.sato@example.jp,jordan@example.org"
+    assert subjects["[swift-dev] Streaming JSON Lines in Swift"]["participants"] == ["swift-dev@lists.example.org"]
+
+
+def test_fields_are_replaced_not_repeated(sample_records):
+    once = run("participant-hash", "--me", "mei@example.tw", input=sample_records).stdout
+    twice = run("participant-hash", "--me", "mei@example.tw", input=once).stdout
+    assert once == twice
+    first = json.loads(once.splitlines()[0])
+    assert list(first).count("participants") == 1
+
+
+def test_bad_lines_keep_their_place_and_are_counted(sample_records):
+    lines = sample_records.splitlines()
+    stream = b"\n".join([lines[0], b"{broken", b'{"subject":"no addresses"}', lines[1]]) + b"\n"
+    r = run("participant-hash", "--me", "mei@example.tw", input=stream)
+    assert r.returncode == 1
+    assert len(records(r.stdout)) == 2
+    err = r.stderr.decode().splitlines()
+    assert err[0].startswith("participant-hash: -:2: invalid JSON")
+    assert err[1].startswith("participant-hash: -:3: the record has no from, to or cc")
+    assert err[-1] == "participant-hash: 2 records skipped"
+    passed = run("participant-hash", "--me", "mei@example.tw", "--on-error=pass", input=stream)
+    out = records(passed.stdout)
+    assert len(out) == 4  # N lines in, N lines out
+    assert out[1]["invalid_line"] == "{broken" and out[2]["errors"]
+
+
+def test_agrees_with_the_generated_mailboxs_truth(tmp_path):
+    mbox, truth = tmp_path / "g.mbox", tmp_path / "g.truth.jsonl"
+    subprocess.run(["python3", str(SHARED / "gen" / "gen_mbox.py"), "--messages", "600", "--seed", "7",
+                    "--out", str(mbox), "--truth", str(truth)], check=True, capture_output=True)
+    parsed = run("mime-parse", mbox).stdout
+    r = run("participant-hash", "--me-auto", input=parsed)
+    assert b"meiling.chen@gmail.com" in r.stderr
+    owner = "meiling.chen@gmail.com"
+    out = records(r.stdout)
+    expected = [json.loads(line) for line in truth.read_text().splitlines()]
+    assert len(out) == len(expected) == 600
+    for got, t in zip(out, expected):
+        if t["kind"] == "forum":  # a forum post is in the list's conversation
+            assert len(got["participants"]) == 1 and got["participants"][0] != t["from"].lower(), t
+            assert got["participants"][0] in [p.lower() for p in t["participants"]], t
+        else:
+            assert got["participants"] == (sorted({p.lower() for p in t["participants"]} - {owner}) or [owner]), t
