@@ -48,6 +48,7 @@ install: build
 bench: build
 	@scripts/install-deps --bench
 	bench/mime-parse.sh
+	bench/participant-hash.sh
 
 clean:
 	rm -rf .build "$(OUT)"
