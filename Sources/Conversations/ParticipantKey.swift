@@ -78,8 +78,9 @@ public struct ParticipantKey: Equatable, Sendable {
 
     /// The address of the first `<mailto:…>` in a List-Post value.
     static func mailtoAddress(_ value: String) -> String? {
-        guard let r = value.lowercased().range(of: "mailto:") else { return nil }
-        let rest = value[r.upperBound...]
+        let lower = value.lowercased()
+        guard let r = lower.firstRange(of: "mailto:") else { return nil }
+        let rest = lower[r.upperBound...]
         let address = rest.prefix { $0 != ">" && $0 != "?" && $0 != "," && $0 != " " }
         return address.isEmpty ? nil : String(address)
     }
@@ -96,15 +97,5 @@ public struct ParticipantKey: Equatable, Sendable {
 extension String {
     func replacingAt(with replacement: Character) -> String {
         String(map { $0 == "@" ? replacement : $0 })
-    }
-
-    func range(of needle: String) -> Range<Index>? {
-        guard !needle.isEmpty else { return nil }
-        var i = startIndex
-        while i < endIndex {
-            if self[i...].hasPrefix(needle) { return i..<index(i, offsetBy: needle.count) }
-            i = index(after: i)
-        }
-        return nil
     }
 }
