@@ -16,7 +16,7 @@ deps:
 	@scripts/install-deps
 
 build: deps
-	swift build -c release $(addprefix --product ,$(TOOLS))
+	swift build -c release
 
 # Unit tests (Swift Testing) and the end-to-end tests of the installed-style binaries (pytest).
 test: build
