@@ -1,7 +1,7 @@
 # mailpipe: `make` builds, `make test` tests, `make pipeline` runs the pipeline on the sample.
 PREFIX ?= /usr/local
 MANDIR ?= $(PREFIX)/share/man
-TOOLS := mime-parse participant-hash
+TOOLS := mime-parse participant-hash conversation-group
 BIN := .build/release
 MBOX ?= samples/sample.mbox
 OUT ?= out
@@ -48,7 +48,7 @@ install: build
 bench: build
 	@scripts/install-deps --bench
 	bench/mime-parse.sh
-	bench/participant-hash.sh
+	bench/conversations.sh
 
 clean:
 	rm -rf .build "$(OUT)"

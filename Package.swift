@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let tools = ["mime-parse", "participant-hash"]
+let tools = ["mime-parse", "participant-hash", "conversation-group"]
 
 let package = Package(
     name: "mailpipe",
@@ -33,6 +33,7 @@ let package = Package(
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
         .executableTarget(name: "participant-hash", dependencies: ["Conversations", "UnixFilter"]),
+        .executableTarget(name: "conversation-group", dependencies: ["Conversations", "UnixFilter"]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
         .testTarget(name: "UnicodeServicesTests", dependencies: ["UnicodeServices", "UTF8Text"]),

@@ -1,0 +1,283 @@
+import JSONLines
+import UnixFilter
+
+/// conversation-group's run: all annotated messages in, one record per conversation out.
+/// Keeps a summary per message (not its body, unless `embed`), so memory grows with the
+/// number of messages' ids and conversations, not with the mail.
+public struct ConversationGroup {
+    public enum Grouping: String, CaseIterable, Sendable { case participants, thread }
+    public enum SortOrder: String, CaseIterable, Sendable { case lastDate = "last-date", firstDate = "first-date", count, input }
+
+    public var grouping = Grouping.participants
+    public var subjectFallback = false
+    /// Seconds of silence after which a new conversation starts.
+    public var maxGap: Int?
+    public var sort = SortOrder.lastDate
+    public var embed = false
+    /// The input is sorted by participant_hash: write each conversation when the next starts.
+    public var sorted = false
+    public var rules = AddressRules()
+
+    public init() {}
+
+    struct MissingField: Error, CustomStringConvertible {
+        var name: String
+        var description: String {
+            name == "participant_hash" ? "the record has no participant_hash (run participant-hash first)" : "the record has no \(name)"
+        }
+    }
+
+    struct NotSorted: Error, CustomStringConvertible {
+        var key: String
+        var description: String { "--sorted, but conversation \(key) appears again after others" }
+    }
+
+    public func run(_ run: FilterRun) throws {
+        let normalizer = AddressNormalizer(rules: rules)
+        var conversations: [String: Conversation] = [:]
+        var order: [String] = []  // keys in order of first appearance
+        var seenIDs: [String: String] = [:]  // message id → conversation key, for duplicates
+        var threads = ThreadBuilder()
+        var threadInfo: [(id: String, gmailThread: String?, subject: String)] = []
+        var flushed = Set<String>()
+        var current: String?
+
+        func flush(_ key: String) throws {
+            guard var c = conversations.removeValue(forKey: key) else { return }
+            for part in split(&c) { try write(part, to: run) }
+            flushed.insert(key)
+        }
+
+        try filterRecords(run, progressNoun: "messages") { record in
+            let id = record.string("id") ?? record.string("message_id")
+            guard let id else { throw MissingField(name: "id") }
+            let key: String
+            switch grouping {
+            case .participants:
+                guard let hash = record.string("participant_hash") else { throw MissingField(name: "participant_hash") }
+                key = hash
+            case .thread:
+                key = "pending"
+            }
+            if let earlier = seenIDs[id] {
+                // the same message again (Takeout repeats one per label): merge its labels
+                let labels = record.value("labels")?.arrayValue?.compactMap(\.stringValue) ?? []
+                if let k = conversations[earlier]?.messages.firstIndex(where: { $0.id == id }) {
+                    for l in labels where !conversations[earlier]!.messages[k].labels.contains(l) {
+                        conversations[earlier]!.messages[k].labels.append(l)
+                    }
+                }
+                return nil
+            }
+            let summary = Self.summary(of: record, id: id, normalizer: normalizer, embed: embed)
+            var groupKey = key
+            if grouping == .thread {
+                threads.add(id: id, inReplyTo: record.value("in_reply_to")?.arrayValue?.compactMap(\.stringValue) ?? [],
+                            references: record.value("references")?.arrayValue?.compactMap(\.stringValue) ?? [])
+                threadInfo.append((id, record.string("thread_id"), record.string("subject") ?? ""))
+                groupKey = id  // regrouped by thread once all are read
+            }
+            if sorted && grouping == .participants {
+                if flushed.contains(groupKey) { throw NotSorted(key: groupKey) }
+                if let c = current, c != groupKey { try flush(c) }
+                current = groupKey
+            }
+            if conversations[groupKey] == nil {
+                let participants = record.value("participants")?.arrayValue?.compactMap(\.stringValue) ?? []
+                conversations[groupKey] = Conversation(id: groupKey, participants: participants)
+                order.append(groupKey)
+            }
+            conversations[groupKey]!.messages.append(summary)
+            seenIDs[id] = groupKey
+            return nil
+        }
+        if sorted && grouping == .participants {
+            if let c = current { try flush(c) }
+            return
+        }
+        if grouping == .thread {
+            (conversations, order) = regroupByThread(conversations, order: order, threads: threads, info: threadInfo)
+        }
+        var all: [Conversation] = []
+        for key in order {
+            guard var c = conversations[key] else { continue }
+            all += split(&c)
+        }
+        switch sort {
+        case .lastDate: all.sort { $0.lastDate != $1.lastDate ? $0.lastDate > $1.lastDate : $0.id < $1.id }
+        case .firstDate: all.sort { $0.firstDate != $1.firstDate ? $0.firstDate < $1.firstDate : $0.id < $1.id }
+        case .count: all.sort { $0.messages.count != $1.messages.count ? $0.messages.count > $1.messages.count : $0.id < $1.id }
+        case .input: break
+        }
+        for c in all { try write(c, to: run) }
+    }
+
+    private func write(_ c: Conversation, to run: FilterRun) throws {
+        var w = JSONWriter()
+        c.write(&w, embed: embed)
+        try run.write(w.bytes)
+    }
+
+    func splitForTesting(_ c: inout Conversation) -> [Conversation] { split(&c) }
+
+    /// With --max-gap: a conversation split where its messages fall silent for longer.
+    /// The parts after the first get ids with "-2", "-3", ….
+    private func split(_ c: inout Conversation) -> [Conversation] {
+        guard let maxGap, c.messages.count > 1 else { return [c] }
+        var parts: [Conversation] = []
+        var part = Conversation(id: c.id, participants: c.participants)
+        var lastTime: Int?
+        for m in c.ordered {
+            let t = RFC3339.seconds(m.date)
+            if let lastTime, let t, t - lastTime > maxGap {
+                parts.append(part)
+                part = Conversation(id: c.id + "-\(parts.count + 1)", participants: c.participants)
+            }
+            part.messages.append(m)
+            if t != nil { lastTime = t }
+        }
+        parts.append(part)
+        return parts
+    }
+
+    /// Thread mode: Gmail's thread id when a message has one, else the root of its
+    /// References/In-Reply-To thread; with --subject-fallback, threads with one subject
+    /// (less Re:, Fwd: and their translations) join.
+    private func regroupByThread(_ byMessage: [String: Conversation], order: [String], threads: ThreadBuilder,
+                                 info: [(id: String, gmailThread: String?, subject: String)])
+        -> ([String: Conversation], [String])
+    {
+        var result: [String: Conversation] = [:]
+        var newOrder: [String] = []
+        var bySubject: [String: String] = [:]
+        for entry in info {
+            guard let single = byMessage[entry.id] else { continue }
+            var key = entry.gmailThread.map { "gmail:" + $0 } ?? threads.root(of: entry.id)
+            if subjectFallback, entry.gmailThread == nil {
+                let subject = Subject.normalized(entry.subject)
+                if !subject.isEmpty {
+                    if let existing = bySubject[subject] { key = existing } else { bySubject[subject] = key }
+                }
+            }
+            if result[key] == nil {
+                let id = key.hasPrefix("gmail:") ? String(key.dropFirst(6)) : key
+                result[key] = Conversation(id: id, participants: [])
+                newOrder.append(key)
+            }
+            result[key]!.messages += single.messages
+            for p in single.participants where !result[key]!.participants.contains(p) { result[key]!.participants.append(p) }
+        }
+        for key in newOrder { result[key]!.participants.sort() }
+        return (result, newOrder)
+    }
+
+    static func summary(of record: JSONRecord, id: String, normalizer: AddressNormalizer, embed: Bool) -> MessageSummary {
+        var names: [(String, String)] = []
+        func addName(_ v: JSONValue) {
+            if let a = v["address"]?.stringValue.flatMap(normalizer.normalize), let n = v["name"]?.stringValue { names.append((a, n)) }
+        }
+        let from = record.value("from") ?? .null
+        addName(from)
+        for field in ["to", "cc"] { for v in record.value(field)?.arrayValue ?? [] { addName(v) } }
+        let mailKind = record.string("mail_kind")
+        return MessageSummary(
+            id: id,
+            date: record.string("date") ?? "",
+            labels: record.value("labels")?.arrayValue?.compactMap(\.stringValue) ?? [],
+            fromMe: record.value("from_me") == .bool(true),
+            from: from,
+            snippet: record.string("snippet") ?? Snippet.of(record.string("text") ?? record.string("subject") ?? ""),
+            isNewsletter: mailKind == "newsletter" || (mailKind == nil && record.value("is_newsletter") == .bool(true)),
+            isGroup: record.value("is_group") == .bool(true),
+            shipments: record.value("shipments")?.arrayValue ?? [],
+            names: names,
+            record: embed ? record.bytes : nil)
+    }
+}
+
+/// The first 140 user-perceived characters of a text, whitespace collapsed (text-extract's
+/// `snippet` is used instead when the record has one).
+enum Snippet {
+    static func of(_ text: String) -> String {
+        var out = ""
+        var count = 0
+        var pendingSpace = false
+        for ch in text.prefix(4096) {  // Characters: grapheme clusters, never cut
+            if ch.isWhitespace {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace {
+                out.append(" ")
+                count += 1
+                pendingSpace = false
+            }
+            if count >= 140 { break }
+            out.append(ch)
+            count += 1
+        }
+        return out
+    }
+}
+
+enum Subject {
+    private static let prefixes = ["re:", "fwd:", "fw:", "aw:", "wg:", "sv:", "vs:", "tr:", "rv:", "r:", "回覆:", "回复:", "答复:", "轉寄:", "转发:", "re：", "回覆：", "回复：", "转发：", "轉寄："]
+
+    /// The subject without reply and forward prefixes, lowercased, whitespace collapsed.
+    static func normalized(_ subject: String) -> String {
+        var s = Substring(subject.lowercased())
+        var changed = true
+        while changed {
+            changed = false
+            s = s.drop(while: { $0.isWhitespace })
+            for p in prefixes where s.hasPrefix(p) {
+                s = s.dropFirst(p.count)
+                changed = true
+            }
+            if s.hasPrefix("["), let close = s.firstIndex(of: "]"), s[..<close].allSatisfy({ $0 != " " }) {
+                s = s[s.index(after: close)...]  // [list-tag]
+                changed = true
+            }
+        }
+        return s.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+}
+
+/// Seconds since the epoch of `YYYY-MM-DDTHH:MM:SSZ`, as mime-parse writes dates.
+enum RFC3339 {
+    static func seconds(_ s: String) -> Int? {
+        let b = Array(s.utf8)
+        guard b.count >= 20 else { return nil }
+        func num(_ at: Int, _ n: Int) -> Int? {
+            var v = 0
+            for k in at..<(at + n) {
+                guard b[k] >= 48, b[k] <= 57 else { return nil }
+                v = v * 10 + Int(b[k] - 48)
+            }
+            return v
+        }
+        guard let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2), let mi = num(14, 2), let se = num(17, 2) else { return nil }
+        let yy = mo <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let doy = (153 * ((mo + 9) % 12) + 2) / 5 + d - 1
+        let days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468
+        return days * 86400 + h * 3600 + mi * 60 + se
+    }
+}
+
+/// `30d`, `12h`, `90m`, `45s`, `2w` (or a bare number of seconds): a duration in seconds.
+public enum Duration {
+    public static func seconds(_ text: String) -> Int? {
+        if let plain = Int(text) { return plain >= 0 ? plain : nil }
+        guard let unit = text.last, let n = Int(text.dropLast()), n >= 0 else { return nil }
+        switch unit {
+        case "s": return n
+        case "m": return n * 60
+        case "h": return n * 3600
+        case "d": return n * 86400
+        case "w": return n * 7 * 86400
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import JSONLines
+
+/// What conversation-group keeps of one message: enough to summarize its conversation, not
+/// its body (unless the whole record is embedded).
+struct MessageSummary {
+    var id: String
+    var date: String  // RFC 3339 UTC: sorts as text
+    var labels: [String]
+    var fromMe: Bool
+    var from: JSONValue  // the {name, address} object, or null
+    var snippet: String
+    var isNewsletter: Bool
+    var isGroup: Bool
+    var shipments: [JSONValue]
+    var names: [(address: String, name: String)]
+    var record: [UInt8]?  // with --embed
+
+    var isUnread: Bool { labels.contains("UNREAD") }
+    var isInInbox: Bool { labels.contains("INBOX") }
+    /// Takeout marks a message that left the inbox "Archived"; trash and spam have left it too.
+    var isMarkedArchived: Bool { labels.contains("Archived") || labels.contains("TRASH") || labels.contains("SPAM") }
+}
+
+/// One conversation: its messages' summaries, and what a client's list shows of it.
+struct Conversation {
+    let id: String
+    var participants: [String]
+    var messages: [MessageSummary] = []
+
+    init(id: String, participants: [String]) {
+        self.id = id
+        self.participants = participants
+    }
+
+    /// Visibility as an inbox shows it: any message in INBOX makes the conversation visible
+    /// (a newer message in INBOX brings an archived one back); one whose messages have all
+    /// left INBOX is archived; one of only messages the user sent stays visible until one of
+    /// them is marked archived (Takeout's "Archived", trash or spam).
+    var archived: Bool {
+        if messages.contains(where: \.isInInbox) { return false }
+        if messages.allSatisfy(\.fromMe) { return messages.contains(where: \.isMarkedArchived) }
+        return true
+    }
+
+    var firstDate: String { messages.map(\.date).min() ?? "" }
+    var lastDate: String { messages.map(\.date).max() ?? "" }
+
+    /// The messages oldest first (those without a date first, in input order).
+    var ordered: [MessageSummary] {
+        messages.enumerated().sorted { a, b in
+            a.element.date != b.element.date ? a.element.date < b.element.date : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// The display name seen most often for each participant.
+    func bestNames() -> [(address: String, name: String?)] {
+        participants.map { p in
+            var counts: [String: Int] = [:]
+            for m in messages { for n in m.names where n.address == p && !n.name.isEmpty { counts[n.name, default: 0] += 1 } }
+            let best = counts.max { a, b in a.value < b.value || (a.value == b.value && a.key > b.key) }?.key
+            return (p, best)
+        }
+    }
+
+    func write(_ w: inout JSONWriter, embed: Bool) {
+        let ordered = ordered
+        let last = ordered.last
+        w.beginObject()
+        w.field("conversation_id", id)
+        w.key("participants")
+        w.beginArray()
+        for (address, name) in bestNames() {
+            w.beginObject()
+            w.field("name", name)
+            w.field("address", address)
+            w.endObject()
+        }
+        w.endArray()
+        w.field("is_group", messages.contains(where: \.isGroup))
+        w.field("is_newsletter", !messages.isEmpty && messages.allSatisfy(\.isNewsletter))
+        w.field("message_count", messages.count)
+        w.field("unread_count", messages.filter(\.isUnread).count)
+        w.field("first_date", firstDate.isEmpty ? nil : firstDate)
+        w.field("last_date", lastDate.isEmpty ? nil : lastDate)
+        w.field("snippet", last?.snippet)
+        w.key("last_sender")
+        w.value(last?.from ?? .null)
+        var labels: [String] = []
+        for m in ordered { for l in m.labels where !labels.contains(l) { labels.append(l) } }
+        w.field("labels", strings: labels)
+        w.key("shipments")
+        w.beginArray()
+        var seen = Set<String>()
+        for m in ordered {
+            for s in m.shipments {
+                let key = s["tracking_number"]?.stringValue ?? "\(s)"
+                if seen.insert(key).inserted { w.value(s) }
+            }
+        }
+        w.endArray()
+        w.field("archived", archived)
+        if embed {
+            w.key("messages")
+            w.beginArray()
+            for m in ordered { w.raw(m.record ?? []) }
+            w.endArray()
+        } else {
+            w.field("message_ids", strings: ordered.map(\.id))
+        }
+        w.endObject()
+    }
+}

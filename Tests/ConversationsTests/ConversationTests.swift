@@ -1,0 +1,127 @@
+import Testing
+import JSONLines
+@testable import Conversations
+
+func message(_ id: String, date: String = "2026-01-01T00:00:00Z", labels: [String] = ["INBOX"], fromMe: Bool = false) -> MessageSummary {
+    MessageSummary(id: id, date: date, labels: labels, fromMe: fromMe, from: .null, snippet: "", isNewsletter: false,
+                   isGroup: false, shipments: [], names: [], record: nil)
+}
+
+@Suite struct VisibilityTests {
+    func conversation(_ messages: [MessageSummary]) -> Conversation {
+        var c = Conversation(id: "c", participants: ["a@x"])
+        c.messages = messages
+        return c
+    }
+
+    @Test func anyMessageInTheInboxKeepsItVisible() {
+        #expect(!conversation([message("1", labels: ["Archived"]), message("2", labels: ["INBOX"])]).archived)
+    }
+
+    @Test func allMessagesOutOfTheInboxIsArchived() {
+        #expect(conversation([message("1", labels: ["Archived"]), message("2", labels: ["IMPORTANT"])]).archived)
+    }
+
+    @Test func onlySentStaysVisibleUntilArchived() {
+        #expect(!conversation([message("1", labels: ["SENT"], fromMe: true)]).archived)
+        #expect(conversation([message("1", labels: ["SENT", "Archived"], fromMe: true)]).archived)
+        #expect(conversation([message("1", labels: ["SENT"], fromMe: true), message("2", labels: ["TRASH"], fromMe: true)]).archived)
+    }
+
+    @Test func aNewerMessageInTheInboxBringsItBack() {
+        let old = message("1", date: "2025-01-01T00:00:00Z", labels: ["Archived"])
+        #expect(conversation([old]).archived)
+        #expect(!conversation([old, message("2", date: "2026-01-01T00:00:00Z", labels: ["INBOX", "UNREAD"])]).archived)
+    }
+}
+
+@Suite struct ThreadingTests {
+    @Test func repliesFindTheirRoot() {
+        let t = ThreadBuilder()
+        t.add(id: "a", inReplyTo: [], references: [])
+        t.add(id: "b", inReplyTo: ["a"], references: ["a"])
+        t.add(id: "c", inReplyTo: ["b"], references: ["a", "b"])
+        #expect(t.root(of: "c") == "a")
+        #expect(t.root(of: "b") == "a")
+    }
+
+    @Test func missingParentsArePlaceholders() {
+        let t = ThreadBuilder()
+        t.add(id: "c", inReplyTo: [], references: ["lost-root", "lost-middle"])
+        t.add(id: "d", inReplyTo: ["lost-root"], references: [])
+        #expect(t.root(of: "c") == "lost-root")
+        #expect(t.root(of: "d") == "lost-root")
+    }
+
+    @Test func inReplyToWinsUnlessItIsNotOneID() {
+        let t = ThreadBuilder()
+        t.add(id: "x", inReplyTo: ["p"], references: ["q"])
+        #expect(t.root(of: "x") == "p")
+        let u = ThreadBuilder()
+        u.add(id: "y", inReplyTo: ["p1", "p2"], references: ["r1", "r2"])  // ambiguous: notmuch takes References
+        #expect(u.root(of: "y") == "r1")
+    }
+
+    @Test func cyclesAreNotMade() {
+        let t = ThreadBuilder()
+        t.add(id: "a", inReplyTo: ["b"], references: [])
+        t.add(id: "b", inReplyTo: ["a"], references: [])
+        let ra = t.root(of: "a"), rb = t.root(of: "b")
+        #expect(ra == rb)  // one thread, and root() came back: no loop
+        t.add(id: "self", inReplyTo: ["self"], references: ["self"])
+        #expect(t.root(of: "self") == "self")
+    }
+
+    @Test func aDuplicateIDDoesNotBreakTheTree() {
+        let t = ThreadBuilder()
+        t.add(id: "a", inReplyTo: [], references: [])
+        t.add(id: "b", inReplyTo: ["a"], references: ["a"])
+        t.add(id: "a", inReplyTo: ["b"], references: ["b"])  // a second message claiming id "a"
+        #expect(t.root(of: "b") == t.root(of: "a"))
+    }
+}
+
+@Suite struct GroupingHelperTests {
+    @Test(arguments: [("30d", 2_592_000), ("12h", 43_200), ("90m", 5_400), ("45s", 45), ("2w", 1_209_600), ("60", 60)])
+    func durations(_ text: String, _ seconds: Int) {
+        #expect(Duration.seconds(text) == seconds)
+    }
+
+    @Test func badDurations() {
+        #expect(Duration.seconds("soon") == nil)
+        #expect(Duration.seconds("3y") == nil)
+    }
+
+    @Test func rfc3339() {
+        #expect(RFC3339.seconds("1970-01-01T00:00:00Z") == 0)
+        #expect(RFC3339.seconds("2024-02-29T12:00:00Z") == 1_709_208_000)
+        #expect(RFC3339.seconds("") == nil)
+    }
+
+    @Test(arguments: [("Re: RE: Fwd: Lunch", "lunch"), ("回覆: 午餐", "午餐"), ("[swift-dev] Re: Streaming", "streaming"), ("AW: Treffen  morgen", "treffen morgen")])
+    func subjects(_ raw: String, _ normalized: String) {
+        #expect(Subject.normalized(raw) == normalized)
+    }
+
+    @Test func snippetsCountCharactersNotBytes() {
+        let family = "👨‍👩‍👧‍👦"
+        let text = String(repeating: family, count: 200)
+        let s = Snippet.of(text)
+        #expect(s.count == 140)
+        #expect(s.allSatisfy { $0 == Character(family) })
+        #expect(Snippet.of("  a \n\n b\tc ") == "a b c")
+    }
+}
+
+@Suite struct ConversationGroupRunTests {
+    @Test func maxGapSplits() {
+        var g = ConversationGroup()
+        g.maxGap = 86_400
+        var c = Conversation(id: "h", participants: ["a@x"])
+        c.messages = [message("1", date: "2026-01-01T00:00:00Z"), message("2", date: "2026-01-01T12:00:00Z"),
+                      message("3", date: "2026-02-01T00:00:00Z")]
+        let parts = g.splitForTesting(&c)
+        #expect(parts.map(\.id) == ["h", "h-2"])
+        #expect(parts.map { $0.messages.map(\.id) } == [["1", "2"], ["3"]])
+    }
+}

@@ -1,0 +1,116 @@
+"""conversation-group on real pipelines: the generator's truth, duplicates, bad lines,
+--embed with --sorted streaming, and the documented way to sort a huge stream."""
+import collections
+import json
+import subprocess
+
+import pytest
+
+from conftest import BIN, ENV, SHARED, records, run
+
+OWNER = "meiling.chen@gmail.com"
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    d = tmp_path_factory.mktemp("gen")
+    mbox, truth = d / "g.mbox", d / "g.truth.jsonl"
+    subprocess.run(["python3", str(SHARED / "gen" / "gen_mbox.py"), "--messages", "800", "--seed", "11",
+                    "--out", str(mbox), "--truth", str(truth)], check=True, capture_output=True)
+    keyed = run("participant-hash", "--me-auto", input=run("mime-parse", mbox).stdout).stdout
+    return keyed, [json.loads(line) for line in truth.read_text().splitlines()]
+
+
+def groups(conversations):
+    return sorted(sorted(c["message_ids"]) for c in conversations)
+
+
+def test_conversations_are_the_truths_participant_sets(generated):
+    keyed, truth = generated
+    ids = [r["id"] for r in records(keyed)]
+    expected = collections.defaultdict(list)
+    for t, i in zip(truth, ids):
+        if t["kind"] == "forum":
+            key = ("list", [p for p in t["participants"] if p.lower() != t["from"].lower()][-1].lower())
+        else:
+            key = tuple(sorted({p.lower() for p in t["participants"]} - {OWNER}) or [OWNER])
+        expected[key].append(i)
+    r = run("conversation-group", input=keyed)
+    assert r.returncode == 0, r.stderr
+    out = records(r.stdout)
+    assert sum(c["message_count"] for c in out) == len(ids)  # every message in exactly one
+    assert groups(out) == sorted(sorted(v) for v in expected.values())
+    dates = [c["last_date"] for c in out]
+    assert dates == sorted(dates, reverse=True)
+
+
+def test_threads_are_the_truths_threads(generated):
+    keyed, truth = generated
+    ids = [r["id"] for r in records(keyed)]
+    expected = collections.defaultdict(list)
+    for t, i in zip(truth, ids):
+        expected[t["thrid"]].append(i)
+    by_gmail = records(run("conversation-group", "--by", "thread", input=keyed).stdout)
+    assert groups(by_gmail) == sorted(sorted(v) for v in expected.values())
+    # without Gmail's thread ids, References and In-Reply-To rebuild the same threads
+    stripped = "".join(json.dumps(dict(r, thread_id=None), ensure_ascii=False) + "\n" for r in records(keyed))
+    by_headers = records(run("conversation-group", "--by", "thread", input=stripped).stdout)
+    assert groups(by_headers) == sorted(sorted(v) for v in expected.values())
+
+
+def test_duplicates_collapse_and_merge_labels(generated):
+    keyed, _ = generated
+    lines = keyed.splitlines()
+    first = json.loads(lines[0])
+    copy = dict(first, labels=first["labels"] + ["Copied"])
+    twice = keyed + (json.dumps(copy, ensure_ascii=False) + "\n").encode() + keyed
+    once = records(run("conversation-group", input=keyed).stdout)
+    again = records(run("conversation-group", input=twice).stdout)
+    assert [c["message_count"] for c in again] == [c["message_count"] for c in once]
+    holder = next(c for c in again if first["id"] in c["message_ids"])
+    assert "Copied" in holder["labels"]
+
+
+def test_bad_lines_are_reported_with_their_number(generated):
+    keyed, _ = generated
+    lines = keyed.splitlines()
+    stream = b"\n".join([lines[0], b"not json", b'{"id":"x@y","subject":"no key"}'] + lines[1:5]) + b"\n"
+    r = run("conversation-group", input=stream)
+    assert r.returncode == 1
+    err = r.stderr.decode().splitlines()
+    assert err[0].startswith("conversation-group: -:2: invalid JSON")
+    assert err[1] == "conversation-group: -:3: the record has no participant_hash (run participant-hash first)"
+    assert err[-1] == "conversation-group: 2 records skipped"
+    assert sum(c["message_count"] for c in records(r.stdout)) == 5
+    passed = records(run("conversation-group", "--on-error=pass", input=stream).stdout)
+    assert sum(1 for c in passed if "errors" in c) == 2
+
+
+def test_sorted_embed_streams_the_same_conversations(generated):
+    keyed, _ = generated
+    whole = records(run("conversation-group", "--embed", input=keyed).stdout)
+    assert all(len(c["messages"]) == c["message_count"] and "message_ids" not in c for c in whole)
+    # the documented way to sort a stream by conversation with standard tools
+    sort = subprocess.run(
+        "jq -r '\"\\(.participant_hash)\\t\\(tojson)\"' | sort -s -t \"$(printf '\\t')\" -k1,1 | cut -f2-",
+        shell=True, input=keyed, capture_output=True, check=True)
+    streamed = records(run("conversation-group", "--embed", "--sorted", input=sort.stdout).stdout)
+    key = lambda c: c["conversation_id"]
+    assert sorted(streamed, key=key) == sorted(whole, key=key)
+    unsorted = run("conversation-group", "--sorted", input=keyed)
+    assert unsorted.returncode == 1 and b"appears again" in unsorted.stderr
+
+
+def test_usage_errors():
+    assert run("conversation-group", "--max-gap", "soon", input=b"").returncode == 64
+    assert run("conversation-group", "--sorted", "--by", "thread", input=b"").returncode == 64
+    assert run("conversation-group", "--by", "subject", input=b"").returncode == 64
+
+
+def test_max_gap_splits_a_conversation(generated):
+    keyed, _ = generated
+    plain = records(run("conversation-group", input=keyed).stdout)
+    split = records(run("conversation-group", "--max-gap", "1h", input=keyed).stdout)
+    assert len(split) > len(plain)
+    assert sum(c["message_count"] for c in split) == sum(c["message_count"] for c in plain)
+    assert any(c["conversation_id"].endswith("-2") for c in split)
