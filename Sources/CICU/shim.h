@@ -5,7 +5,6 @@
 #include <unicode/ucnv.h>
 #include <unicode/uidna.h>
 #include <unicode/unorm2.h>
-#include <unicode/ubrk.h>
 #include <unicode/utypes.h>
 
 static inline UConverter *mp_ucnv_open(const char *name, UErrorCode *err) { return ucnv_open(name, err); }
@@ -36,11 +35,4 @@ static inline int32_t mp_unorm2_normalize(const UNormalizer2 *n, const UChar *sr
                                           int32_t capacity, UErrorCode *err) {
     return unorm2_normalize(n, src, length, dest, capacity, err);
 }
-
-static inline UBreakIterator *mp_ubrk_open_character(const UChar *text, int32_t length, UErrorCode *err) {
-    return ubrk_open(UBRK_CHARACTER, "", text, length, err);
-}
-static inline int32_t mp_ubrk_next(UBreakIterator *b) { return ubrk_next(b); }
-static inline void mp_ubrk_close(UBreakIterator *b) { ubrk_close(b); }
-static inline int32_t mp_ubrk_done(void) { return UBRK_DONE; }
 #endif

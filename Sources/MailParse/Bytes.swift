@@ -76,12 +76,9 @@ enum Bytes {
         return (contentEnd, lf + 1)
     }
 
-    static func hasPrefix(_ b: UnsafeRawBufferPointer, at i: Int, _ prefix: [UInt8], caseInsensitive: Bool = false) -> Bool {
+    static func hasPrefix(_ b: UnsafeRawBufferPointer, at i: Int, _ prefix: [UInt8]) -> Bool {
         guard i + prefix.count <= b.count else { return false }
-        for k in 0..<prefix.count {
-            let c = b[i + k]
-            if caseInsensitive ? lower(c) != lower(prefix[k]) : c != prefix[k] { return false }
-        }
+        for k in 0..<prefix.count where b[i + k] != prefix[k] { return false }
         return true
     }
 

@@ -102,15 +102,6 @@ public final class CharsetDecoder {
         return m
     }
 
-    /// True when ICU can open a converter for this label (after mail's mapping).
-    public func knows(_ label: String) -> Bool {
-        switch CharsetLabel.meaning(of: label) {
-        case .icu(let name): return converter(named: name) != nil
-        case .unknown: return false
-        default: return true
-        }
-    }
-
     private func converter(named name: String) -> Converter? {
         if let c = converters[name] { return c }
         if unknownNames.contains(name) { return nil }

@@ -8,7 +8,6 @@ public final class Diagnostics {
     public let program: String
     public private(set) var skipped = 0
     public private(set) var passedWithErrors = 0
-    public private(set) var warnings = 0
     /// Called before anything is written to stderr, so a progress line can be cleared.
     public var beforeWrite: (() -> Void)?
 
@@ -16,11 +15,6 @@ public final class Diagnostics {
 
     public func error(_ message: String, file: String? = nil, line: Int? = nil) {
         write(format(message, file: file, line: line))
-    }
-
-    public func warning(_ message: String, file: String? = nil, line: Int? = nil) {
-        warnings += 1
-        write(format("warning: " + message, file: file, line: line))
     }
 
     public func note(_ message: String) { write("\(program): \(message)\n") }

@@ -78,7 +78,7 @@ public final class FilterRun {
                 w.raw(errors.bytes)
                 if let rawLine {
                     w.key("invalid_line")
-                    w.string(rawLine.withUnsafeBytes { lenientString($0) })
+                    w.string(String(decoding: rawLine, as: UTF8.self))  // invalid bytes become U+FFFD
                 }
                 w.endObject()
                 try write(w.bytes)
@@ -129,9 +129,4 @@ public final class FilterRun {
         }
         exit(run.finish().rawValue)
     }
-}
-
-/// Text from bytes that should be UTF-8; invalid bytes become U+FFFD.
-func lenientString(_ bytes: UnsafeRawBufferPointer) -> String {
-    String(decoding: bytes, as: UTF8.self)
 }

@@ -94,7 +94,7 @@ struct BodyWriter {
         return out
     }
 
-    mutating func writeAttachment(_ part: MIMEPart, saver: AttachmentSaver?, id: String, _ w: inout JSONWriter) {
+    mutating func writeAttachment(_ part: MIMEPart, saver: AttachmentSaver?, _ w: inout JSONWriter) {
         let data = decodedBytes(part)
         w.beginObject()
         w.field("filename", part.filename)
@@ -109,7 +109,7 @@ struct BodyWriter {
         w.endObject()
     }
 
-    mutating func writeUUEncoded(_ file: UUEncode.File, saver: AttachmentSaver?, id: String, _ w: inout JSONWriter) {
+    mutating func writeUUEncoded(_ file: UUEncode.File, saver: AttachmentSaver?, _ w: inout JSONWriter) {
         w.beginObject()
         w.field("filename", file.name.isEmpty ? nil : file.name)
         w.field("content_type", "application/octet-stream")

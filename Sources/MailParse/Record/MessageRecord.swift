@@ -76,8 +76,8 @@ public final class MessageConverter {
 
         w.key("attachments")
         w.beginArray()
-        for part in selection.attachments { bodies.writeAttachment(part, saver: attachmentSaver, id: id, &w) }
-        for file in uuencoded { bodies.writeUUEncoded(file, saver: attachmentSaver, id: id, &w) }
+        for part in selection.attachments { bodies.writeAttachment(part, saver: attachmentSaver, &w) }
+        for file in uuencoded { bodies.writeUUEncoded(file, saver: attachmentSaver, &w) }
         w.endArray()
 
         w.key("calendar")
