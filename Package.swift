@@ -29,7 +29,10 @@ let package = Package(
         ]),
         .target(name: "MailParse", dependencies: ["CLibcExtras", "UTF8Text", "UnicodeServices", "JSONLines", "Hashing", "UnixFilter"]),
 
-        .target(name: "Conversations", dependencies: ["UnicodeServices", "JSONLines", "Hashing", "UnixFilter"]),
+        .target(name: "Conversations", dependencies: [
+            "UnicodeServices", "JSONLines", "Hashing", "UnixFilter",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
         .executableTarget(name: "participant-hash", dependencies: ["Conversations", "UnixFilter"]),

@@ -1,11 +1,18 @@
+import ArgumentParser
 import UnicodeServices
 
-/// Which optional rules make two addresses one person.
-public struct AddressRules: Sendable {
+/// Which optional rules make two addresses one person; also the command-line flags that set
+/// them, shared by participant-hash and conversation-group (which must be given the same).
+public struct AddressRules: ParsableArguments, Sendable {
     /// `j.doe+news@googlemail.com` is `jdoe@gmail.com`: Gmail ignores dots and `+tag`.
+    @Flag(name: .customLong("gmail-canonical"), help: "In gmail.com and googlemail.com addresses, ignore dots and +tags, as Gmail does.")
     public var gmailCanonical = false
+
     /// `jdoe+anything@x` is `jdoe@x`, for every domain.
+    @Flag(name: .customLong("strip-plus"), help: "Ignore +tags in every address.")
     public var stripPlus = false
+
+    public init() {}
 
     public init(gmailCanonical: Bool = false, stripPlus: Bool = false) {
         self.gmailCanonical = gmailCanonical

@@ -37,7 +37,7 @@ public struct ConversationGroup {
         var conversations: [String: Conversation] = [:]
         var order: [String] = []  // keys in order of first appearance
         var seenIDs: [String: String] = [:]  // message id → conversation key, for duplicates
-        var threads = ThreadBuilder()
+        let threads = ThreadBuilder()
         var threadInfo: [(id: String, gmailThread: String?, subject: String)] = []
         var flushed = Set<String>()
         var current: String?
@@ -49,15 +49,15 @@ public struct ConversationGroup {
         }
 
         try filterRecords(run, progressNoun: "messages") { record in
-            let id = record.string("id") ?? record.string("message_id")
-            guard let id else { throw MissingField(name: "id") }
-            let key: String
+            guard let id = record.string("id") ?? record.string("message_id") else { throw MissingField(name: "id") }
+            // by participants, the key; by thread, each message alone until all are read
+            let groupKey: String
             switch grouping {
             case .participants:
                 guard let hash = record.string("participant_hash") else { throw MissingField(name: "participant_hash") }
-                key = hash
+                groupKey = hash
             case .thread:
-                key = "pending"
+                groupKey = id
             }
             if let earlier = seenIDs[id] {
                 // the same message again (Takeout repeats one per label): merge its labels
@@ -70,12 +70,10 @@ public struct ConversationGroup {
                 return nil
             }
             let summary = Self.summary(of: record, id: id, normalizer: normalizer, embed: embed)
-            var groupKey = key
             if grouping == .thread {
                 threads.add(id: id, inReplyTo: record.value("in_reply_to")?.arrayValue?.compactMap(\.stringValue) ?? [],
                             references: record.value("references")?.arrayValue?.compactMap(\.stringValue) ?? [])
                 threadInfo.append((id, record.string("thread_id"), record.string("subject") ?? ""))
-                groupKey = id  // regrouped by thread once all are read
             }
             if sorted && grouping == .participants {
                 if flushed.contains(groupKey) { throw NotSorted(key: groupKey) }
@@ -118,11 +116,9 @@ public struct ConversationGroup {
         try run.write(w.bytes)
     }
 
-    func splitForTesting(_ c: inout Conversation) -> [Conversation] { split(&c) }
-
     /// With --max-gap: a conversation split where its messages fall silent for longer.
     /// The parts after the first get ids with "-2", "-3", ….
-    private func split(_ c: inout Conversation) -> [Conversation] {
+    func split(_ c: inout Conversation) -> [Conversation] {
         guard let maxGap, c.messages.count > 1 else { return [c] }
         var parts: [Conversation] = []
         var part = Conversation(id: c.id, participants: c.participants)

@@ -27,11 +27,7 @@ struct ParticipantHashCommand: ParsableCommand {
     @Flag(name: .customLong("me-auto"), help: "Infer your addresses from the input (From of SENT messages, Delivered-To) and say what was inferred.")
     var meAuto = false
 
-    @Flag(name: .customLong("gmail-canonical"), help: "Treat dots and +tags in gmail.com and googlemail.com addresses as Gmail does: ignored.")
-    var gmailCanonical = false
-
-    @Flag(name: .customLong("strip-plus"), help: "Ignore +tags in every address.")
-    var stripPlus = false
+    @OptionGroup var rules: AddressRules
 
     func validate() throws {
         if me.isEmpty && meFile.isEmpty && !meAuto {
@@ -44,7 +40,7 @@ struct ParticipantHashCommand: ParsableCommand {
         tool.me = me
         tool.meFiles = meFile
         tool.meAuto = meAuto
-        tool.rules = AddressRules(gmailCanonical: gmailCanonical, stripPlus: stripPlus)
+        tool.rules = rules
         FilterRun.main(program: "participant-hash", options: common) { try tool.run($0) }
     }
 }

@@ -120,7 +120,7 @@ func message(_ id: String, date: String = "2026-01-01T00:00:00Z", labels: [Strin
         var c = Conversation(id: "h", participants: ["a@x"])
         c.messages = [message("1", date: "2026-01-01T00:00:00Z"), message("2", date: "2026-01-01T12:00:00Z"),
                       message("3", date: "2026-02-01T00:00:00Z")]
-        let parts = g.splitForTesting(&c)
+        let parts = g.split(&c)
         #expect(parts.map(\.id) == ["h", "h-2"])
         #expect(parts.map { $0.messages.map(\.id) } == [["1", "2"], ["3"]])
     }
