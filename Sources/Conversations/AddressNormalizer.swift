@@ -1,23 +1,32 @@
 import ArgumentParser
 import UnicodeServices
 
-/// Which optional rules make two addresses one person; also the command-line flags that set
-/// them, shared by participant-hash and conversation-group (which must be given the same).
-public struct AddressRules: ParsableArguments, Sendable {
+/// Which optional rules make two addresses one person.
+public struct AddressRules: Sendable {
     /// `j.doe+news@googlemail.com` is `jdoe@gmail.com`: Gmail ignores dots and `+tag`.
-    @Flag(name: .customLong("gmail-canonical"), help: "In gmail.com and googlemail.com addresses, ignore dots and +tags, as Gmail does.")
     public var gmailCanonical = false
-
     /// `jdoe+anything@x` is `jdoe@x`, for every domain.
-    @Flag(name: .customLong("strip-plus"), help: "Ignore +tags in every address.")
     public var stripPlus = false
-
-    public init() {}
 
     public init(gmailCanonical: Bool = false, stripPlus: Bool = false) {
         self.gmailCanonical = gmailCanonical
         self.stripPlus = stripPlus
     }
+}
+
+/// The flags that set `AddressRules`, shared by participant-hash and conversation-group
+/// (which must be given the same). ArgumentParser's values exist only once parsed, so the
+/// rules themselves stay a plain value.
+public struct AddressRuleFlags: ParsableArguments {
+    @Flag(name: .customLong("gmail-canonical"), help: "In gmail.com and googlemail.com addresses, ignore dots and +tags, as Gmail does.")
+    var gmailCanonical = false
+
+    @Flag(name: .customLong("strip-plus"), help: "Ignore +tags in every address.")
+    var stripPlus = false
+
+    public init() {}
+
+    public var rules: AddressRules { AddressRules(gmailCanonical: gmailCanonical, stripPlus: stripPlus) }
 }
 
 /// Addresses in the form a conversation key uses: the local part NFKC-casefolded, the domain

@@ -39,7 +39,7 @@ struct ConversationGroupCommand: ParsableCommand {
     @Flag(help: "The input is sorted by participant_hash: write each conversation as soon as the next begins (memory of one conversation; output in input order).")
     var sorted = false
 
-    @OptionGroup(title: "Address rules (give the same as to participant-hash)") var rules: AddressRules
+    @OptionGroup(title: "Address rules (give the same as to participant-hash)") var addressFlags: AddressRuleFlags
 
     func validate() throws {
         if let maxGap, Duration.seconds(maxGap) == nil { throw ValidationError("--max-gap: not a duration: '\(maxGap)' (use 30d, 12h, 90m, 45s or 2w)") }
@@ -54,7 +54,7 @@ struct ConversationGroupCommand: ParsableCommand {
         tool.sort = sort
         tool.embed = embed
         tool.sorted = sorted
-        tool.rules = rules
+        tool.rules = addressFlags.rules
         FilterRun.main(program: "conversation-group", options: common) { try tool.run($0) }
     }
 }

@@ -27,7 +27,7 @@ struct ParticipantHashCommand: ParsableCommand {
     @Flag(name: .customLong("me-auto"), help: "Infer your addresses from the input (From of SENT messages, Delivered-To) and say what was inferred.")
     var meAuto = false
 
-    @OptionGroup var rules: AddressRules
+    @OptionGroup var addressFlags: AddressRuleFlags
 
     func validate() throws {
         if me.isEmpty && meFile.isEmpty && !meAuto {
@@ -40,7 +40,7 @@ struct ParticipantHashCommand: ParsableCommand {
         tool.me = me
         tool.meFiles = meFile
         tool.meAuto = meAuto
-        tool.rules = rules
+        tool.rules = addressFlags.rules
         FilterRun.main(program: "participant-hash", options: common) { try tool.run($0) }
     }
 }
