@@ -32,11 +32,13 @@ struct GmailAPIReader {
         if let data = v["raw"]?.stringValue {
             raw = RawMessage(bytes: base64URL(data), source: source)
         } else if let payload = v["payload"] {
-            var bytes: [UInt8] = []
-            let root = PayloadTree.build(payload)
-            bytes = root.syntheticBytes
-            raw = RawMessage(bytes: bytes, source: source)
-            raw.prebuilt = root.message
+            var headerLines: [UInt8] = []
+            for h in payload["headers"]?.arrayValue ?? [] {
+                headerLines += Array((h["name"]?.stringValue ?? "").utf8) + [0x3A, 0x20]
+                headerLines += Array((h["value"]?.stringValue ?? "").utf8) + [0x0A]
+            }
+            raw = RawMessage(bytes: headerLines, source: source)
+            raw.payload = payload
         } else {
             throw GmailAPIError(message: "a Gmail API message needs 'raw' or 'payload'")
         }
@@ -54,20 +56,10 @@ struct GmailAPIReader {
 
 /// Builds a MIME tree from a Gmail API `payload`: bodies arrive already transfer-decoded.
 enum PayloadTree {
-    struct Result {
-        var message: ParsedMessage
-        var syntheticBytes: [UInt8]
-    }
-
-    static func build(_ payload: JSONValue) -> Result {
-        let decoder = HeaderTextDecoder(charsets: .init())
+    static func build(_ payload: JSONValue, decoder: HeaderTextDecoder) -> ParsedMessage {
         var defects: [String] = []
         let root = part(payload, path: "1", decoder: decoder, defects: &defects)
-        // the headers as text, so that a stable id can be computed when Message-ID is missing
-        var synthetic: [UInt8] = []
-        for f in root.headers.fields { synthetic += Array(f.lowercasedName.utf8) + [0x3A, 0x20] + f.raw + [0x0A] }
-        return Result(message: ParsedMessage(storage: ByteStorage([]), headers: root.headers, root: root, defects: defects),
-                      syntheticBytes: synthetic)
+        return ParsedMessage(storage: ByteStorage([]), headers: root.headers, root: root, defects: defects)
     }
 
     private static func part(_ v: JSONValue, path: String, decoder: HeaderTextDecoder, defects: inout [String]) -> MIMEPart {

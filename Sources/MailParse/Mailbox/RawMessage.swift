@@ -1,3 +1,5 @@
+import JSONLines
+
 /// One message as a mailbox reader found it, before parsing.
 public struct RawMessage {
     public var bytes: [UInt8]
@@ -11,8 +13,9 @@ public struct RawMessage {
     public var threadID: String?
     /// Maildir flags (`cur/NAME:2,FRS`) mapped to labels.
     public var flagLabels: [String] = []
-    /// A message already split into parts (Gmail API `format=full`), instead of `bytes`.
-    var prebuilt: ParsedMessage?
+    /// A Gmail API `format=full` payload: the message already split into parts. `bytes` then
+    /// holds only its header lines, which name it when it has no Message-ID.
+    var payload: JSONValue?
 
     public init(bytes: [UInt8], source: MessageSource, envelopeDate: Int? = nil) {
         self.bytes = bytes

@@ -18,7 +18,7 @@ public final class MessageConverter {
 
     /// The JSON record for one message, and the defects found in it.
     public func record(for raw: RawMessage) -> (json: [UInt8], defects: [String]) {
-        let message = raw.prebuilt ?? parser.parse(raw.bytes)
+        let message = raw.payload.map { PayloadTree.build($0, decoder: decoder) } ?? parser.parse(raw.bytes)
         var defects = message.defects
         var w = JSONWriter(capacity: raw.bytes.count + 1024)
         let h = message.headers
