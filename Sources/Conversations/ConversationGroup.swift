@@ -182,7 +182,7 @@ public struct ConversationGroup {
             labels: record.value("labels")?.arrayValue?.compactMap(\.stringValue) ?? [],
             fromMe: record.value("from_me") == .bool(true),
             from: from,
-            snippet: record.string("snippet") ?? Snippet.of(record.string("text") ?? record.string("subject") ?? ""),
+            snippet: record.string("snippet") ?? Snippet.of(record.stringPrefix("text", maxBytes: 8192) ?? record.string("subject") ?? ""),
             isNewsletter: mailKind == "newsletter" || (mailKind == nil && record.value("is_newsletter") == .bool(true)),
             isGroup: record.value("is_group") == .bool(true),
             shipments: record.value("shipments")?.arrayValue ?? [],
@@ -194,25 +194,42 @@ public struct ConversationGroup {
 /// The first 140 user-perceived characters of a text, whitespace collapsed (text-extract's
 /// `snippet` is used instead when the record has one).
 enum Snippet {
+    static let length = 140
+
     static func of(_ text: String) -> String {
-        var out = ""
-        var count = 0
+        // collapse on scalars (asking Character for isWhitespace costs a property lookup each);
+        // count characters only when enough scalars for them may have been kept
+        var collapsed = String.UnicodeScalarView()
         var pendingSpace = false
-        for ch in text.prefix(4096) {  // Characters: grapheme clusters, never cut
-            if ch.isWhitespace {
-                pendingSpace = !out.isEmpty
+        var kept = 0  // scalars in `collapsed` (its count would walk it)
+        var checkAt = length + 20
+        for scalar in text.unicodeScalars {
+            if isWhitespace(scalar) {
+                pendingSpace = !collapsed.isEmpty
                 continue
             }
             if pendingSpace {
-                out.append(" ")
-                count += 1
+                collapsed.append(" ")
                 pendingSpace = false
             }
-            if count >= 140 { break }
-            out.append(ch)
-            count += 1
+            collapsed.append(scalar)
+            kept += 1
+            if kept >= checkAt {
+                if String(collapsed).count > length { break }
+                checkAt *= 2  // emoji and combining marks: several scalars a character
+            }
         }
-        return out
+        var snippet = Substring(String(collapsed).prefix(length))  // cut at a grapheme boundary
+        while snippet.last == " " { snippet.removeLast() }
+        return String(snippet)
+    }
+
+    /// Unicode's White_Space property.
+    static func isWhitespace(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 }
 

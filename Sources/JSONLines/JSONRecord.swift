@@ -60,6 +60,16 @@ public struct JSONRecord {
         return nil
     }
 
+    /// The first `maxBytes` or so of a string member's text, cut at a character boundary
+    /// (a snippet needs the start of a long text, not all of it); nil when not a string.
+    public func stringPrefix(_ key: String, maxBytes: Int) -> String? {
+        guard let m = member(key), bytes[m.value.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        return bytes.withUnsafeBytes { buf in
+            var parser = JSONValueParser(buf, at: m.value.lowerBound)
+            return String(decoding: parser.decodeString(limit: maxBytes), as: UTF8.self)
+        }
+    }
+
     /// The member keys in order, decoded.
     public var keys: [String] {
         bytes.withUnsafeBytes { buf in

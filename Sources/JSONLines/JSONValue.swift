@@ -131,7 +131,8 @@ struct JSONValueParser {
     }
 
     /// Decodes the string at `i` (on its opening quote) to UTF-8; lone surrogates become U+FFFD.
-    mutating func decodeString() -> [UInt8] {
+    /// With `limit`, stops once about that many bytes are decoded, at a character boundary.
+    mutating func decodeString(limit: Int = .max) -> [UInt8] {
         i += 1
         var out = [UInt8]()
         var start = i
@@ -140,6 +141,10 @@ struct JSONValueParser {
             if c == UInt8(ascii: "\"") {
                 out.append(contentsOf: bytes[start..<i])
                 i += 1
+                return out
+            }
+            if out.count + (i - start) >= limit, c & 0xC0 != 0x80 {  // not inside a UTF-8 sequence
+                out.append(contentsOf: bytes[start..<i])
                 return out
             }
             guard c == UInt8(ascii: "\\") else {

@@ -54,6 +54,15 @@ import Testing
         #expect(r.value("ab") == .number("5"))
     }
 
+    @Test func stringPrefixStopsAtACharacterBoundary() throws {
+        let r = try JSONRecord(#"{"t":"ab\ncdé日本語 end","n":1}"#)
+        #expect(r.stringPrefix("t", maxBytes: 100) == "ab\ncdé日本語 end")
+        #expect(r.stringPrefix("t", maxBytes: 3) == "ab\n")
+        #expect(r.stringPrefix("t", maxBytes: 6) == "ab\ncdé")  // é is two bytes: kept whole
+        #expect(r.stringPrefix("t", maxBytes: 8) == "ab\ncdé日")
+        #expect(r.stringPrefix("n", maxBytes: 8) == nil)
+    }
+
     @Test func emptyObject() throws {
         let r = try JSONRecord("{}")
         #expect(String(decoding: r.updated([("a", Array("1".utf8))]), as: UTF8.self) == #"{"a":1}"#)
