@@ -1,7 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let tools = ["mime-parse", "participant-hash", "conversation-group"]
+import Foundation
+
+let tools = ["mime-parse", "newsletter-detect", "participant-hash", "conversation-group"]
+
+/// Data files built into a module (`.embedInCode`), every file of a folder under its sources.
+func embedded(_ module: String, _ folder: String? = nil, ext: String = ".json") -> [Resource] {
+    let dir = Context.packageDirectory + "/Sources/" + module + (folder.map { "/" + $0 } ?? "")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+    return names.filter { $0.hasSuffix(ext) }.sorted().map { .embedInCode((folder.map { $0 + "/" } ?? "") + $0) }
+}
 
 let package = Package(
     name: "mailpipe",
@@ -34,7 +43,11 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        .target(name: "MailKind", dependencies: ["CLibcExtras", "JSONLines", "MailParse", "UnixFilter"],
+                resources: embedded("MailKind")),
+
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
+        .executableTarget(name: "newsletter-detect", dependencies: ["MailKind", "UnixFilter"]),
         .executableTarget(name: "participant-hash", dependencies: ["Conversations", "UnixFilter"]),
         .executableTarget(name: "conversation-group", dependencies: ["Conversations", "UnixFilter"]),
 
@@ -44,6 +57,7 @@ let package = Package(
         .testTarget(name: "HashingTests", dependencies: ["Hashing"]),
         .testTarget(name: "UnixFilterTests", dependencies: ["UnixFilter"]),
         .testTarget(name: "MailParseTests", dependencies: ["MailParse"]),
+        .testTarget(name: "MailKindTests", dependencies: ["MailKind", "JSONLines"]),
         .testTarget(name: "ConversationsTests", dependencies: ["Conversations", "JSONLines"]),
     ]
 )

@@ -48,7 +48,7 @@ public final class Diagnostics {
 
 /// Writes all of `bytes` to `fd`; false on an error other than EINTR.
 @discardableResult
-func writeAll(fd: Int32, _ bytes: [UInt8]) -> Bool {
+public func writeAll(fd: Int32, _ bytes: [UInt8]) -> Bool {
     bytes.withUnsafeBytes { buf in
         var offset = 0
         while offset < buf.count {

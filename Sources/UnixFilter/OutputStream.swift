@@ -32,5 +32,6 @@ public final class OutputStream {
 
 public struct OutputError: Error, CustomStringConvertible {
     public var errno: Int32
+    public init(errno: Int32) { self.errno = errno }
     public var description: String { "write error: " + String(cString: strerror(errno)) }
 }

@@ -1,0 +1,162 @@
+/// What kind of mail a message is, for a client that shows people as chats and the rest as cards.
+public enum MailKind: String, Sendable {
+    case personal, newsletter, notification, list, automated
+}
+
+public struct Verdict: Equatable, Sendable {
+    public var kind: MailKind
+    /// The signals that decided it, named (see newsletter-detect(1)).
+    public var reasons: [String]
+    public var unsubscribe: Unsubscribe?
+    public var isNewsletter: Bool { kind == .newsletter }
+}
+
+/// Weighs a message's signals. The order of the questions matters: an auto-reply is automated
+/// whatever else it carries; a post to a discussion list is `list` even with the list's
+/// unsubscribe footer; what is left is personal unless it carries bulk signals, and bulk mail is
+/// a notification when it is about one transaction (an order, a parcel, a password), else a
+/// newsletter.
+struct Classifier {
+    let rules: MailKindRules
+
+    func classify(_ m: MessageFacts) -> Verdict {
+        let unsubscribe = Unsubscribe(listUnsubscribe: m.values("list-unsubscribe"),
+                                      listUnsubscribePost: m.values("list-unsubscribe-post"))
+        func verdict(_ kind: MailKind, _ reasons: [String]) -> Verdict {
+            Verdict(kind: kind, reasons: reasons, unsubscribe: unsubscribe)
+        }
+        let autoSubmitted = asciiLowercased(m.header("auto-submitted") ?? "").trimmed
+        let precedence = asciiLowercased(m.header("precedence") ?? "").trimmed
+        let local = m.localPart
+
+        let lowerSubject = asciiLowercased(Array(m.subject.utf8))
+
+        // Automated replies and bounces.
+        var automated: [String] = []
+        if autoSubmitted.hasPrefix("auto-replied") { automated.append("auto_submitted_auto_replied") }
+        if let h = rules.autoReplyHeaders.first(where: m.has) { automated.append("auto_reply_header:" + h) }
+        if precedence == "auto_reply" { automated.append("precedence_auto_reply") }
+        if rules.autoReplySubjects.prefixMatch(of: lowerSubject) != nil { automated.append("auto_reply_subject") }
+        if local == "mailer-daemon" || (local == "postmaster" && rules.bounceSubjects.firstMatch(in: lowerSubject) != nil)
+            || bytesContain(asciiLowercased(m.header("content-type") ?? ""), "report-type=delivery-status") {
+            automated.append("delivery_status_notification")
+        }
+        if !automated.isEmpty { return verdict(.automated, automated) }
+
+        // Bulk signals: any strong one, or two weak ones, and it is not from a person.
+        var strong: [String] = []
+        var weak: [String] = []
+        // Gmail files group mail among colleagues under Forums too: alone, it is a weak signal.
+        let category = ["CATEGORY_PROMOTIONS", "CATEGORY_SOCIAL", "CATEGORY_UPDATES"].filter(m.labels.contains)
+        strong += category.map { "gmail_" + asciiLowercased($0) }
+        if m.labels.contains("CATEGORY_FORUMS") { weak.append("gmail_category_forums") }
+        if m.has("list-unsubscribe") { strong.append("list_unsubscribe") }
+        if unsubscribe?.oneClick == true { strong.append("list_unsubscribe_post") }
+        if precedence == "bulk" || precedence == "junk" { strong.append("precedence_" + precedence) }
+        if m.has("feedback-id") { strong.append("feedback_id") }
+        let espHeaders = m.headerNames.filter(rules.bulkHeaders.contains)
+        strong += espHeaders.map { "bulk_header:" + $0 }
+        if autoSubmitted.hasPrefix("auto-generated") || autoSubmitted.hasPrefix("auto-notified") { strong.append("auto_submitted_auto_generated") }
+        let noreply = rules.noreplyLocalParts.contains { bytesContain(local, $0) }
+        if noreply { strong.append("noreply_sender") }
+        let newsletterSender = matchesLocalPart(local, rules.newsletterLocalParts)
+        let notificationSender = matchesLocalPart(local, rules.notificationLocalParts)
+        if newsletterSender { weak.append("newsletter_sender") }
+        if notificationSender { weak.append("notification_sender") }
+        if m.has("x-auto-response-suppress") { weak.append("x_auto_response_suppress") }
+        if isVERP(m.header("return-path")) { weak.append("verp_return_path") }
+        let unsubscribeLink = rules.unsubscribePhrases.firstMatch(in: m.bodyTail) != nil
+        if unsubscribeLink { weak.append("unsubscribe_link") }
+        let newsletterPhrase = rules.newsletterPhrases.firstMatch(in: m.bodyTail) != nil
+        if newsletterPhrase { weak.append("newsletter_phrase") }
+
+        // Discussion lists: a posting address or list software, and no sign of a campaign. (Old
+        // list managers mark every post Precedence: bulk, so that is no sign of one here.)
+        let campaign = !espHeaders.isEmpty || m.has("feedback-id") || precedence == "junk"
+            || m.labels.contains("CATEGORY_PROMOTIONS") || noreply || newsletterSender
+        var listSignals: [String] = []
+        if let post = m.header("list-post"), !asciiLowercased(post).trimmed.hasPrefix("no") { listSignals.append("list_post") }
+        for h in rules.discussionListHeaders.sorted() where h != "list-post" && m.has(h) { listSignals.append("list_header:" + h) }
+        if precedence == "list" { listSignals.append("precedence_list") }
+        if !m.senderAddress.isEmpty && m.senderAddress != m.fromAddress
+            && rules.isListSoftware(localPart: MessageFacts.localPart(m.senderAddress)) {
+            listSignals.append("list_sender")
+        }
+        if let listID = m.header("list-id"), listSignals.isEmpty, m.isReply || !sameOrganization(listID: listID, domain: m.domain) {
+            listSignals.append(m.isReply ? "list_id_reply" : "list_id_other_sender")
+        }
+        if !listSignals.isEmpty && !campaign {
+            return verdict(.list, listSignals + (m.has("list-id") ? ["list_id"] : []))
+        }
+        if m.has("list-id") { strong.append("list_id") }
+
+        if m.labels.contains("SENT") { return verdict(.personal, ["sent"]) }
+        guard !strong.isEmpty || weak.count >= 2 || m.hasShipments else { return verdict(.personal, []) }
+
+        // Bulk: one transaction, or a mailing?
+        var notification = 0, newsletter = 0
+        var reasons = strong + weak
+        if rules.transactionalPhrases.firstMatch(in: lowerSubject) != nil {
+            notification += 3
+            reasons.append("transactional_subject")
+        }
+        if m.hasShipments { notification += 3; reasons.append("shipments") }
+        if m.hasCalendar { notification += 3; reasons.append("calendar_invitation") }
+        if notificationSender { notification += 2 }
+        if m.labels.contains("CATEGORY_UPDATES") { notification += 2 }
+        if strong.contains("auto_submitted_auto_generated") { notification += 2 }
+        if m.labels.contains("CATEGORY_PROMOTIONS") { newsletter += 3 }
+        if m.labels.contains("CATEGORY_SOCIAL") { newsletter += 1 }
+        if newsletterSender { newsletter += 2 }
+        if newsletterPhrase { newsletter += 2 }
+        if precedence == "bulk" { newsletter += 2 }
+        if unsubscribeLink { newsletter += 1 }
+        if !espHeaders.isEmpty { newsletter += 1 }
+        if strong.contains("list_unsubscribe_post") { newsletter += 1 }
+        if m.has("list-id") { newsletter += 1 }
+        if m.has("list-unsubscribe") { newsletter += 1 }
+        return verdict(notification > newsletter ? .notification : .newsletter, reasons)
+    }
+
+    /// A sender local part that names its job: `news`, `news-tw`, `weekly.digest`.
+    private func matchesLocalPart(_ local: String, _ words: Set<String>) -> Bool {
+        if words.contains(local) { return true }
+        let parts = local.split(whereSeparator: { $0 == "." || $0 == "-" || $0 == "_" || $0 == "+" })
+        guard parts.count > 1 else { return false }
+        return words.contains(String(parts[0])) || words.contains(String(parts[parts.count - 1]))
+    }
+
+    /// A VERP return path encodes the recipient or a message id in its local part:
+    /// `bounces+1234-abcd-me=example.com@em.example.net`.
+    private func isVERP(_ returnPath: String?) -> Bool {
+        guard let rp = returnPath, let at = rp.lastIndex(of: "@") else { return false }
+        let local = rp[..<at]
+        if local.contains("=") { return true }
+        return bytesContain(asciiLowercased(String(local)), "bounce") && local.contains(where: \.isNumber)
+    }
+
+    /// Whether a List-Id (`"Name" <id.list-id.example.com>`) belongs to the sender's domain.
+    private func sameOrganization(listID: String, domain: String) -> Bool {
+        guard !domain.isEmpty else { return true }
+        var id = asciiLowercased(listID)
+        if let open = id.lastIndex(of: "<"), let close = id.lastIndex(of: ">"), open < close {
+            id = String(id[id.index(after: open)..<close])
+        }
+        return registrableSuffix(id) == registrableSuffix(domain)
+    }
+
+    /// The last two labels of a domain, or three under a two-letter country code with a short
+    /// second level (`example.com.tw`): close enough to say two names belong together.
+    private func registrableSuffix(_ domain: String) -> String {
+        let labels = domain.split(separator: ".")
+        guard labels.count > 2 else { return domain }
+        let n = labels[labels.count - 1].count == 2 && labels[labels.count - 2].count <= 3 ? 3 : 2
+        return labels.suffix(n).joined(separator: ".")
+    }
+}
+
+extension String {
+    var trimmed: String {
+        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

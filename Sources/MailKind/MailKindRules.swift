@@ -1,0 +1,72 @@
+import JSONLines
+
+/// The signals newsletter-detect looks for. The defaults are built in from mail-kind.json; a
+/// user's file with the same keys adds to them.
+public struct MailKindRules: Sendable {
+    var bulkHeaders: Set<String> = []
+    var discussionListHeaders: Set<String> = []
+    var autoReplyHeaders: Set<String> = []
+    var noreplyLocalParts: Set<String> = []
+    var newsletterLocalParts: Set<String> = []
+    var notificationLocalParts: Set<String> = []
+    /// Patterns with `*` at one end: `owner-*`, `*-bounces`.
+    var listSenderLocalParts: [String] = []
+    var transactionalPhrases = PhraseList()
+    var autoReplySubjects = PhraseList()
+    var bounceSubjects = PhraseList()
+    var unsubscribePhrases = PhraseList()
+    var newsletterPhrases = PhraseList()
+
+    public struct FileError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The rules built into the program.
+    public static let builtIn: MailKindRules = {
+        var rules = MailKindRules()
+        do { try rules.add(json: PackageResources.mail_kind_json) } catch { fatalError("built-in mail-kind.json: \(error)") }
+        return rules
+    }()
+
+    /// Adds the lists of one rules file (JSON, the keys of mail-kind.json).
+    public mutating func add(json: [UInt8]) throws(FileError) {
+        let root: JSONValue
+        do { root = try JSONValue.parse(json) } catch { throw FileError(description: error.description) }
+        guard case .object(let members) = root else { throw FileError(description: "expected a JSON object") }
+        for (key, value) in members where key != "comment" {
+            guard let items = value.arrayValue else { throw FileError(description: "\(key): expected an array of strings") }
+            var words: [String] = []
+            for item in items {
+                guard let s = item.stringValue else { throw FileError(description: "\(key): expected an array of strings") }
+                words.append(asciiLowercased(s))
+            }
+            switch key {
+            case "bulk_headers": bulkHeaders.formUnion(words)
+            case "discussion_list_headers": discussionListHeaders.formUnion(words)
+            case "auto_reply_headers": autoReplyHeaders.formUnion(words)
+            case "noreply_local_parts": noreplyLocalParts.formUnion(words)
+            case "newsletter_local_parts": newsletterLocalParts.formUnion(words)
+            case "notification_local_parts": notificationLocalParts.formUnion(words)
+            case "list_sender_local_parts": listSenderLocalParts += words
+            case "bounce_subjects": words.forEach { bounceSubjects.add($0) }
+            case "transactional_phrases": words.forEach { transactionalPhrases.add($0) }
+            case "auto_reply_subjects": words.forEach { autoReplySubjects.add($0) }
+            case "unsubscribe_phrases": words.forEach { unsubscribePhrases.add($0) }
+            case "newsletter_phrases": words.forEach { newsletterPhrases.add($0) }
+            default: throw FileError(description: "unknown key '\(key)'")
+            }
+        }
+    }
+}
+
+
+extension MailKindRules {
+    /// Whether a local part is one list software sends from (`owner-*`, `*-bounces`).
+    func isListSoftware(localPart: String) -> Bool {
+        listSenderLocalParts.contains { pattern in
+            if pattern.hasPrefix("*") { return localPart.hasSuffix(pattern.dropFirst()) }
+            if pattern.hasSuffix("*") { return localPart.hasPrefix(pattern.dropLast()) }
+            return localPart == pattern
+        }
+    }
+}

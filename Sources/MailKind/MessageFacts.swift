@@ -1,0 +1,80 @@
+import JSONLines
+
+/// What newsletter-detect reads from a record: headers, labels, sender, subject, and the tail
+/// of the body, where footers live.
+struct MessageFacts {
+    /// The `headers` object: lowercase header name to the array of its values (mailpipe(5)).
+    var headers: JSONRecord?
+    var headerNames: [String] = []
+    var headerNameSet: Set<String> = []
+    var labels: Set<String> = []
+    var fromAddress = ""
+    var senderAddress = ""
+    var subject = ""
+    var isReply = false
+    var hasShipments = false
+    var hasCalendar = false
+    /// The last part of the text and HTML bodies, ASCII-lowercased.
+    var bodyTail: [UInt8] = []
+
+    static let bodyTailBytes = 16 << 10
+
+    struct MissingField: Error, CustomStringConvertible {
+        var description: String { "no 'headers' object: not a mime-parse record" }
+    }
+
+    init(record: JSONRecord) throws {
+        guard let raw = record.rawValue("headers"), raw.first == UInt8(ascii: "{"),
+              let headers = try? JSONRecord(Array(raw)) else { throw MissingField() }
+        self.headers = headers
+        headerNames = headers.keys
+        headerNameSet = Set(headerNames)
+        if case .array(let items)? = record.value("labels") {
+            labels = Set(items.compactMap(\.stringValue))
+        }
+        if case .object? = record.value("from"), let address = record.value("from")?["address"]?.stringValue {
+            fromAddress = asciiLowercased(address)
+        }
+        if case .object? = record.value("sender"), let address = record.value("sender")?["address"]?.stringValue {
+            senderAddress = asciiLowercased(address)
+        }
+        subject = record.string("subject") ?? header("subject") ?? ""
+        isReply = has("in-reply-to") || has("references")
+        if case .array(let shipments)? = record.value("shipments") { hasShipments = !shipments.isEmpty }
+        if case .array(let events)? = record.value("calendar") { hasCalendar = !events.isEmpty }
+        for key in ["text", "html"] {
+            guard let raw = record.rawValue(key), raw.first == UInt8(ascii: "\"") else { continue }
+            let start = raw.count > Self.bodyTailBytes ? raw.endIndex - Self.bodyTailBytes : raw.startIndex
+            bodyTail += asciiLowercased(raw[start...])
+            bodyTail.append(0x0A)
+        }
+    }
+
+    init() {}
+
+    /// The first value of a header (mime-parse writes each as an array of strings).
+    func header(_ name: String) -> String? { values(name).first }
+
+    func values(_ name: String) -> [String] {
+        guard has(name) else { return [] }
+        return switch headers?.value(name) {
+        case .array(let items)?: items.compactMap(\.stringValue)
+        case .string(let s)?: [s]
+        default: []
+        }
+    }
+
+    func has(_ name: String) -> Bool { headerNameSet.contains(name) }
+
+    var localPart: String { Self.localPart(fromAddress) }
+
+    static func localPart(_ address: String) -> String {
+        guard let at = address.lastIndex(of: "@") else { return address }
+        return String(address[..<at])
+    }
+
+    var domain: String {
+        guard let at = fromAddress.lastIndex(of: "@") else { return "" }
+        return String(fromAddress[fromAddress.index(after: at)...])
+    }
+}

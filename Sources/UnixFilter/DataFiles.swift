@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a tool's data lives beside the defaults built into it: files users add to extend
+/// carriers, signals and patterns without touching the code.
+public enum DataFiles {
+    /// `$XDG_CONFIG_HOME/mailpipe` (by default `~/.config/mailpipe`), nil when neither is set.
+    public static var userDirectory: String? {
+        if let xdg = getenv("XDG_CONFIG_HOME"), xdg.pointee != 0 { return String(cString: xdg) + "/mailpipe" }
+        if let home = getenv("HOME"), home.pointee != 0 { return String(cString: home) + "/.config/mailpipe" }
+        return nil
+    }
+
+    /// The user's files for `name` that exist: `<dir>/<name>` if it is a file, or the `*.json`
+    /// files inside it, sorted, if it is a directory.
+    public static func userFiles(_ name: String) -> [String] {
+        guard let dir = userDirectory else { return [] }
+        return expand(dir + "/" + name, missingIsEmpty: true)
+    }
+
+    /// A path named on the command line: a file, or a directory of `*.json` files (sorted).
+    public static func expand(_ path: String, missingIsEmpty: Bool = false) -> [String] {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return missingIsEmpty ? [] : [path] }
+        guard (st.st_mode & S_IFMT) == S_IFDIR, let d = opendir(path) else { return [path] }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let entry = readdir(d) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasSuffix(".json") && !name.hasPrefix(".") { names.append(path + "/" + name) }
+        }
+        return names.sorted()
+    }
+
+    /// Reads a whole data file; the error is ready for stderr.
+    public static func read(_ path: String) throws(InputError) -> [UInt8] {
+        let input = try Input.open(path)
+        defer { input.close() }
+        do { return try readWholeFile(fd: input.fd) } catch { throw InputError(path: path, errno: error.errno) }
+    }
+}
