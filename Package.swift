@@ -1,16 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-import Foundation
+let tools = ["mime-parse", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group"]
 
-let tools = ["mime-parse", "newsletter-detect", "participant-hash", "conversation-group"]
-
-/// Data files built into a module (`.embedInCode`), every file of a folder under its sources.
-func embedded(_ module: String, _ folder: String? = nil, ext: String = ".json") -> [Resource] {
-    let dir = Context.packageDirectory + "/Sources/" + module + (folder.map { "/" + $0 } ?? "")
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
-    return names.filter { $0.hasSuffix(ext) }.sorted().map { .embedInCode((folder.map { $0 + "/" } ?? "") + $0) }
-}
 
 let package = Package(
     name: "mailpipe",
@@ -44,10 +36,13 @@ let package = Package(
         ]),
 
         .target(name: "MailKind", dependencies: ["CLibcExtras", "JSONLines", "MailParse", "UnixFilter"],
-                resources: embedded("MailKind")),
+                resources: [.embedInCode("mail-kind.json")]),
+        .target(name: "Parcels", dependencies: ["CLibcExtras", "JSONLines", "UnicodeServices", "UnixFilter"],
+                resources: [.embedInCode("carriers")]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
         .executableTarget(name: "newsletter-detect", dependencies: ["MailKind", "UnixFilter"]),
+        .executableTarget(name: "carrier-detect", dependencies: ["Parcels", "UnixFilter"]),
         .executableTarget(name: "participant-hash", dependencies: ["Conversations", "UnixFilter"]),
         .executableTarget(name: "conversation-group", dependencies: ["Conversations", "UnixFilter"]),
 
@@ -58,6 +53,7 @@ let package = Package(
         .testTarget(name: "UnixFilterTests", dependencies: ["UnixFilter"]),
         .testTarget(name: "MailParseTests", dependencies: ["MailParse"]),
         .testTarget(name: "MailKindTests", dependencies: ["MailKind", "JSONLines"]),
+        .testTarget(name: "ParcelsTests", dependencies: ["Parcels", "JSONLines"]),
         .testTarget(name: "ConversationsTests", dependencies: ["Conversations", "JSONLines"]),
     ]
 )

@@ -5,6 +5,7 @@
 #include <unicode/ucnv.h>
 #include <unicode/uidna.h>
 #include <unicode/unorm2.h>
+#include <unicode/uregex.h>
 #include <unicode/utypes.h>
 
 static inline UConverter *mp_ucnv_open(const char *name, UErrorCode *err) { return ucnv_open(name, err); }
@@ -34,5 +35,25 @@ static inline const UNormalizer2 *mp_nfkc_casefold(UErrorCode *err) { return uno
 static inline int32_t mp_unorm2_normalize(const UNormalizer2 *n, const UChar *src, int32_t length, UChar *dest,
                                           int32_t capacity, UErrorCode *err) {
     return unorm2_normalize(n, src, length, dest, capacity, err);
+}
+
+static inline URegularExpression *mp_uregex_open(const UChar *pattern, int32_t length, uint32_t flags,
+                                                 int32_t *errorOffset, UErrorCode *err) {
+    UParseError pe;
+    URegularExpression *re = uregex_open(pattern, length, flags, &pe, err);
+    *errorOffset = pe.offset;
+    return re;
+}
+static inline void mp_uregex_close(URegularExpression *re) { uregex_close(re); }
+static inline void mp_uregex_setText(URegularExpression *re, const UChar *text, int32_t length, UErrorCode *err) {
+    uregex_setText(re, text, length, err);
+}
+static inline int mp_uregex_find(URegularExpression *re, int32_t start, UErrorCode *err) { return uregex_find(re, start, err); }
+static inline int mp_uregex_matches(URegularExpression *re, UErrorCode *err) { return uregex_matches(re, 0, err); }
+static inline int32_t mp_uregex_start(URegularExpression *re, int32_t group, UErrorCode *err) { return uregex_start(re, group, err); }
+static inline int32_t mp_uregex_end(URegularExpression *re, int32_t group, UErrorCode *err) { return uregex_end(re, group, err); }
+static inline int32_t mp_uregex_groupCount(URegularExpression *re, UErrorCode *err) { return uregex_groupCount(re, err); }
+static inline int32_t mp_uregex_groupNumberFromName(URegularExpression *re, const UChar *name, int32_t length, UErrorCode *err) {
+    return uregex_groupNumberFromName(re, name, length, err);
 }
 #endif

@@ -46,10 +46,9 @@ struct Classifier {
         // Bulk signals: any strong one, or two weak ones, and it is not from a person.
         var strong: [String] = []
         var weak: [String] = []
-        // Gmail files group mail among colleagues under Forums too: alone, it is a weak signal.
+        // Gmail files group mail among colleagues under Forums too: that says nothing here.
         let category = ["CATEGORY_PROMOTIONS", "CATEGORY_SOCIAL", "CATEGORY_UPDATES"].filter(m.labels.contains)
         strong += category.map { "gmail_" + asciiLowercased($0) }
-        if m.labels.contains("CATEGORY_FORUMS") { weak.append("gmail_category_forums") }
         if m.has("list-unsubscribe") { strong.append("list_unsubscribe") }
         if unsubscribe?.oneClick == true { strong.append("list_unsubscribe_post") }
         if precedence == "bulk" || precedence == "junk" { strong.append("precedence_" + precedence) }
@@ -90,18 +89,20 @@ struct Classifier {
         }
         if m.has("list-id") { strong.append("list_id") }
 
+        let transactionalSubject = rules.transactionalPhrases.firstMatch(in: lowerSubject) != nil
+        // People write about orders and invoices too, but machines do not reply or forward.
+        let conversational = m.isReply || ["re:", "fw:", "fwd:", "aw:", "sv:", "vs:", "tr:", "回覆", "答复", "転送"].contains { lowerSubject.starts(with: Array($0.utf8)) }
+        if transactionalSubject && !conversational { weak.append("transactional_subject") }
         if m.labels.contains("SENT") { return verdict(.personal, ["sent"]) }
         guard !strong.isEmpty || weak.count >= 2 || m.hasShipments else { return verdict(.personal, []) }
 
         // Bulk: one transaction, or a mailing?
         var notification = 0, newsletter = 0
-        var reasons = strong + weak
-        if rules.transactionalPhrases.firstMatch(in: lowerSubject) != nil {
-            notification += 3
-            reasons.append("transactional_subject")
-        }
-        if m.hasShipments { notification += 3; reasons.append("shipments") }
-        if m.hasCalendar { notification += 3; reasons.append("calendar_invitation") }
+        let reasons = strong + weak + (transactionalSubject && conversational ? ["transactional_subject"] : [])
+            + (m.hasShipments ? ["shipments"] : []) + (m.hasCalendar ? ["calendar_invitation"] : [])
+        if transactionalSubject { notification += 3 }
+        if m.hasShipments { notification += 3 }
+        if m.hasCalendar { notification += 3 }
         if notificationSender { notification += 2 }
         if m.labels.contains("CATEGORY_UPDATES") { notification += 2 }
         if strong.contains("auto_submitted_auto_generated") { notification += 2 }

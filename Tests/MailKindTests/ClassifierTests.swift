@@ -34,6 +34,11 @@ let person = """
         #expect(v.kind == .personal)
     }
 
+    @Test func aPersonWritingAboutAnInvoiceOrAParcelIsPersonal() {
+        #expect(verdict(person.replacingFirst("Dinner on Friday?", "Re: Quick question about the invoice")).kind == .personal)
+        #expect(verdict(person.replacingFirst("Dinner on Friday?", "包裹寄送") + "\nX-Gmail-Labels: Inbox,Category Forums").kind == .personal)
+    }
+
     @Test func whatYouSentIsPersonalEvenWithBulkHeaders() {
         let v = verdict(person + "\nX-Gmail-Labels: Sent\nList-Unsubscribe: <https://example.com/u>")
         #expect(v.kind == .personal && v.reasons == ["sent"])
@@ -207,6 +212,13 @@ let person = """
             Auto-Submitted: auto-generated
             """)
         #expect(v.kind == .notification && v.reasons.contains("transactional_subject"))
+    }
+
+    @Test func aNotificationWithNoBulkHeaderAtAll() {
+        // USPS Informed Delivery mail carries none of the bulk headers.
+        let v = verdict(person.replacingFirst("alex.rivera@example.com", "USPSInformeddelivery@email.informeddelivery.usps.com")
+            .replacingFirst("Dinner on Friday?", "USPS® Expected Delivery on Thursday"))
+        #expect(v.kind == .notification && v.reasons == ["notification_sender", "transactional_subject"])
     }
 
     @Test func aPasswordResetFromNoreply() {

@@ -1,0 +1,200 @@
+import JSONLines
+import UnicodeServices
+
+/// One tracking-number format of one carrier, from a spec in tracking_number_data's format.
+final class TrackingFormat {
+    let carrier: String
+    let id: String
+    let name: String
+    /// The spec's regex, to find numbers in text (it allows whitespace between characters).
+    let search: TextPattern
+    /// The same, anchored, to read the groups of a number with its whitespace removed.
+    let verify: TextPattern
+    let serialGroup: Int?
+    let checkGroup: Int?
+    let checksum: Checksum?
+    /// `serial_number_format.prepend_if`: when the serial matches, the content goes first.
+    let prepend: (pattern: TextPattern, content: String)?
+    let lookups: [Lookup]
+    /// The lookups that must find the number's group (`validation.additional.exists`).
+    let required: [Lookup]
+    let trackingURL: String?
+
+    struct Lookup {
+        var name: String
+        var group: Int
+        var exact: Set<String>
+        var patterns: [TextPattern]
+
+        func finds(_ value: [UInt16]) -> Bool {
+            exact.contains(String(decoding: value, as: UTF16.self))
+                || patterns.contains { p in var hit = false; p.forEachMatch(in: value) { _ in hit = true; return false }; return hit }
+        }
+    }
+
+    init(carrier: String, spec: JSONValue) throws(CarrierSpecs.SpecError) {
+        self.carrier = carrier
+        name = spec["name"]?.stringValue ?? carrier
+        id = spec["id"]?.stringValue ?? name
+        let regex: String
+        switch spec["regex"] {
+        case .string(let s)?: regex = s
+        case .array(let parts)?: regex = parts.compactMap(\.stringValue).joined()
+        default: throw .init("\(carrier): format '\(name)' has no regex")
+        }
+        do {
+            search = try TextPattern(regex)
+            verify = try TextPattern("^(?:" + regex + ")$")
+        } catch {
+            throw .init("\(carrier): format '\(name)': \(error)")
+        }
+        serialGroup = verify.group(named: "SerialNumber")
+        checkGroup = verify.group(named: "CheckDigit")
+        let validation = spec["validation"]
+        if let c = validation?["checksum"], case .object = c {
+            checksum = try Self.checksum(c, carrier: carrier)
+        } else {
+            checksum = nil
+        }
+        if let p = validation?["serial_number_format"]?["prepend_if"],
+           let pattern = p["matches_regex"]?.stringValue, let content = p["content"]?.stringValue {
+            do { prepend = (try TextPattern(pattern), content) } catch { throw .init("\(carrier): \(error)") }
+        } else {
+            prepend = nil
+        }
+        var lookups: [Lookup] = []
+        for item in spec["additional"]?.arrayValue ?? [] {
+            guard let lname = item["name"]?.stringValue, let gname = item["regex_group_name"]?.stringValue,
+                  let group = verify.group(named: gname) else { continue }
+            var exact: Set<String> = []
+            var patterns: [TextPattern] = []
+            for entry in item["lookup"]?.arrayValue ?? [] {
+                if let m = entry["matches"]?.stringValue { exact.insert(m) }
+                if let r = entry["matches_regex"]?.stringValue {
+                    do { patterns.append(try TextPattern(r)) } catch { throw .init("\(carrier): \(error)") }
+                }
+            }
+            lookups.append(Lookup(name: lname, group: group, exact: exact, patterns: patterns))
+        }
+        self.lookups = lookups
+        let mustExist = validation?["additional"]?["exists"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        required = lookups.filter { mustExist.contains($0.name) }
+        trackingURL = spec["tracking_url"]?.stringValue
+    }
+
+    private static func checksum(_ c: JSONValue, carrier: String) throws(CarrierSpecs.SpecError) -> Checksum {
+        let name = c["name"]?.stringValue ?? ""
+        let ints = { (key: String) in c[key]?.arrayValue?.compactMap(\.intValue) ?? [] }
+        switch name {
+        case "mod10":
+            return .mod10(evens: c["evens_multiplier"]?.intValue ?? 1, odds: c["odds_multiplier"]?.intValue ?? 1,
+                          reverse: c["reverse"] == .bool(true))
+        case "mod7": return .mod7
+        case "luhn": return .luhn
+        case "s10": return .s10(weights: ints("weightings").isEmpty ? [8, 6, 4, 2, 3, 5, 9, 7] : ints("weightings"))
+        case "mod_37_36": return .mod37_36
+        case "sum_product_with_weightings_and_modulo":
+            return .weightedSum(weights: ints("weightings"), modulo1: c["modulo1"]?.intValue ?? 0, modulo2: c["modulo2"]?.intValue ?? 0)
+        default: throw .init("\(carrier): unknown checksum '\(name)'")
+        }
+    }
+
+    /// Whether a number (uppercase, no whitespace) is one of this format's, with the check
+    /// digit when the format has one. Nil when the format does not match at all.
+    func validate(_ number: [UInt16]) -> (valid: Bool, checkDigit: String?)? {
+        guard let m = verify.wholeMatch(number) else { return nil }
+        func text(_ g: Int?) -> [UInt16]? {
+            guard let g, g < m.groups.count, let r = m.groups[g] else { return nil }
+            return number[r].filter { $0 != 0x20 && $0 != 0x09 }
+        }
+        for lookup in required {
+            guard let value = text(lookup.group), lookup.finds(value) else { return (false, nil) }
+        }
+        let check = text(checkGroup).map { String(decoding: $0, as: UTF16.self) }
+        guard let checksum else { return (true, check) }
+        guard var serial = text(serialGroup), let checkChars = text(checkGroup) else { return (false, check) }
+        if let prepend, prepend.pattern.wholeMatch(serial) != nil {
+            serial = Array(prepend.content.utf16) + serial
+        }
+        let ok = checksum.isValid(serial: serial.map { UInt8(truncatingIfNeeded: $0) }, check: checkChars.map { UInt8(truncatingIfNeeded: $0) })
+        return (ok, check)
+    }
+
+    var hasChecksum: Bool { checksum != nil }
+}
+
+/// Every carrier and format carrier-detect knows, with the words around numbers it weighs.
+public final class CarrierSpecs {
+    var formats: [TrackingFormat] = []
+    var carrierNames: [String: String] = [:]
+    var words: [String: [String]] = [:]
+    var senderDomains: [String: [String]] = [:]
+    var trackingHosts: [String: [String]] = [:]
+    var labels: [String] = []
+    var notLabels: [String] = []
+
+    public struct SpecError: Error, CustomStringConvertible {
+        public var description: String
+        init(_ d: String) { description = d }
+    }
+
+    public init() {}
+
+    /// The specs built into the program: tracking_number_data's couriers, Taiwan's, and the
+    /// context file.
+    public static func builtIn() -> CarrierSpecs {
+        let specs = CarrierSpecs()
+        do {
+            for file in PackageResources.allFiles { try specs.add(json: file) }
+        } catch {
+            fatalError("built-in carrier data: \(error)")
+        }
+        return specs
+    }
+
+    /// Adds one file: a courier spec (`courier_code`, `tracking_numbers`), a list of them
+    /// (`couriers` as an array), or context (`labels`, `not_labels`, `couriers` as an object).
+    public func add(json: [UInt8]) throws(SpecError) {
+        let root: JSONValue
+        do { root = try JSONValue.parse(json) } catch { throw .init(error.description) }
+        guard case .object(let members) = root else { throw .init("expected a JSON object") }
+        if root["courier_code"] != nil {
+            try addCourier(root)
+            return
+        }
+        for (key, value) in members {
+            switch (key, value) {
+            case ("comment", _): break
+            case ("couriers", .array(let couriers)):
+                for c in couriers { try addCourier(c) }
+            case ("couriers", .object(let contexts)):
+                for (code, context) in contexts { try addContext(code, context) }
+            case ("labels", .array(let items)): labels += items.compactMap(\.stringValue).map(lowercasedASCII)
+            case ("not_labels", .array(let items)): notLabels += items.compactMap(\.stringValue).map(lowercasedASCII)
+            default: throw .init("unknown key '\(key)'")
+            }
+        }
+    }
+
+    private func addCourier(_ courier: JSONValue) throws(SpecError) {
+        guard let code = courier["courier_code"]?.stringValue else { throw .init("a courier without courier_code") }
+        carrierNames[code] = courier["name"]?.stringValue ?? code
+        for spec in courier["tracking_numbers"]?.arrayValue ?? [] {
+            formats.append(try TrackingFormat(carrier: code, spec: spec))
+        }
+        try addContext(code, courier)
+    }
+
+    private func addContext(_ code: String, _ context: JSONValue) throws(SpecError) {
+        func strings(_ key: String) -> [String] { context[key]?.arrayValue?.compactMap(\.stringValue).map(lowercasedASCII) ?? [] }
+        words[code, default: []] += strings("words")
+        senderDomains[code, default: []] += strings("sender_domains")
+        trackingHosts[code, default: []] += strings("tracking_hosts")
+    }
+
+    func formats(of carrier: String) -> [TrackingFormat] { formats.filter { $0.carrier == carrier } }
+}
+
+func lowercasedASCII(_ s: String) -> String {
+    String(decoding: s.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+}

@@ -1,0 +1,92 @@
+internal import CICU
+
+/// A regular expression in ICU's syntax (named groups, look-around, `\b`), for the patterns in
+/// data files: carrier specs are written for PCRE-like engines and ICU reads them as written.
+/// Text is UTF-16 and positions are UTF-16 offsets. Owns one ICU regex; not for concurrent use.
+public final class TextPattern {
+    private let regex: OpaquePointer
+    public let pattern: String
+    public let groupCount: Int
+
+    public struct SyntaxError: Error, CustomStringConvertible {
+        public var pattern: String
+        public var offset: Int
+        public var description: String { "bad regular expression at offset \(offset): \(pattern)" }
+    }
+
+    /// One match: the range of each group by its number, 0 being the whole match (nil when a
+    /// group took no part).
+    public struct Match {
+        public var groups: [Range<Int>?]
+        public var range: Range<Int> { groups[0]! }
+    }
+
+    public init(_ pattern: String, caseInsensitive: Bool = false) throws(SyntaxError) {
+        let utf16 = Array(pattern.utf16)
+        var status = U_ZERO_ERROR
+        var offset: Int32 = 0
+        let re = utf16.withUnsafeBufferPointer {
+            mp_uregex_open($0.baseAddress, Int32($0.count), caseInsensitive ? 2 /* UREGEX_CASE_INSENSITIVE */ : 0, &offset, &status)
+        }
+        guard let re, mp_u_failure(status) == 0 else {
+            if let re { mp_uregex_close(re) }
+            throw SyntaxError(pattern: pattern, offset: Int(offset))
+        }
+        regex = re
+        self.pattern = pattern
+        var s = U_ZERO_ERROR
+        groupCount = Int(mp_uregex_groupCount(re, &s))
+    }
+
+    deinit { mp_uregex_close(regex) }
+
+    /// The number of the group called `name`, nil when there is none.
+    public func group(named name: String) -> Int? {
+        let utf16 = Array(name.utf16)
+        var status = U_ZERO_ERROR
+        let n = utf16.withUnsafeBufferPointer { mp_uregex_groupNumberFromName(regex, $0.baseAddress, Int32($0.count), &status) }
+        return mp_u_failure(status) == 0 ? Int(n) : nil
+    }
+
+    /// Every match in `text`, scanning on from each match's start + 1 when `overlapping`, else
+    /// from its end; `body` returns false to stop.
+    public func forEachMatch(in text: [UInt16], overlapping: Bool = false, _ body: (Match) -> Bool) {
+        text.withUnsafeBufferPointer { buf in
+            var status = U_ZERO_ERROR
+            mp_uregex_setText(regex, buf.baseAddress ?? UnsafePointer(bitPattern: 1), Int32(buf.count), &status)
+            var start: Int32 = 0
+            while start <= buf.count {
+                status = U_ZERO_ERROR
+                guard mp_uregex_find(regex, start, &status) != 0, mp_u_failure(status) == 0 else { break }
+                let m = currentMatch()
+                if !body(m) { break }
+                start = Int32(overlapping || m.range.isEmpty ? m.range.lowerBound + 1 : m.range.upperBound)
+            }
+        }
+    }
+
+    /// The match of the whole of `text`, nil when it does not match.
+    public func wholeMatch(_ text: [UInt16]) -> Match? {
+        text.withUnsafeBufferPointer { buf in
+            var status = U_ZERO_ERROR
+            mp_uregex_setText(regex, buf.baseAddress ?? UnsafePointer(bitPattern: 1), Int32(buf.count), &status)
+            guard mp_uregex_matches(regex, &status) != 0, mp_u_failure(status) == 0 else { return nil }
+            return currentMatch()
+        }
+    }
+
+    public func wholeMatch(_ text: String) -> Match? { wholeMatch(Array(text.utf16)) }
+
+    private func currentMatch() -> Match {
+        var groups: [Range<Int>?] = []
+        groups.reserveCapacity(groupCount + 1)
+        for g in 0...groupCount {
+            var status = U_ZERO_ERROR
+            let s = mp_uregex_start(regex, Int32(g), &status)
+            let e = mp_uregex_end(regex, Int32(g), &status)
+            groups.append(s >= 0 && e >= s && mp_u_failure(status) == 0 ? Int(s)..<Int(e) : nil)
+        }
+        if groups[0] == nil { groups[0] = 0..<0 }
+        return Match(groups: groups)
+    }
+}
