@@ -49,6 +49,7 @@ bench: build
 	@scripts/install-deps --bench
 	bench/mime-parse.sh
 	bench/conversations.sh
+	bench/stages.sh
 
 clean:
 	rm -rf .build "$(OUT)"

@@ -41,17 +41,30 @@ public struct CarrierDetect {
     }
 
     static func shipments(in record: JSONRecord, _ detector: ParcelDetector) throws -> [Shipment] {
-        // Most mail holds no run of eight digits at all: look at the raw bytes before decoding.
-        let fields = ["subject", "body_text", "text", "html"].compactMap { record.rawValue($0) }
-        if !fields.isEmpty && !fields.contains(where: mayHoldTrackingNumber) { return [] }
-        let subject = record.string("subject")
-        let body = record.string("body_text") ?? record.string("text")
-        let html = record.string("html")
-        guard subject != nil || body != nil || html != nil || record.member("subject") != nil else { throw NotAMessage() }
-        var message = MessageText(subject: subject ?? "", body: body, html: html.map { Array($0.utf8) })
-        if body != nil, let html {
-            // The text part has the words; the HTML part may still hold the tracking links.
-            message.links += hrefs(in: Array(html.utf8))
+        func rawString(_ key: String) -> ArraySlice<UInt8>? {
+            record.rawValue(key).flatMap { $0.first == UInt8(ascii: "\"") ? $0 : nil }
+        }
+        let bodyKey = rawString("body_text") != nil ? "body_text" : "text"
+        let subjectRaw = rawString("subject"), bodyRaw = rawString(bodyKey), htmlRaw = rawString("html")
+        guard subjectRaw != nil || bodyRaw != nil || htmlRaw != nil else { throw NotAMessage() }
+        // Most mail holds no run of digits that could be a tracking number: look at the raw bytes
+        // before decoding anything; and when only the HTML has such runs (in its links, ids and
+        // colours), only a link to a carrier's tracking page can matter.
+        let textWorth = [subjectRaw, bodyRaw].contains { $0.map(mayHoldTrackingNumber) ?? false }
+        let htmlWorth = htmlRaw.map(mayHoldTrackingNumber) ?? false
+        guard textWorth || htmlWorth else { return [] }
+        var links: [String] = []
+        if let htmlRaw, htmlWorth, bodyRaw != nil {
+            links = hrefs(inJSONString: htmlRaw)
+            if !textWorth && !links.contains(where: detector.isTrackingLink) { return [] }
+        }
+        let subject = record.string("subject") ?? ""
+        var message: MessageText
+        if bodyRaw != nil {
+            message = MessageText(subject: subject, body: record.string(bodyKey), html: nil)
+            message.links += links
+        } else {
+            message = MessageText(subject: subject, body: nil, html: htmlWorth ? record.string("html").map { Array($0.utf8) } : nil)
         }
         var domain = ""
         if let address = record.value("from")?["address"]?.stringValue, let at = address.lastIndex(of: "@") {

@@ -19,6 +19,9 @@ final class TrackingFormat {
     /// The lookups that must find the number's group (`validation.additional.exists`).
     let required: [Lookup]
     let trackingURL: String?
+    /// The fewest characters other than whitespace a number of this format has (0 when the
+    /// pattern is beyond `minimumMatchLength`): regions shorter than that are not tried.
+    let minimumLength: Int
 
     struct Lookup {
         var name: String
@@ -48,6 +51,7 @@ final class TrackingFormat {
         } catch {
             throw .init("\(carrier): format '\(name)': \(error)")
         }
+        minimumLength = minimumMatchLength(regex) ?? 0
         serialGroup = verify.group(named: "SerialNumber")
         checkGroup = verify.group(named: "CheckDigit")
         let validation = spec["validation"]

@@ -1,4 +1,5 @@
 import CLibcExtras
+import JSONLines
 
 /// The text carrier-detect reads from a message: the subject and body as one string, and the
 /// links in it. An HTML body is reduced to its text here without a parser: tags dropped (block
@@ -30,7 +31,7 @@ struct MessageText {
                 i += 1
             }
         }
-        text = Array(String(decoding: utf8, as: UTF8.self).utf16)
+        text = utf16(utf8)
     }
 }
 
@@ -177,29 +178,48 @@ func find(_ hay: [UInt8], _ needle: [UInt8], from: Int, caseInsensitive: Bool = 
     return nil
 }
 
-/// The href of every tag in HTML, found by byte search (when the text comes from elsewhere and
-/// only the links are wanted).
-func hrefs(in html: [UInt8]) -> [String] {
+/// The href of every tag in HTML given as a JSON string as written (quotes escaped as `\"`),
+/// found by byte search without decoding the whole: only the links are wanted.
+func hrefs(inJSONString json: ArraySlice<UInt8>) -> [String] {
     var out: [String] = []
-    let key = Array("href".utf8)
+    let html = Array(json)
+    let key = Array("href=".utf8)
     var i = 0
     html.withUnsafeBytes { buf in
         while i < html.count, let p = mp_memmem(buf.baseAddress! + i, html.count - i, key, key.count) {
-            let at = buf.baseAddress!.distance(to: p)
-            var j = at + key.count
-            i = j
-            while j < html.count && html[j] <= 0x20 { j += 1 }
-            guard j < html.count, html[j] == UInt8(ascii: "=") else { continue }
-            j += 1
-            while j < html.count && html[j] <= 0x20 { j += 1 }
-            guard j < html.count else { break }
-            let quote = html[j] == UInt8(ascii: "\"") || html[j] == UInt8(ascii: "'") ? html[j] : 0
-            let start = quote == 0 ? j : j + 1
-            var end = start
-            while end < html.count && (quote == 0 ? html[end] > 0x20 && html[end] != UInt8(ascii: ">") : html[end] != quote) { end += 1 }
-            out.append(decodeEntities(String(decoding: html[start..<end], as: UTF8.self)))
+            var j = buf.baseAddress!.distance(to: p) + key.count
+            var quote: [UInt8] = []
+            if html[j...].starts(with: [0x5C, 0x22]) { quote = [0x5C, 0x22] } else if j < html.count && html[j] == 0x27 { quote = [0x27] }
+            j += quote.count
+            var end = j
+            while end < html.count && (quote.isEmpty ? html[end] > 0x20 && html[end] != UInt8(ascii: ">") : !html[end...].starts(with: quote)) {
+                end += html[end] == 0x5C ? 2 : 1  // an escape is two bytes at least
+            }
+            end = min(end, html.count)
+            var literal = [UInt8(ascii: "\"")] + html[j..<end]
+            literal.append(UInt8(ascii: "\""))
+            if case .string(let href)? = try? JSONValue.parse(literal) { out.append(decodeEntities(href)) }
             i = end
         }
+    }
+    return out
+}
+
+/// UTF-8 to UTF-16, ASCII passed straight through (decoding to a String first copies twice).
+func utf16(_ utf8: [UInt8]) -> [UInt16] {
+    var out = [UInt16]()
+    out.reserveCapacity(utf8.count)
+    var i = 0
+    while i < utf8.count {
+        if utf8[i] < 0x80 {
+            out.append(UInt16(utf8[i]))
+            i += 1
+            continue
+        }
+        var j = i + 1
+        while j < utf8.count && utf8[j] >= 0x80 { j += 1 }
+        out += String(decoding: utf8[i..<j], as: UTF8.self).utf16
+        i = j
     }
     return out
 }

@@ -26,9 +26,11 @@ final class ParcelDetector {
     private let labels: [[UInt16]]
     private let notLabels: [[UInt16]]
     private let pickupReader = PickupReader()
+    private let trackingHosts: Set<String>
 
     init(specs: CarrierSpecs) {
         self.specs = specs
+        trackingHosts = Set(specs.trackingHosts.values.joined())
         labels = specs.labels.map { Array($0.utf16) }
         notLabels = specs.notLabels.map { Array($0.utf16) }
     }
@@ -51,16 +53,40 @@ final class ParcelDetector {
         let lowered = message.text.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
         var i = 0
         let text = message.text
+        // Regions: runs of letters, digits, spaces and hyphens, cut at words (a lowercase token
+        // without digits is no part of a number: "FedEx Shipment 995167012468").
+        var regionStart = -1
+        var run = RunCounter()
+        func flush(_ end: Int) {
+            if regionStart >= 0 && run.isWorthALook {
+                candidates += regionCandidates(text, regionStart..<end, lowered: lowered)
+            }
+            regionStart = -1
+            run = RunCounter()
+        }
         while i < text.count {
-            guard isRegionChar(text[i]) else { i += 1; continue }
-            let start = i
-            var run = RunCounter()
-            while i < text.count && isRegionChar(text[i]) {
-                run.add(text[i])
+            let c = text[i]
+            guard isRegionChar(c) else { flush(i); i += 1; continue }
+            guard isASCIIAlnum(c) else {
+                if regionStart >= 0 { run.add(c) }
+                i += 1
+                continue
+            }
+            let tokenStart = i
+            var lower = false, digit = false
+            while i < text.count && isASCIIAlnum(text[i]) {
+                lower = lower || text[i] &- 0x61 < 26
+                digit = digit || text[i] &- 0x30 < 10
                 i += 1
             }
-            if run.isWorthALook { candidates += regionCandidates(text, start..<i, lowered: lowered) }
+            if lower && !digit {
+                flush(tokenStart)
+                continue
+            }
+            if regionStart < 0 { regionStart = tokenStart }
+            for k in tokenStart..<i { run.add(text[k]) }
         }
+        flush(text.count)
         guard !candidates.isEmpty else { return [] }
 
         // Weigh each: the carrier named in the message or its sender.
@@ -107,10 +133,18 @@ final class ParcelDetector {
 
     // MARK: numbers in links
 
+    /// Whether a link goes to a carrier's tracking page.
+    func isTrackingLink(_ link: String) -> Bool {
+        guard var host = LinkParts.host(of: link)?[...] else { return false }
+        while true {
+            if trackingHosts.contains(String(host)) { return true }
+            guard let dot = host.firstIndex(of: ".") else { return false }
+            host = host[host.index(after: dot)...]
+        }
+    }
+
     private func linkCandidates(_ link: String) -> [Candidate] {
-        guard let host = LinkParts.host(of: link),
-              specs.trackingHosts.values.contains(where: { $0.contains { host == $0 || host.hasSuffix("." + $0) } }),
-              let url = LinkParts(link) else { return [] }
+        guard isTrackingLink(link), let url = LinkParts(link) else { return [] }
         var out: [Candidate] = []
         for (carrier, hosts) in specs.trackingHosts where hosts.contains(where: { url.host == $0 || url.host.hasSuffix("." + $0) }) {
             for value in url.values {
@@ -133,8 +167,9 @@ final class ParcelDetector {
 
     private func regionCandidates(_ text: [UInt16], _ region: Range<Int>, lowered: [UInt16]) -> [Candidate] {
         let chunk = text[region].map { $0 &- 0x61 < 26 ? $0 & ~0x20 : $0 }
+        let compactLength = chunk.lazy.filter { !isSpace($0) }.count
         var found: [(Candidate, Range<Int>)] = []
-        for (index, format) in specs.formats.enumerated() {
+        for (index, format) in specs.formats.enumerated() where format.minimumLength <= compactLength {
             format.search.forEachMatch(in: chunk, overlapping: true) { m in
                 var r = m.range
                 while r.lowerBound < r.upperBound && isSpace(chunk[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }

@@ -66,3 +66,25 @@ enum DataFilesProbe {
         return out
     }
 }
+
+@Suite struct PatternLengths {
+    @Test func whitespaceAnchorsAndLookaroundsCountNothing() {
+        #expect(minimumMatchLength(#"\s*1\s*Z\s*(?<S>(?:[A-Z0-9]\s*){6,6})(?<C>[0-9]\s*)"#) == 9)
+        #expect(minimumMatchLength(#"\b(?=[0-9]{3})(?<N>([0-9]\s*){9,10})\b"#) == 9)
+        #expect(minimumMatchLength(#"(?:GM|LX)\s*(?<S>[0-9A-Z\s]{10,39})"#) == 12)
+        #expect(minimumMatchLength(#"(4\s*2\s*0\s*)?9\s*[0-9]+"#) == 2)
+        #expect(minimumMatchLength(#"J\s*(J\s*)?D\s*(?<S>([0-9]\s*){16})"#) == 18)
+        #expect(minimumMatchLength(#"a(b|cd)e"#) == 3)
+    }
+
+    @Test func unknownSyntaxGivesNoBound() {
+        #expect(minimumMatchLength("a)") == nil)
+        #expect(minimumMatchLength("(?P<x>a)") == nil)
+    }
+
+    @Test func everyBuiltInFormatHasABound() {
+        for format in CarrierSpecs.builtIn().formats {
+            #expect(format.minimumLength >= 8, "\(format.carrier) \(format.name): \(format.minimumLength)")
+        }
+    }
+}
