@@ -46,7 +46,7 @@ public struct CarrierDetect {
         }
         let bodyKey = rawString("body_text") != nil ? "body_text" : "text"
         let subjectRaw = rawString("subject"), bodyRaw = rawString(bodyKey), htmlRaw = rawString("html")
-        guard subjectRaw != nil || bodyRaw != nil || htmlRaw != nil else { throw NotAMessage() }
+        guard ["subject", "text", "html", "body_text"].contains(where: { record.member($0) != nil }) else { throw NotAMessage() }
         // Most mail holds no run of digits that could be a tracking number: look at the raw bytes
         // before decoding anything; and when only the HTML has such runs (in its links, ids and
         // colours), only a link to a carrier's tracking page can matter.

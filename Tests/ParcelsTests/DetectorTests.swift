@@ -160,6 +160,11 @@ func numbers(_ s: [Shipment]) -> [String] { s.map { $0.carrier + ":" + $0.tracki
         #expect(throws: CarrierSpecs.SpecError.self) { try specs.add(json: Array(#"{"label": []}"#.utf8)) }
     }
 
+    @Test func aMessageWithNoSubjectOrTextHasNoParcels() throws {
+        let record = try JSONRecord(#"{"subject":null,"text":null,"html":null,"attachments":[{"filename":"a.pdf"}]}"#)
+        #expect(try CarrierDetect.shipments(in: record, ParcelDetector(specs: .builtIn())).isEmpty)
+    }
+
     @Test func aRecordWithNothingToReadIsRefused() throws {
         #expect(throws: CarrierDetect.NotAMessage.self) {
             try CarrierDetect.shipments(in: JSONRecord(#"{"id":"x"}"#), ParcelDetector(specs: .builtIn()))
