@@ -17,7 +17,7 @@ struct MessageFacts {
     /// The last part of the text and HTML bodies, ASCII-lowercased.
     var bodyTail: [UInt8] = []
 
-    static let bodyTailBytes = 16 << 10
+    static let bodyTailBytes = 8 << 10  // footers are short; the tail of a long newsletter is enough
 
     struct MissingField: Error, CustomStringConvertible {
         var description: String { "no 'headers' object: not a mime-parse record" }
