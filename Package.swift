@@ -21,6 +21,7 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .target(name: "CLibcExtras"),
         .target(name: "UTF8Text"),
+        .target(name: "CivilTime"),
         .target(name: "UnicodeServices", dependencies: ["CICU", "UTF8Text"]),
         .target(name: "HTMLDOM", dependencies: ["CLibXML2"]),
         .target(name: "Hashing", dependencies: ["CCrypto"]),
@@ -28,16 +29,16 @@ let package = Package(
         .target(name: "UnixFilter", dependencies: [
             "JSONLines", "CLibcExtras", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .target(name: "MailParse", dependencies: ["CLibcExtras", "UTF8Text", "UnicodeServices", "JSONLines", "Hashing", "UnixFilter"]),
+        .target(name: "MailParse", dependencies: ["CivilTime", "CLibcExtras", "UTF8Text", "UnicodeServices", "JSONLines", "Hashing", "UnixFilter"]),
 
         .target(name: "Conversations", dependencies: [
             "UnicodeServices", "JSONLines", "Hashing", "UnixFilter",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .target(name: "MailKind", dependencies: ["CLibcExtras", "JSONLines", "MailParse", "UnixFilter"],
+        .target(name: "MailKind", dependencies: ["CLibcExtras", "JSONLines", "MailParse", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("mail-kind.json")]),
-        .target(name: "Parcels", dependencies: ["CLibcExtras", "JSONLines", "UnicodeServices", "UnixFilter"],
+        .target(name: "Parcels", dependencies: ["CivilTime", "CLibcExtras", "JSONLines", "UnicodeServices", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("carriers")]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),

@@ -1,3 +1,5 @@
+import UTF8Text
+
 /// What kind of mail a message is, for a client that shows people as chats and the rest as cards.
 public enum MailKind: String, Sendable {
     case personal, newsletter, notification, list, automated
@@ -25,11 +27,11 @@ struct Classifier {
         func verdict(_ kind: MailKind, _ reasons: [String]) -> Verdict {
             Verdict(kind: kind, reasons: reasons, unsubscribe: unsubscribe)
         }
-        let autoSubmitted = asciiLowercased(m.header("auto-submitted") ?? "").trimmed
-        let precedence = asciiLowercased(m.header("precedence") ?? "").trimmed
+        let autoSubmitted = ASCII.lowercased(m.header("auto-submitted") ?? "").trimmed
+        let precedence = ASCII.lowercased(m.header("precedence") ?? "").trimmed
         let local = m.localPart
 
-        let lowerSubject = asciiLowercased(Array(m.subject.utf8))
+        let lowerSubject = ASCII.lowercased(Array(m.subject.utf8))
 
         // Automated replies and bounces.
         var automated: [String] = []
@@ -38,7 +40,7 @@ struct Classifier {
         if precedence == "auto_reply" { automated.append("precedence_auto_reply") }
         if rules.autoReplySubjects.prefixMatch(of: lowerSubject) != nil { automated.append("auto_reply_subject") }
         if local == "mailer-daemon" || (local == "postmaster" && rules.bounceSubjects.firstMatch(in: lowerSubject) != nil)
-            || bytesContain(asciiLowercased(m.header("content-type") ?? ""), "report-type=delivery-status") {
+            || bytesContain(ASCII.lowercased(m.header("content-type") ?? ""), "report-type=delivery-status") {
             automated.append("delivery_status_notification")
         }
         if !automated.isEmpty { return verdict(.automated, automated) }
@@ -48,7 +50,7 @@ struct Classifier {
         var weak: [String] = []
         // Gmail files group mail among colleagues under Forums too: that says nothing here.
         let category = ["CATEGORY_PROMOTIONS", "CATEGORY_SOCIAL", "CATEGORY_UPDATES"].filter(m.labels.contains)
-        strong += category.map { "gmail_" + asciiLowercased($0) }
+        strong += category.map { "gmail_" + ASCII.lowercased($0) }
         if m.has("list-unsubscribe") { strong.append("list_unsubscribe") }
         if unsubscribe?.oneClick == true { strong.append("list_unsubscribe_post") }
         if precedence == "bulk" || precedence == "junk" { strong.append("precedence_" + precedence) }
@@ -74,7 +76,7 @@ struct Classifier {
         let campaign = !espHeaders.isEmpty || m.has("feedback-id") || precedence == "junk"
             || m.labels.contains("CATEGORY_PROMOTIONS") || noreply || newsletterSender
         var listSignals: [String] = []
-        if let post = m.header("list-post"), !asciiLowercased(post).trimmed.hasPrefix("no") { listSignals.append("list_post") }
+        if let post = m.header("list-post"), !ASCII.lowercased(post).trimmed.hasPrefix("no") { listSignals.append("list_post") }
         for h in rules.discussionListHeaders.sorted() where h != "list-post" && m.has(h) { listSignals.append("list_header:" + h) }
         if precedence == "list" { listSignals.append("precedence_list") }
         if !m.senderAddress.isEmpty && m.senderAddress != m.fromAddress
@@ -133,13 +135,13 @@ struct Classifier {
         guard let rp = returnPath, let at = rp.lastIndex(of: "@") else { return false }
         let local = rp[..<at]
         if local.contains("=") { return true }
-        return bytesContain(asciiLowercased(String(local)), "bounce") && local.contains(where: \.isNumber)
+        return bytesContain(ASCII.lowercased(String(local)), "bounce") && local.contains(where: \.isNumber)
     }
 
     /// Whether a List-Id (`"Name" <id.list-id.example.com>`) belongs to the sender's domain.
     private func sameOrganization(listID: String, domain: String) -> Bool {
         guard !domain.isEmpty else { return true }
-        var id = asciiLowercased(listID)
+        var id = ASCII.lowercased(listID)
         if let open = id.lastIndex(of: "<"), let close = id.lastIndex(of: ">"), open < close {
             id = String(id[id.index(after: open)..<close])
         }

@@ -1,8 +1,10 @@
+import UTF8Text
+
 /// Adds header fields to a raw message the way spamassassin does: at the end of the header
 /// block, replacing any fields of the same names already there (a sender could forge them),
 /// every other byte left as it was. A leading mbox `From ` line stays first.
 func stampHeaders(_ message: [UInt8], _ fields: [(name: String, value: String)]) -> [UInt8] {
-    let names = Set(fields.map { asciiLowercased($0.name) })
+    let names = Set(fields.map { ASCII.lowercased($0.name) })
     var out = [UInt8]()
     out.reserveCapacity(message.count + 128)
     var i = 0
@@ -29,7 +31,7 @@ func stampHeaders(_ message: [UInt8], _ fields: [(name: String, value: String)])
         let isContinuation = message[i] == 0x20 || message[i] == 0x09
         if !isContinuation {
             let colon = message[i..<content].firstIndex(of: UInt8(ascii: ":")) ?? content
-            dropping = names.contains(asciiLowercased(String(decoding: message[i..<colon], as: UTF8.self)))
+            dropping = names.contains(ASCII.lowercased(String(decoding: message[i..<colon], as: UTF8.self)))
         }
         if !dropping { out += message[i..<lineEnd] }
         i = lineEnd

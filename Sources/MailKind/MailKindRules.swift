@@ -1,4 +1,5 @@
 import JSONLines
+import UTF8Text
 
 /// The signals newsletter-detect looks for. The defaults are built in from mail-kind.json; a
 /// user's file with the same keys adds to them.
@@ -38,7 +39,7 @@ public struct MailKindRules: Sendable {
             var words: [String] = []
             for item in items {
                 guard let s = item.stringValue else { throw FileError(description: "\(key): expected an array of strings") }
-                words.append(asciiLowercased(s))
+                words.append(ASCII.lowercased(s))
             }
             switch key {
             case "bulk_headers": bulkHeaders.formUnion(words)

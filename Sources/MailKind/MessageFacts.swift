@@ -1,4 +1,5 @@
 import JSONLines
+import UTF8Text
 
 /// What newsletter-detect reads from a record: headers, labels, sender, subject, and the tail
 /// of the body, where footers live.
@@ -33,10 +34,10 @@ struct MessageFacts {
             labels = Set(items.compactMap(\.stringValue))
         }
         if case .object? = record.value("from"), let address = record.value("from")?["address"]?.stringValue {
-            fromAddress = asciiLowercased(address)
+            fromAddress = ASCII.lowercased(address)
         }
         if case .object? = record.value("sender"), let address = record.value("sender")?["address"]?.stringValue {
-            senderAddress = asciiLowercased(address)
+            senderAddress = ASCII.lowercased(address)
         }
         subject = record.string("subject") ?? header("subject") ?? ""
         isReply = has("in-reply-to") || has("references")
@@ -45,7 +46,7 @@ struct MessageFacts {
         for key in ["text", "html"] {
             guard let raw = record.rawValue(key), raw.first == UInt8(ascii: "\"") else { continue }
             let start = raw.count > Self.bodyTailBytes ? raw.endIndex - Self.bodyTailBytes : raw.startIndex
-            bodyTail += asciiLowercased(raw[start...])
+            bodyTail += ASCII.lowercased(raw[start...])
             bodyTail.append(0x0A)
         }
     }

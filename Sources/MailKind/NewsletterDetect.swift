@@ -24,17 +24,7 @@ public struct NewsletterDetect {
         var rules = MailKindRules.builtIn
         let files = DataFiles.userFiles("mail-kind.json") + DataFiles.userFiles("mail-kind")
             + ruleFiles.flatMap { DataFiles.expand($0) }
-        for path in files {
-            do {
-                try rules.add(json: try DataFiles.read(path))
-            } catch let e as InputError {
-                diagnostics.error(e.description, file: path)
-                throw Exit(e.status)
-            } catch {
-                diagnostics.error("\(error)", file: path)
-                throw Exit(.dataError)
-            }
-        }
+        try DataFiles.load(files, diagnostics: diagnostics) { try rules.add(json: $0) }
         return rules
     }
 

@@ -1,4 +1,5 @@
 import CLibcExtras
+import UTF8Text
 
 /// Words and phrases matched case-insensitively (ASCII letters fold; other scripts match as
 /// written) anywhere in a text, by byte search.
@@ -6,11 +7,11 @@ struct PhraseList: Sendable {
     private(set) var phrases: [[UInt8]] = []
 
     mutating func add(_ phrase: String) {
-        let bytes = asciiLowercased(Array(phrase.utf8))
+        let bytes = ASCII.lowercased(Array(phrase.utf8))
         if !bytes.isEmpty && !phrases.contains(bytes) { phrases.append(bytes) }
     }
 
-    /// The first phrase found in `lowered` (already passed through `asciiLowercased`).
+    /// The first phrase found in `lowered` (already passed through `ASCII.lowercased`).
     func firstMatch(in lowered: [UInt8]) -> String? {
         lowered.withUnsafeBytes { hay in
             for p in phrases {
@@ -27,17 +28,6 @@ struct PhraseList: Sendable {
     func prefixMatch(of lowered: [UInt8]) -> String? {
         phrases.first { lowered.starts(with: $0) }.map { String(decoding: $0, as: UTF8.self) }
     }
-}
-
-func asciiLowercased<C: Collection<UInt8>>(_ bytes: C) -> [UInt8] {
-    var out = [UInt8]()
-    out.reserveCapacity(bytes.count)
-    for b in bytes { out.append(b &- 0x41 < 26 ? b | 0x20 : b) }
-    return out
-}
-
-func asciiLowercased(_ s: String) -> String {
-    String(decoding: asciiLowercased(s.utf8), as: UTF8.self)
 }
 
 /// Substring search on UTF-8 bytes (String.contains(String) walks grapheme clusters: slow).

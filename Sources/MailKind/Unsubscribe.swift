@@ -1,3 +1,5 @@
+import UTF8Text
+
 /// How to leave a mailing: RFC 2369 List-Unsubscribe, with RFC 8058 one-click when the sender
 /// supports it (List-Unsubscribe-Post: List-Unsubscribe=One-Click and an HTTPS URL).
 public struct Unsubscribe: Equatable, Sendable {
@@ -17,7 +19,7 @@ public struct Unsubscribe: Equatable, Sendable {
         mailto = nil
         for value in values {
             for uri in Self.uris(in: value) {
-                let lower = asciiLowercased(String(uri.prefix(8)))
+                let lower = ASCII.lowercased(String(uri.prefix(8)))
                 if lower.hasPrefix("mailto:") {
                     if mailto == nil { mailto = uri }
                 } else if lower.hasPrefix("https://") || lower.hasPrefix("http://") {
@@ -26,8 +28,8 @@ public struct Unsubscribe: Equatable, Sendable {
             }
         }
         guard url != nil || mailto != nil else { return nil }
-        let post = listUnsubscribePost.map { asciiLowercased(withoutWhitespace(Substring($0))) }
-        oneClick = (url.map { asciiLowercased($0).hasPrefix("https://") } ?? false)
+        let post = listUnsubscribePost.map { ASCII.lowercased(withoutWhitespace(Substring($0))) }
+        oneClick = (url.map { ASCII.lowercased($0).hasPrefix("https://") } ?? false)
             && post.contains { bytesContain($0, "list-unsubscribe=one-click") }
     }
 

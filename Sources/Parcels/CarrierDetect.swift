@@ -1,5 +1,6 @@
 import JSONLines
 import UnixFilter
+import UTF8Text
 
 /// carrier-detect's run: each record gets `shipments` (see mailpipe(5)).
 public struct CarrierDetect {
@@ -13,17 +14,8 @@ public struct CarrierDetect {
     /// `--carriers` file.
     public func loadSpecs(_ diagnostics: Diagnostics) throws -> CarrierSpecs {
         let specs = CarrierSpecs.builtIn()
-        for path in DataFiles.userFiles("carriers") + carrierFiles.flatMap({ DataFiles.expand($0) }) {
-            do {
-                try specs.add(json: try DataFiles.read(path))
-            } catch let e as InputError {
-                diagnostics.error(e.description, file: path)
-                throw Exit(e.status)
-            } catch {
-                diagnostics.error("\(error)", file: path)
-                throw Exit(.dataError)
-            }
-        }
+        let files = DataFiles.userFiles("carriers") + carrierFiles.flatMap { DataFiles.expand($0) }
+        try DataFiles.load(files, diagnostics: diagnostics) { try specs.add(json: $0) }
         return specs
     }
 
@@ -68,7 +60,7 @@ public struct CarrierDetect {
         }
         var domain = ""
         if let address = record.value("from")?["address"]?.stringValue, let at = address.lastIndex(of: "@") {
-            domain = lowercasedASCII(String(address[address.index(after: at)...]))
+            domain = ASCII.lowercased(String(address[address.index(after: at)...]))
         }
         return detector.detect(message, senderDomain: domain, date: record.string("date"))
     }

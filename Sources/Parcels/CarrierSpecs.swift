@@ -1,5 +1,6 @@
 import JSONLines
 import UnicodeServices
+import UTF8Text
 
 /// One tracking-number format of one carrier, from a spec in tracking_number_data's format.
 final class TrackingFormat {
@@ -173,8 +174,8 @@ public final class CarrierSpecs {
                 for c in couriers { try addCourier(c) }
             case ("couriers", .object(let contexts)):
                 for (code, context) in contexts { try addContext(code, context) }
-            case ("labels", .array(let items)): labels += items.compactMap(\.stringValue).map(lowercasedASCII)
-            case ("not_labels", .array(let items)): notLabels += items.compactMap(\.stringValue).map(lowercasedASCII)
+            case ("labels", .array(let items)): labels += items.compactMap(\.stringValue).map(ASCII.lowercased)
+            case ("not_labels", .array(let items)): notLabels += items.compactMap(\.stringValue).map(ASCII.lowercased)
             default: throw .init("unknown key '\(key)'")
             }
         }
@@ -190,15 +191,11 @@ public final class CarrierSpecs {
     }
 
     private func addContext(_ code: String, _ context: JSONValue) throws(SpecError) {
-        func strings(_ key: String) -> [String] { context[key]?.arrayValue?.compactMap(\.stringValue).map(lowercasedASCII) ?? [] }
+        func strings(_ key: String) -> [String] { context[key]?.arrayValue?.compactMap(\.stringValue).map(ASCII.lowercased) ?? [] }
         words[code, default: []] += strings("words")
         senderDomains[code, default: []] += strings("sender_domains")
         trackingHosts[code, default: []] += strings("tracking_hosts")
     }
 
     func formats(of carrier: String) -> [TrackingFormat] { formats.filter { $0.carrier == carrier } }
-}
-
-func lowercasedASCII(_ s: String) -> String {
-    String(decoding: s.utf8.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
 }

@@ -1,3 +1,4 @@
+import CivilTime
 import UnicodeServices
 
 /// Where and until when a parcel waits at a Taiwan convenience store, when the mail says so.
@@ -48,28 +49,6 @@ func taiwanDate(_ rfc3339: String, plusDays days: Int) -> String? {
     let b = Array(rfc3339.utf8)
     guard b.count >= 13, let y = Int(String(decoding: b[0..<4], as: UTF8.self)), let m = Int(String(decoding: b[5..<7], as: UTF8.self)),
           let d = Int(String(decoding: b[8..<10], as: UTF8.self)), let h = Int(String(decoding: b[11..<13], as: UTF8.self)) else { return nil }
-    let (yy, mm, dd) = civilFromDays(daysFromCivil(y, m, d) + days + (h + 8 >= 24 ? 1 : 0))
+    let (yy, mm, dd) = CivilDate.date(days: CivilDate.days(year: y, month: m, day: d) + days + (h + 8 >= 24 ? 1 : 0))
     return String(yy) + "-" + twoDigits(mm) + "-" + twoDigits(dd)
-}
-
-// Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).
-private func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-    let y = m <= 2 ? y0 - 1 : y0
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146097 + doe - 719468
-}
-
-private func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
-    let z = z0 + 719468
-    let era = (z >= 0 ? z : z - 146096) / 146097
-    let doe = z - era * 146097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
 }

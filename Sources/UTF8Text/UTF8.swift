@@ -139,3 +139,18 @@ public func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
         out.append(UInt8(0x80 | (scalar & 0x3F)))
     }
 }
+
+/// ASCII case folding, leaving every other byte as it is: for header names, addresses and
+/// keywords, where Unicode case rules are neither wanted nor cheap.
+public enum ASCII {
+    public static func lowercased<C: Collection<UInt8>>(_ bytes: C) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count)
+        for b in bytes { out.append(b &- 0x41 < 26 ? b | 0x20 : b) }
+        return out
+    }
+
+    public static func lowercased(_ s: String) -> String {
+        String(decoding: lowercased(s.utf8), as: UTF8.self)
+    }
+}

@@ -41,4 +41,21 @@ public enum DataFiles {
         defer { input.close() }
         do { return try readWholeFile(fd: input.fd) } catch { throw InputError(path: path, errno: error.errno) }
     }
+
+    /// Reads each file in turn and hands its bytes to `add`. A file that cannot be read, or
+    /// that `add` refuses, is reported as `program: path: message` and ends the run: 66 or 74
+    /// when it cannot be read, 65 when its contents are wrong.
+    public static func load(_ paths: [String], diagnostics: Diagnostics, _ add: ([UInt8]) throws -> Void) throws {
+        for path in paths {
+            do {
+                try add(try read(path))
+            } catch let e as InputError {
+                diagnostics.error(e.description, file: path)
+                throw Exit(e.status)
+            } catch {
+                diagnostics.error("\(error)", file: path)
+                throw Exit(.dataError)
+            }
+        }
+    }
 }

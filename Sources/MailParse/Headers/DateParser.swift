@@ -1,3 +1,5 @@
+import CivilTime
+
 /// Dates as mail writes them: RFC 5322, its obsolete forms (two- and three-digit years, named
 /// and military zones, missing seconds or day name, comments), asctime as in mbox From_ lines
 /// (with or without a zone before the year), and ISO 8601. Result: seconds since the epoch, UTC.
@@ -86,7 +88,7 @@ public enum MailDate {
         }
         guard let d = day, let m = month, let y = year else { return nil }
         guard hour < 24, minute < 60, second <= 60, d <= daysIn(month: m, year: y) else { return nil }
-        let days = daysFromCivil(year: y, month: m, day: d)
+        let days = CivilDate.days(year: y, month: m, day: d)
         return days * 86400 + hour * 3600 + minute * 60 + min(second, 59) - offset
     }
 
@@ -127,7 +129,7 @@ public enum MailDate {
     public static func rfc3339(_ epoch: Int) -> String {
         let days = epoch >= 0 ? epoch / 86400 : (epoch - 86399) / 86400
         let secs = epoch - days * 86400
-        let (y, m, d) = civilFromDays(days)
+        let (y, m, d) = CivilDate.date(days: days)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         var year = String(y)
         while year.count < 4 { year = "0" + year }
@@ -158,7 +160,7 @@ public enum MailDate {
                 offset = sign * (oh * 3600 + om * 60)
             }
         }
-        return daysFromCivil(year: y, month: mo, day: d) * 86400 + h * 3600 + mi * 60 + min(se, 59) - offset
+        return CivilDate.days(year: y, month: mo, day: d) * 86400 + h * 3600 + mi * 60 + min(se, 59) - offset
     }
 
     private static func num(_ s: UnsafeRawBufferPointer, _ at: Int, _ n: Int) -> Int? {
@@ -177,29 +179,5 @@ public enum MailDate {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// Days since 1970-01-01 (Howard Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
-
-    static func civilFromDays(_ z0: Int) -> (Int, Int, Int) {
-        let z = z0 + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let y = yoe + era * 400
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (m <= 2 ? y + 1 : y, m, d)
     }
 }
