@@ -39,6 +39,11 @@ let person = """
         #expect(verdict(person.replacingFirst("Dinner on Friday?", "包裹寄送") + "\nX-Gmail-Labels: Inbox,Category Forums").kind == .personal)
     }
 
+    @Test func ourOwnStampIsNoSignal() {
+        // newsletter-detect --mail runs first in procmail; -q then reads its headers.
+        #expect(verdict(person + "\nX-Mail-Kind: personal\nX-Newsletter: no").kind == .personal)
+    }
+
     @Test func whatYouSentIsPersonalEvenWithBulkHeaders() {
         let v = verdict(person + "\nX-Gmail-Labels: Sent\nList-Unsubscribe: <https://example.com/u>")
         #expect(v.kind == .personal && v.reasons == ["sent"])

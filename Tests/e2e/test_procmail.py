@@ -1,0 +1,127 @@
+"""The procmail recipes (pipelines/procmailrc) with Debian's real procmail, delivering into a
+temporary HOME: newsletters filed apart, every message logged as a record, and a failing
+stage leaving the message queued (exit 75) instead of losing it."""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import BIN, ROOT, records
+
+PROCMAIL = shutil.which("procmail")
+
+MESSAGES = {
+    "personal": b"""From alex@example.com Mon Mar  2 01:14:58 2026
+From: Alex Rivera <alex@example.com>
+To: mei@example.tw
+Subject: Dinner on Friday?
+Date: Mon, 2 Mar 2026 09:14:58 +0800
+Message-ID: <p1@example.com>
+
+Are you free on Friday?
+""",
+    "newsletter": b"""From news@mail.acme-shop.example Mon Mar  2 02:00:00 2026
+From: Acme Weekly <news@mail.acme-shop.example>
+To: mei@example.tw
+Subject: This week's picks
+Date: Mon, 2 Mar 2026 10:00:00 +0800
+Message-ID: <n1@acme-shop.example>
+X-Newsletter: no
+List-Unsubscribe: <https://acme-shop.example/unsubscribe/one-click?u=abc>
+List-Unsubscribe-Post: List-Unsubscribe=One-Click
+Precedence: bulk
+
+New arrivals you'll love.
+""",
+    "parcel": b"""From mcinfo@ups.com Mon Mar  2 03:00:00 2026
+From: UPS <mcinfo@ups.com>
+To: mei@example.tw
+Subject: UPS Update: Package Scheduled for Delivery Today
+Date: Mon, 2 Mar 2026 11:00:00 +0800
+Message-ID: <u1@ups.com>
+Auto-Submitted: auto-generated
+
+Tracking number: 1Z999AA10123456784
+""",
+}
+
+pytestmark = pytest.mark.skipif(PROCMAIL is None, reason="procmail is not installed (scripts/install-deps --test)")
+
+
+def home_with_procmailrc(tmp_path, extra=""):
+    home = tmp_path / "home"
+    (home / "Mail").mkdir(parents=True)
+    rc = home / ".procmailrc"
+    # procmail takes HOME from the password file, not the environment: the rcfile sets it.
+    rc.write_text(f"""HOME={home}
+PATH={BIN}:{ROOT / 'pipelines'}:/usr/bin:/bin
+SHELL=/bin/sh
+SWIFT_BACKTRACE=enable=no
+MAILDIR=$HOME/Mail/
+DEFAULT=$HOME/Mail/inbox/
+LOGFILE=$HOME/procmail.log
+{extra}
+INCLUDERC={ROOT / 'pipelines' / 'procmailrc'}
+""")
+    rc.chmod(0o644)
+    return home
+
+
+def deliver(home, message):
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    return subprocess.run([PROCMAIL, str(home / ".procmailrc")], input=message, capture_output=True, env=env, timeout=60)
+
+
+def maildir(path):
+    return sorted((path / "new").glob("*")) if (path / "new").is_dir() else []
+
+
+def test_newsletters_are_filed_apart_and_every_message_is_logged(tmp_path):
+    home = home_with_procmailrc(tmp_path)
+    for m in MESSAGES.values():
+        r = deliver(home, m)
+        assert r.returncode == 0, (r.stderr, (home / "procmail.log").read_text())
+    inbox, newsletters = maildir(home / "Mail" / "inbox"), maildir(home / "Mail" / "Newsletters")
+    assert len(inbox) == 2 and len(newsletters) == 1
+    filed = newsletters[0].read_bytes()
+    assert b"Subject: This week's picks" in filed
+    assert b"X-Mail-Kind: newsletter\nX-Newsletter: yes\n" in filed and b"X-Newsletter: no" not in filed
+    kinds = sorted(p.read_bytes().split(b"X-Mail-Kind: ")[1].split(b"\n")[0] for p in inbox)
+    assert kinds == [b"notification", b"personal"]
+    log = records((home / ".mailpipe" / "messages.jsonl").read_bytes())
+    assert [o["subject"] for o in log] == [m.split(b"Subject: ")[1].split(b"\n")[0].decode() for m in MESSAGES.values()]
+    assert [o["mail_kind"] for o in log] == ["personal", "newsletter", "notification"]
+    assert [s["tracking_number"] for s in log[2]["shipments"]] == ["1Z999AA10123456784"]
+
+
+def test_a_failing_log_requeues_the_message(tmp_path):
+    home = home_with_procmailrc(tmp_path, extra="MAILPIPE_LOG=/proc/mailpipe/cannot/messages.jsonl")
+    r = deliver(home, MESSAGES["personal"])
+    assert r.returncode == 75
+    assert maildir(home / "Mail" / "inbox") == [] and maildir(home / "Mail" / "Newsletters") == []
+
+
+def test_a_failing_filter_requeues_the_message(tmp_path):
+    home = home_with_procmailrc(tmp_path)
+    config = home / ".config" / "mailpipe"  # procmail clears the environment; HOME it sets
+    config.mkdir(parents=True)
+    (config / "mail-kind.json").write_text('{"not a key": []}')  # newsletter-detect refuses to run
+    r = deliver(home, MESSAGES["newsletter"])
+    assert r.returncode == 75
+    assert maildir(home / "Mail" / "inbox") == [] and maildir(home / "Mail" / "Newsletters") == []
+    assert not (home / ".mailpipe" / "messages.jsonl").exists()
+
+
+def test_mailpipe_log_alone_appends_one_line_per_message(tmp_path):
+    log = tmp_path / "log" / "m.jsonl"
+    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}")
+    for m in MESSAGES.values():
+        r = subprocess.run([str(ROOT / "pipelines" / "mailpipe-log"), str(log)], input=m, env=env, capture_output=True)
+        assert r.returncode == 0, r.stderr
+    assert len(log.read_text().splitlines()) == 3
+    r = subprocess.run([str(ROOT / "pipelines" / "mailpipe-log"), "/proc/nope/m.jsonl"], input=MESSAGES["personal"],
+                       env=env, capture_output=True)
+    assert r.returncode == 75 and b"mailpipe-log:" in r.stderr
