@@ -33,10 +33,10 @@ struct MessageFacts {
         if case .array(let items)? = record.value("labels") {
             labels = Set(items.compactMap(\.stringValue))
         }
-        if case .object? = record.value("from"), let address = record.value("from")?["address"]?.stringValue {
+        if let address = record.value("from")?["address"]?.stringValue {
             fromAddress = ASCII.lowercased(address)
         }
-        if case .object? = record.value("sender"), let address = record.value("sender")?["address"]?.stringValue {
+        if let address = record.value("sender")?["address"]?.stringValue {
             senderAddress = ASCII.lowercased(address)
         }
         subject = record.string("subject") ?? header("subject") ?? ""

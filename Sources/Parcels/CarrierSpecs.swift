@@ -16,7 +16,6 @@ final class TrackingFormat {
     let checksum: Checksum?
     /// `serial_number_format.prepend_if`: when the serial matches, the content goes first.
     let prepend: (pattern: TextPattern, content: String)?
-    let lookups: [Lookup]
     /// The lookups that must find the number's group (`validation.additional.exists`).
     let required: [Lookup]
     let trackingURL: String?
@@ -67,10 +66,13 @@ final class TrackingFormat {
         } else {
             prepend = nil
         }
-        var lookups: [Lookup] = []
+        // Only the lookups a number must pass are read; the others (service names and the
+        // like) describe a number but never decide whether it is one.
+        let mustExist = validation?["additional"]?["exists"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        var required: [Lookup] = []
         for item in spec["additional"]?.arrayValue ?? [] {
-            guard let lname = item["name"]?.stringValue, let gname = item["regex_group_name"]?.stringValue,
-                  let group = verify.group(named: gname) else { continue }
+            guard let lname = item["name"]?.stringValue, mustExist.contains(lname),
+                  let gname = item["regex_group_name"]?.stringValue, let group = verify.group(named: gname) else { continue }
             var exact: Set<String> = []
             var patterns: [TextPattern] = []
             for entry in item["lookup"]?.arrayValue ?? [] {
@@ -79,11 +81,9 @@ final class TrackingFormat {
                     do { patterns.append(try TextPattern(r)) } catch { throw .init("\(carrier): \(error)") }
                 }
             }
-            lookups.append(Lookup(name: lname, group: group, exact: exact, patterns: patterns))
+            required.append(Lookup(name: lname, group: group, exact: exact, patterns: patterns))
         }
-        self.lookups = lookups
-        let mustExist = validation?["additional"]?["exists"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        required = lookups.filter { mustExist.contains($0.name) }
+        self.required = required
         trackingURL = spec["tracking_url"]?.stringValue
     }
 
@@ -131,7 +131,6 @@ final class TrackingFormat {
 /// Every carrier and format carrier-detect knows, with the words around numbers it weighs.
 public final class CarrierSpecs {
     var formats: [TrackingFormat] = []
-    var carrierNames: [String: String] = [:]
     var words: [String: [String]] = [:]
     var senderDomains: [String: [String]] = [:]
     var trackingHosts: [String: [String]] = [:]
@@ -183,7 +182,6 @@ public final class CarrierSpecs {
 
     private func addCourier(_ courier: JSONValue) throws(SpecError) {
         guard let code = courier["courier_code"]?.stringValue else { throw .init("a courier without courier_code") }
-        carrierNames[code] = courier["name"]?.stringValue ?? code
         for spec in courier["tracking_numbers"]?.arrayValue ?? [] {
             formats.append(try TrackingFormat(carrier: code, spec: spec))
         }
@@ -197,5 +195,4 @@ public final class CarrierSpecs {
         trackingHosts[code, default: []] += strings("tracking_hosts")
     }
 
-    func formats(of carrier: String) -> [TrackingFormat] { formats.filter { $0.carrier == carrier } }
 }

@@ -7,11 +7,6 @@ enum Checksum {
     case mod37_36
     case weightedSum(weights: [Int], modulo1: Int, modulo2: Int)
 
-    struct Unknown: Error, CustomStringConvertible {
-        var name: String
-        var description: String { "unknown checksum '\(name)'" }
-    }
-
     /// `serial` and `check` are uppercase ASCII without spaces.
     func isValid(serial: [UInt8], check: [UInt8]) -> Bool {
         guard !serial.isEmpty, !check.isEmpty else { return false }

@@ -182,12 +182,11 @@ func find(_ hay: [UInt8], _ needle: [UInt8], from: Int, caseInsensitive: Bool = 
 /// found by byte search without decoding the whole: only the links are wanted.
 func hrefs(inJSONString json: ArraySlice<UInt8>) -> [String] {
     var out: [String] = []
-    let html = Array(json)
     let key = Array("href=".utf8)
-    var i = 0
-    html.withUnsafeBytes { buf in
-        while i < html.count, let p = mp_memmem(buf.baseAddress! + i, html.count - i, key, key.count) {
-            var j = buf.baseAddress!.distance(to: p) + key.count
+    json.withUnsafeBytes { html in
+        var i = 0
+        while i < html.count, let p = mp_memmem(html.baseAddress! + i, html.count - i, key, key.count) {
+            var j = html.baseAddress!.distance(to: p) + key.count
             var quote: [UInt8] = []
             if html[j...].starts(with: [0x5C, 0x22]) { quote = [0x5C, 0x22] } else if j < html.count && html[j] == 0x27 { quote = [0x27] }
             j += quote.count
@@ -196,8 +195,7 @@ func hrefs(inJSONString json: ArraySlice<UInt8>) -> [String] {
                 end += html[end] == 0x5C ? 2 : 1  // an escape is two bytes at least
             }
             end = min(end, html.count)
-            var literal = [UInt8(ascii: "\"")] + html[j..<end]
-            literal.append(UInt8(ascii: "\""))
+            let literal = [UInt8(ascii: "\"")] + html[j..<end] + [UInt8(ascii: "\"")]
             if case .string(let href)? = try? JSONValue.parse(literal) { out.append(decodeEntities(href)) }
             i = end
         }

@@ -40,7 +40,6 @@ final class ParcelDetector {
         var formatIndex: Int
         var number: String
         var checkDigit: String?
-        var position: Int
         var evidence: [String]
         var confidence: Double
         var carrierContext: Bool
@@ -114,7 +113,6 @@ final class ParcelDetector {
             }
             if rank(c) > rank(current) { best[c.number] = c }
         }
-        let pickup = pickupReader.read(message.text, date: date)
         var out: [Shipment] = []
         for number in order {
             guard let c = best[number], c.confidence >= minimumConfidence else { continue }
@@ -122,7 +120,11 @@ final class ParcelDetector {
                 .flatMap(\.evidence).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             out.append(Shipment(carrier: c.format.carrier, format: c.format.id, trackingNumber: number, checkDigit: c.checkDigit,
                                 confidence: (c.confidence * 100).rounded() / 100, evidence: evidence,
-                                trackingURL: c.format.trackingURL.map { $0.replacing("%s", with: number) }, pickup: pickup))
+                                trackingURL: c.format.trackingURL.map { $0.replacing("%s", with: number) }, pickup: nil))
+        }
+        // Pickup lines are read only in a message that tracks something.
+        if !out.isEmpty, let pickup = pickupReader.read(message.text, date: date) {
+            for k in out.indices { out[k].pickup = pickup }
         }
         return out
     }
@@ -154,7 +156,7 @@ final class ParcelDetector {
                 for (index, format) in specs.formats.enumerated() where format.carrier == carrier {
                     guard let v = format.validate(number), v.valid else { continue }
                     out.append(Candidate(format: format, formatIndex: index, number: String(decoding: number, as: UTF16.self),
-                                         checkDigit: v.checkDigit, position: -1,
+                                         checkDigit: v.checkDigit,
                                          evidence: format.hasChecksum ? ["tracking_url", "check_digit"] : ["tracking_url"],
                                          confidence: 1, carrierContext: false))
                 }
@@ -189,7 +191,7 @@ final class ParcelDetector {
                     evidence.append("label")
                 }
                 found.append((Candidate(format: format, formatIndex: index, number: String(decoding: number, as: UTF16.self),
-                                        checkDigit: v.checkDigit, position: position, evidence: evidence,
+                                        checkDigit: v.checkDigit, evidence: evidence,
                                         confidence: confidence, carrierContext: false), r))
                 return true
             }

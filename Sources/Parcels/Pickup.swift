@@ -20,22 +20,24 @@ final class PickupReader {
     private let relative = try! TextPattern(#"請於\s*(?<n>[0-9]{1,2})\s*(?:日|天)內?(?:前往)?(?:門市)?(?:取件|取貨|領取)"#)
 
     func read(_ text: [UInt16], date: String?) -> Pickup? {
-        func first(_ p: TextPattern, _ group: String) -> String? {
-            guard let g = p.group(named: group) else { return nil }
-            var out: String?
+        /// The named groups of the pattern's first match, nil when it does not match.
+        func first(_ p: TextPattern, _ names: String...) -> [String?]? {
+            var out: [String?]?
             p.forEachMatch(in: text) { m in
-                if let r = m.groups[g] { out = String(decoding: text[r], as: UTF16.self) }
+                out = names.map { name in
+                    p.group(named: name).flatMap { m.groups[$0] }.map { String(decoding: text[$0], as: UTF16.self) }
+                }
                 return false
             }
             return out
         }
         var pickup = Pickup()
-        pickup.store = first(store, "store")
-        pickup.storeID = first(storeID, "id")
-        pickup.code = first(code, "code")
-        if let y = first(absolute, "y"), let m = Int(first(absolute, "m") ?? ""), let d = Int(first(absolute, "d") ?? "") {
+        pickup.store = first(store, "store")?[0]
+        pickup.storeID = first(storeID, "id")?[0]
+        pickup.code = first(code, "code")?[0]
+        if let ymd = first(absolute, "y", "m", "d"), let y = ymd[0], let m = Int(ymd[1] ?? ""), let d = Int(ymd[2] ?? "") {
             pickup.deadline = y + "-" + twoDigits(m) + "-" + twoDigits(d)
-        } else if let n = Int(first(relative, "n") ?? ""), let date {
+        } else if let n = Int(first(relative, "n")?[0] ?? ""), let date {
             pickup.deadline = taiwanDate(date, plusDays: n)
         }
         return pickup == Pickup() ? nil : pickup

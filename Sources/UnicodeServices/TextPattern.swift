@@ -75,7 +75,6 @@ public final class TextPattern {
         }
     }
 
-    public func wholeMatch(_ text: String) -> Match? { wholeMatch(Array(text.utf16)) }
 
     private func currentMatch() -> Match {
         var groups: [Range<Int>?] = []
