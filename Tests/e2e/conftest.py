@@ -45,3 +45,24 @@ def generated(tmp_path_factory):
     parsed = run("mime-parse", "--no-progress", mbox)
     assert parsed.returncode == 0, parsed.stderr
     return parsed.stdout, [json.loads(line) for line in truth.read_text().splitlines()]
+
+
+def check_bad_lines(tool, *args, bad_record, bad_record_error, bad_json=b"{broken"):
+    """The shared convention for lines a filter cannot use: a line that is not JSON and a record
+    that lacks the tool's fields, between two good sample records. By default both are skipped
+    with `tool: -:N: message` and counted (exit 1); --on-error=pass keeps N lines in, N out;
+    --strict stops at the first (exit 65)."""
+    good = run("mime-parse", SAMPLE).stdout.splitlines()
+    stream = b"\n".join([good[0], bad_json, bad_record, good[1]]) + b"\n"
+    r = run(tool, *args, input=stream)
+    assert r.returncode == 1
+    assert len(records(r.stdout)) == 2
+    err = r.stderr.decode().splitlines()
+    assert err[0].startswith(f"{tool}: -:2: invalid JSON")
+    assert err[1] == f"{tool}: -:3: {bad_record_error}"
+    assert err[-1] == f"{tool}: 2 records skipped"
+    passed = records(run(tool, *args, "--on-error=pass", input=stream).stdout)
+    assert len(passed) == 4
+    assert passed[1]["invalid_line"] == bad_json.decode() and passed[2]["errors"] == [bad_record_error]
+    strict = run(tool, *args, "--strict", input=stream)
+    assert strict.returncode == 65 and len(records(strict.stdout)) == 1

@@ -3,7 +3,7 @@ mailbox's parcels, real corpora without false parcels, users' carriers, and bad 
 import json
 import subprocess
 
-from conftest import BIN, CORPUS, ENV, SAMPLE, SHARED, records, run
+from conftest import BIN, ENV, SAMPLE, SHARED, check_bad_lines, records, run
 
 VECTORS = SHARED / "vectors" / "tracking" / "tracking_numbers_flat.json"
 
@@ -126,17 +126,8 @@ def test_users_carriers_from_the_config_folder_and_the_command_line(tmp_path):
 
 
 def test_bad_lines_keep_their_place_and_are_counted():
-    lines = run("mime-parse", SAMPLE).stdout.splitlines()
-    stream = b"\n".join([lines[0], b"[1, 2]", b'{"id":"no text"}', lines[1]]) + b"\n"
-    r = run("carrier-detect", input=stream)
-    assert r.returncode == 1
-    assert len(records(r.stdout)) == 2
-    err = r.stderr.decode().splitlines()
-    assert err[0].startswith("carrier-detect: -:2: ")
-    assert err[1] == "carrier-detect: -:3: no subject, text or html: not a mime-parse record"
-    assert err[-1] == "carrier-detect: 2 records skipped"
-    passed = records(run("carrier-detect", "--on-error=pass", input=stream).stdout)
-    assert len(passed) == 4 and passed[2]["errors"]
+    check_bad_lines("carrier-detect", bad_record=b'{"id":"no text"}', bad_json=b"[1, 2]",
+                    bad_record_error="no subject, text or html: not a mime-parse record")
 
 
 def test_the_sample_mailbox_in_a_pipeline():

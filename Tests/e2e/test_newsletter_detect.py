@@ -3,7 +3,7 @@ condition (-q), with their own rules, and on bad input."""
 import json
 import os
 
-from conftest import CORPUS, ENV, SAMPLE, records, run
+from conftest import ENV, SAMPLE, check_bad_lines, records, run
 
 # How the generator's kinds map to what newsletter-detect should say (shared/gen/README.md).
 EXPECTED = {"personal": {"personal"}, "group": {"personal"}, "chat": {"personal"},
@@ -112,19 +112,8 @@ def test_users_rules_from_the_config_folder_and_the_command_line(tmp_path):
 
 
 def test_bad_lines_keep_their_place_and_are_counted():
-    lines = run("mime-parse", SAMPLE).stdout.splitlines()
-    stream = b"\n".join([lines[0], b"{broken", b'{"subject":"no headers"}', lines[1]]) + b"\n"
-    r = run("newsletter-detect", input=stream)
-    assert r.returncode == 1
-    assert len(records(r.stdout)) == 2
-    err = r.stderr.decode().splitlines()
-    assert err[0].startswith("newsletter-detect: -:2: invalid JSON")
-    assert err[1] == "newsletter-detect: -:3: no 'headers' object: not a mime-parse record"
-    assert err[-1] == "newsletter-detect: 2 records skipped"
-    passed = records(run("newsletter-detect", "--on-error=pass", input=stream).stdout)
-    assert len(passed) == 4 and passed[1]["invalid_line"] == "{broken" and passed[2]["errors"]
-    strict = run("newsletter-detect", "--strict", input=stream)
-    assert strict.returncode == 65 and len(records(strict.stdout)) == 1
+    check_bad_lines("newsletter-detect", bad_record=b'{"subject":"no headers"}',
+                    bad_record_error="no 'headers' object: not a mime-parse record")
 
 
 def test_every_corpus_message_gets_a_kind(corpus):
