@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLibcExtras
 
 /// One input named on the command line: a file, or standard input for `-`.
 public struct Input {
@@ -16,6 +17,7 @@ public struct Input {
     /// Opens `path` (`-` is standard input). Throws with a message ready for stderr.
     public static func open(_ path: String) throws(InputError) -> Input {
         if path == "-" {
+            mp_grow_pipe(0, 1 << 20)  // see OutputStream
             var st = stat()
             let regular = fstat(0, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
             return Input(name: "-", path: nil, fd: 0, size: regular ? Int(st.st_size) : nil, isDirectory: false)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLibcExtras
 
 /// Buffered standard output. Line-buffered when asked or when stdout is a terminal, so
 /// interactive use sees each record at once. A write error ends the run with status 74.
@@ -14,6 +15,9 @@ public final class OutputStream {
         self.fd = fd
         self.lineBuffered = lineBuffered || isatty(fd) == 1
         buffer.reserveCapacity(flushThreshold + 65536)
+        // A pipe holds 64 KB by default: a stage writing 256 KB at a time then waits on the
+        // next stage, and the two take turns instead of running at once on two cores.
+        mp_grow_pipe(fd, 1 << 20)
     }
 
     /// Writes one record and its newline.

@@ -6,4 +6,6 @@ const void *mp_memmem(const void *haystack, size_t haystack_len, const void *nee
 const void *mp_memrchr(const void *s, int c, size_t n);
 /// Keeps allocations up to `bytes` in the heap rather than in pages mapped for each one.
 void mp_keep_large_allocations_in_heap(size_t bytes);
+/// Grows the pipe behind `fd` to `bytes` when `fd` is a pipe (Linux F_SETPIPE_SZ); else nothing.
+void mp_grow_pipe(int fd, int bytes);
 #endif
