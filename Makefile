@@ -52,6 +52,7 @@ bench: build
 	bench/mime-parse.sh
 	bench/conversations.sh
 	bench/stages.sh
+	bench/parallel.sh
 	.venv/bin/python bench/classifier-accuracy.py 1g
 
 clean:

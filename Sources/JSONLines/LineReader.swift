@@ -27,9 +27,12 @@ public struct LineReader {
         public var length: Int
     }
 
-    /// `initial` holds bytes already read from `fd` (for format detection).
-    public init(fd: Int32, initial: [UInt8] = [], chunkSize: Int = 1 << 20) {
+    /// `initial` holds bytes already read from `fd` (for format detection). `offset` and
+    /// `lineNumber` say where `fd` stands in its file when reading starts in the middle.
+    public init(fd: Int32, initial: [UInt8] = [], chunkSize: Int = 1 << 20, offset: Int = 0, lineNumber: Int = 0) {
         self.fd = fd
+        self.consumed = offset
+        self.lineNumber = lineNumber
         buffer = .allocate(byteCount: max(chunkSize, initial.count * 2), alignment: 16)
         initial.withUnsafeBytes { buffer.copyMemory(from: $0) }
         end = initial.count

@@ -2,9 +2,11 @@ import UnixFilter
 
 /// mime-parse's run: every input read as a mailbox, every message written as a record.
 /// With `--strict`, a message with defects is a failed record.
-public func parseMail(run: FilterRun, converter: MessageConverter, format: MailboxFormat?) throws {
+public func parseMail(run: FilterRun, converter: MessageConverter, format: MailboxFormat?, shard: Shard? = nil) throws {
     try run.forEachInput { input in
-        let progress = Progress(totalBytes: input.size, enabled: !run.options.noProgress, noun: "messages")
+        // a shard's progress counts from where it starts
+        let part = input.size.map { size in shard?.range(of: size) ?? 0..<size }
+        let progress = Progress(totalBytes: part?.count, enabled: !run.options.noProgress, noun: "messages")
         run.diagnostics.beforeWrite = progress.clear
         defer {
             progress.clear()
@@ -13,7 +15,7 @@ public func parseMail(run: FilterRun, converter: MessageConverter, format: Mailb
         var count = 0
         do {
             try MailboxInput.read(
-                fd: input.fd, path: input.name, isDirectory: input.isDirectory, format: format,
+                fd: input.fd, path: input.name, isDirectory: input.isDirectory, format: format, shard: shard,
                 message: { raw in
                     let (json, defects) = converter.record(for: raw)
                     count += 1
@@ -22,7 +24,7 @@ public func parseMail(run: FilterRun, converter: MessageConverter, format: Mailb
                                              file: raw.source.path, line: raw.source.line, record: nil)
                     }
                     try run.write(json)
-                    progress.update(bytes: raw.source.offset + raw.source.length, records: count)
+                    progress.update(bytes: raw.source.offset + raw.source.length - (part?.lowerBound ?? 0), records: count)
                 },
                 bad: { bad in
                     try run.recordFailed(bad.message, file: input.name, line: bad.line, record: nil)
@@ -32,6 +34,9 @@ public func parseMail(run: FilterRun, converter: MessageConverter, format: Mailb
             case .notAMaildir:
                 run.diagnostics.error(error.description, file: input.name)
                 run.raise(.noInput)
+            case .cannotShard:
+                run.diagnostics.error(error.description, file: input.name)
+                throw Exit(.usage)
             case .io(let path, _):
                 run.diagnostics.error(error.description, file: path)
                 throw Exit(.ioError)

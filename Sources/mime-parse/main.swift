@@ -3,6 +3,9 @@ import MailParse
 import UnixFilter
 
 extension MailboxFormat: ExpressibleByArgument {}
+extension Shard: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+}
 
 struct MimeParse: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,6 +29,9 @@ struct MimeParse: ParsableCommand {
     @Option(name: .customLong("save-attachments"), help: ArgumentHelp("Write attachments into this folder under safe names; each record says where.", valueName: "dir"))
     var saveAttachments: String?
 
+    @Option(help: ArgumentHelp("Read only part K of N of each input, cut at message boundaries, so that N processes can share a big mailbox; their outputs, one after the other, are the whole.", valueName: "K/N"))
+    var shard: Shard?
+
     func run() throws {
         FilterRun.main(program: "mime-parse", options: common) { run in
             let converter = MessageConverter()
@@ -37,7 +43,7 @@ struct MimeParse: ParsableCommand {
                     throw Exit(.ioError)
                 }
             }
-            try parseMail(run: run, converter: converter, format: format)
+            try parseMail(run: run, converter: converter, format: format, shard: shard)
         }
     }
 }

@@ -34,14 +34,20 @@ def corpus():
 
 
 @pytest.fixture(scope="session")
-def generated(tmp_path_factory):
-    """The generated 50 MB Takeout-style mailbox (2,465 messages, seed 1) parsed by mime-parse,
-    with its truth file: (records as bytes, truth as a list of dicts)."""
-    import subprocess
+def generated_mbox(tmp_path_factory):
+    """The generated 50 MB Takeout-style mailbox (2,465 messages, seed 1): (mbox, truth) paths."""
     d = tmp_path_factory.mktemp("generated")
     mbox, truth = d / "g.mbox", d / "g.truth.jsonl"
     subprocess.run(["python3", str(SHARED / "gen" / "gen_mbox.py"), "--messages", "2465", "--seed", "1",
                     "--out", str(mbox), "--truth", str(truth)], check=True, capture_output=True)
+    return mbox, truth
+
+
+@pytest.fixture(scope="session")
+def generated(generated_mbox):
+    """The generated mailbox parsed by mime-parse, with its truth file: (records as bytes,
+    truth as a list of dicts)."""
+    mbox, truth = generated_mbox
     parsed = run("mime-parse", "--no-progress", mbox)
     assert parsed.returncode == 0, parsed.stderr
     return parsed.stdout, [json.loads(line) for line in truth.read_text().splitlines()]

@@ -7,10 +7,25 @@ struct GmailAPIReader {
     let path: String
     let initial: [UInt8]
 
-    func forEach(message: (RawMessage) throws -> Void, bad: (MailboxInput.BadRecord) throws -> Void) throws {
-        var reader = LineReader(fd: fd, initial: initial)
+    /// Every line, or with a `range` of the file, the lines that start in it.
+    func forEach(range: Range<Int>? = nil, message: (RawMessage) throws -> Void, bad: (MailboxInput.BadRecord) throws -> Void) throws {
+        var skipFirst = false
+        var start = (offset: 0, line: 0)
+        if let range, range.lowerBound > 0 {
+            // from the byte before the cut: the first line read ends the shard before's last
+            start.offset = range.lowerBound - 1
+            start.line = try countLines(fd: fd, path: path, length: start.offset)
+            try seek(fd: fd, path: path, to: start.offset)
+            skipFirst = true
+        }
+        var reader = LineReader(fd: fd, initial: skipFirst ? [] : initial, offset: start.offset, lineNumber: start.line)
         defer { reader.close() }
         try reader.forEachLine { line in
+            if skipFirst {
+                skipFirst = false
+                return true
+            }
+            if let range, line.offset >= range.upperBound { return false }
             if line.bytes.allSatisfy({ Bytes.isWhitespace($0) }) { return true }
             do {
                 let value = try JSONValue.parse(Array(line.bytes))

@@ -43,11 +43,12 @@ public enum MailboxInput {
     }
 
     /// Calls `message` for each message and `bad` for each unreadable record of the input.
-    /// `fd` is ignored for a directory.
-    public static func read(fd: Int32, path: String, isDirectory: Bool, format: MailboxFormat?,
+    /// `fd` is ignored for a directory. With a `shard`, only that part of the input is read
+    /// (a single message belongs to the first shard).
+    public static func read(fd: Int32, path: String, isDirectory: Bool, format: MailboxFormat?, shard: Shard? = nil,
                             message: (RawMessage) throws -> Void, bad: (BadRecord) throws -> Void) throws {
         if isDirectory || format == .maildir {
-            try MaildirReader(path: path).forEach(message)
+            try MaildirReader(path: path).forEach(shard: shard, message)
             return
         }
         var head: [UInt8] = []
@@ -55,18 +56,47 @@ public enum MailboxInput {
             head = try readPrefix(fd: fd, path: path, count: 4096)
         }
         let kind = format ?? MailboxFormat.detect(head)
+        let range = try shard.map { try byteRange(of: $0, fd: fd, path: path, format: kind) }
         switch kind {
         case .eml:
+            if let shard, shard.index > 1 { return }
             let bytes = try readAll(fd: fd, path: path, initial: head)
             try message(RawMessage(bytes: bytes, source: MessageSource(path: path, offset: 0, length: bytes.count, format: "eml")))
         case .gmailAPI:
-            try GmailAPIReader(fd: fd, path: path, initial: head).forEach(message: message, bad: bad)
+            try GmailAPIReader(fd: fd, path: path, initial: head).forEach(range: range, message: message, bad: bad)
         case .maildir:
-            try MaildirReader(path: path).forEach(message)
+            try MaildirReader(path: path).forEach(shard: shard, message)
         case .mbox, .mboxrd, .mboxo, .mboxcl, .mboxcl2:
-            var reader = MboxReader(fd: fd, path: path, variant: kind.mboxVariant, initial: head)
-            try reader.forEach(message)
+            if let range {
+                var reader = try MboxReader(fd: fd, path: path, variant: kind.mboxVariant, initial: head, range: range)
+                try reader.forEach(message)
+            } else {
+                var reader = MboxReader(fd: fd, path: path, variant: kind.mboxVariant, initial: head)
+                try reader.forEach(message)
+            }
         }
+    }
+
+    /// The shard's bytes of a file. Shards need a file to seek in, and mbox dialects whose
+    /// messages end where Content-Length says cannot be cut at From_ lines. An mbox is cut
+    /// after its leading blank lines and byte order mark, where its first From_ line stands,
+    /// so that whatever comes before the first message goes with it.
+    private static func byteRange(of shard: Shard, fd: Int32, path: String, format: MailboxFormat) throws -> Range<Int> {
+        if format == .mboxcl || format == .mboxcl2 { throw MailboxError.cannotShard(path: path, reason: "\(format.rawValue) messages end where Content-Length says, not at From_ lines") }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw MailboxError.io(path: path, errno: errno) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw MailboxError.cannotShard(path: path, reason: "not a regular file") }
+        let size = Int(st.st_size)
+        guard format != .gmailAPI, format != .eml else { return shard.range(of: size) }
+        var head = [UInt8](repeating: 0, count: min(size, 4096))
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, 0) }
+        guard n >= 0 else { throw MailboxError.io(path: path, errno: errno) }
+        var lead = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while lead < n, head[lead] == Bytes.lf || head[lead] == Bytes.cr { lead += 1 }
+        let part = shard.range(of: size - lead)
+        if part.isEmpty { return lead..<lead }
+        // the shard that holds the first message also reads what comes before it
+        return (part.lowerBound == 0 ? 0 : lead + part.lowerBound) ..< lead + part.upperBound
     }
 
     private static func readPrefix(fd: Int32, path: String, count: Int) throws -> [UInt8] {

@@ -13,22 +13,24 @@ public struct MaildirReader {
         isDirectory(path + "/cur") || isDirectory(path + "/new")
     }
 
-    public func forEach(_ body: (RawMessage) throws -> Void) throws {
+    /// Every message, or with a `shard`, that shard's run of them.
+    public func forEach(shard: Shard? = nil, _ body: (RawMessage) throws -> Void) throws {
         guard Self.isMaildir(path) else { throw MailboxError.notAMaildir(path: path) }
+        var files: [(sub: String, name: String)] = []
         for sub in ["cur", "new"] {
-            let dir = path + "/" + sub
-            for name in Self.entries(dir) {
-                let file = dir + "/" + name
-                let fd = open(file, O_RDONLY | O_CLOEXEC)
-                guard fd >= 0 else { throw MailboxError.io(path: file, errno: errno) }
-                defer { close(fd) }
-                let bytes = try readAll(fd: fd, path: file)
-                let flags = Self.flags(of: name)
-                var raw = RawMessage(bytes: bytes, source: MessageSource(path: file, offset: 0, length: bytes.count,
-                                                                         format: "maildir", flags: flags))
-                raw.flagLabels = Self.labels(flags: flags, isNew: sub == "new")
-                try body(raw)
-            }
+            files += Self.entries(path + "/" + sub).map { (sub, $0) }
+        }
+        for (sub, name) in files[shard?.range(of: files.count) ?? files.indices] {
+            let file = path + "/" + sub + "/" + name
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw MailboxError.io(path: file, errno: errno) }
+            defer { close(fd) }
+            let bytes = try readAll(fd: fd, path: file)
+            let flags = Self.flags(of: name)
+            var raw = RawMessage(bytes: bytes, source: MessageSource(path: file, offset: 0, length: bytes.count,
+                                                                     format: "maildir", flags: flags))
+            raw.flagLabels = Self.labels(flags: flags, isNew: sub == "new")
+            try body(raw)
         }
     }
 

@@ -30,6 +30,9 @@ public struct MboxReader {
     /// writer does not use it (mailboxes are written by one program).
     private var mayUseContentLength = true
 
+    /// Only the messages whose From_ line starts in this range of the file (a shard).
+    private var range: Range<Int>?
+
     /// `initial` holds bytes already read from `fd` (for format detection).
     /// A nil `variant` reads mboxrd quoting and trusts Content-Length when it lands on a From_ line.
     public init(fd: Int32, path: String, variant: MboxVariant?, initial: [UInt8] = []) {
@@ -40,9 +43,32 @@ public struct MboxReader {
         buffer.reserveCapacity(chunk * 2)
     }
 
+    /// Reads only the messages whose From_ line starts in `range` of the file; the last one
+    /// read to its end, wherever that is. Messages are cut at From_ lines alone (Content-Length
+    /// is not trusted), so that every shard agrees where messages begin.
+    public init(fd: Int32, path: String, variant: MboxVariant?, initial: [UInt8] = [], range: Range<Int>) throws {
+        self.init(fd: fd, path: path, variant: variant, initial: range.lowerBound == 0 ? initial : [])
+        self.range = range
+        mayUseContentLength = false
+        if range.lowerBound > 0 {
+            // from the byte before, so that a From_ line starting right at the cut is seen as one
+            try seek(fd: fd, path: path, to: range.lowerBound - 1)
+            bufferOffset = range.lowerBound - 1
+        }
+    }
+
+    private func pastRange(_ pos: Int) -> Bool {
+        guard let range else { return false }
+        return bufferOffset + pos >= range.upperBound
+    }
+
     public mutating func forEach(_ body: (RawMessage) throws -> Void) throws {
         var pos = 0  // start of the current message (its From_ line)
         var scan = 0
+        if let range, range.lowerBound > 0 || range.isEmpty {
+            if !range.isEmpty { try forEachInShard(body) }
+            return
+        }
         // skip blank lines before the first From_ line; the first line needs no date to count
         while true {
             if let first = findFromLine(from: 0, atStart: true) {
@@ -62,7 +88,32 @@ public struct MboxReader {
             var keepAll = 0
             try fill(&keepAll, &scan)
         }
-        scan = pos + 1
+        if pastRange(pos) { return }
+        try readMessages(from: pos, body)
+    }
+
+    /// A shard that starts in the middle: its first message is at the first From_ line
+    /// at or after the cut; the text before it belongs to the shard before.
+    private mutating func forEachInShard(_ body: (RawMessage) throws -> Void) throws {
+        var skip = 0
+        var scan = 0
+        while true {
+            if let first = findFromLine(from: skip, atStart: false) {
+                if pastRange(first) { return }
+                try readMessages(from: first, body)
+                return
+            }
+            if eof { return }
+            // keep only the lines a From_ line may still need; past the cut, none is ours
+            skip = lastLineBreak(after: 0) ?? 0
+            if pastRange(skip + 1) { return }
+            try fill(&skip, &scan)
+        }
+    }
+
+    private mutating func readMessages(from start: Int, _ body: (RawMessage) throws -> Void) throws {
+        var pos = start
+        var scan = pos + 1
         var contentLengthChecked = false
         while true {
             if !contentLengthChecked, mayUseContentLength, variant != .mboxo, variant != .mboxrd {
@@ -85,6 +136,7 @@ public struct MboxReader {
             if let next = findFromLine(from: scan, atStart: false) {
                 try emit(pos..<next, body)
                 pos = next
+                if pastRange(pos) { return }
                 scan = pos + 1
                 contentLengthChecked = false
                 continue
@@ -291,11 +343,13 @@ public struct MboxReader {
 public enum MailboxError: Error, CustomStringConvertible {
     case io(path: String, errno: Int32)
     case notAMaildir(path: String)
+    case cannotShard(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .io(_, let e): String(cString: strerror(e))
         case .notAMaildir: "a directory, but not a maildir (no cur/ or new/)"
+        case .cannotShard(_, let reason): "cannot be read in shards: " + reason
         }
     }
 }
