@@ -36,7 +36,7 @@ install: build
 	for t in $(TOOLS); do install -m 755 "$(BIN)/$$t" "$(DESTDIR)$(PREFIX)/bin/$$t"; done
 	install -m 755 pipelines/mbox-to-conversations pipelines/mailpipe-log "$(DESTDIR)$(PREFIX)/bin/"
 	install -d "$(DESTDIR)$(PREFIX)/share/mailpipe"
-	install -m 644 pipelines/procmailrc "$(DESTDIR)$(PREFIX)/share/mailpipe/procmailrc"
+	install -m 644 pipelines/procmailrc pipelines/fetchmailrc "$(DESTDIR)$(PREFIX)/share/mailpipe/"
 	install -m 644 man/man1/*.1 "$(DESTDIR)$(MANDIR)/man1/"
 	install -m 644 man/man5/*.5 "$(DESTDIR)$(MANDIR)/man5/"
 	install -m 644 man/man7/*.7 "$(DESTDIR)$(MANDIR)/man7/"
