@@ -1,0 +1,106 @@
+"""mailpipe on Apache Spark: the same filters, run on each partition with RDD.pipe, and the
+conversations grouped by Spark.
+
+    spark-submit pipelines/spark/conversations.py --me ADDR [--partitions N] [--out DIR] MAILBOX...
+
+Each mailbox is read in N shards (mime-parse --shard K/N), one partition each, so the workers
+share a big mailbox by byte ranges; every partition then goes through newsletter-detect,
+carrier-detect and participant-hash --me. Spark brings each conversation's messages into one
+partition (by participant_hash, in mailbox order), where conversation-group --sorted sums them
+up, and sorts the conversations newest first, as conversation-group does.
+Writes DIR/messages.jsonl and DIR/conversations.jsonl: the same as pipelines/mbox-to-conversations
+with the same --me (stages html-sanitize and text-extract run when they are installed).
+
+On a cluster the mailpipe tools must be on every worker's PATH and the mailboxes on a path
+every worker can read; in local mode (python3 conversations.py ..., or --master local[N]) the
+tools built in this checkout are used.
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+
+from pyspark import SparkConf, SparkContext
+from pyspark.rdd import portable_hash
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILT = os.path.normpath(os.path.join(HERE, "..", "..", ".build", "release"))
+PER_MESSAGE = ["html-sanitize", "text-extract", "newsletter-detect", "carrier-detect"]
+
+
+def arguments(argv):
+    p = argparse.ArgumentParser(prog="conversations.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("--me", action="append", required=True, help="one of your addresses (repeat for more)")
+    p.add_argument("--partitions", type=int, default=0, help="shards per mailbox (default: Spark's parallelism)")
+    p.add_argument("--out", default="out", help="folder for messages.jsonl and conversations.jsonl")
+    p.add_argument("--master", default=None, help="Spark master (default: spark-submit's, else local[*])")
+    p.add_argument("mailbox", nargs="+")
+    return p.parse_args(argv)
+
+
+def main(argv):
+    args = arguments(argv)
+    path = os.environ.get("PATH", "")
+    if os.path.isdir(BUILT):
+        path = BUILT + os.pathsep + path
+    env = {"PATH": path, "SWIFT_BACKTRACE": "enable=no"}
+    os.environ.update(env)
+    if shutil.which("mime-parse") is None:
+        sys.exit("conversations.py: mime-parse not found; run make, or put the mailpipe tools on PATH")
+
+    conf = SparkConf().setAppName("mailpipe-conversations")
+    if args.master or not conf.contains("spark.master"):
+        conf.setMaster(args.master or "local[*]")
+    sc = SparkContext(conf=conf)
+    sc.setLogLevel("ERROR")
+    try:
+        run(sc, args, env)
+    finally:
+        sc.stop()
+
+
+def run(sc, args, env):
+    n = args.partitions or sc.defaultParallelism
+    mailboxes = [os.path.abspath(m) for m in args.mailbox]
+    shards = [f"{k}/{n}\t{m}" for m in mailboxes for k in range(1, n + 1)]
+    # one shard per partition; the shell loop reads "K/N<TAB>path" lines
+    parse = "sh -c 'while IFS=\"\t\" read -r shard path; do mime-parse --no-progress --shard \"$shard\" \"$path\" || exit; done'"
+    records = sc.parallelize(shards, len(shards)).pipe(parse, env=env, checkCode=True)
+    for stage in PER_MESSAGE:
+        if shutil.which(stage):
+            records = records.pipe(stage, env=env, checkCode=True)
+    me = " ".join("--me " + shellquote(a) for a in args.me)
+    records = records.pipe("participant-hash " + me, env=env, checkCode=True).cache()
+
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "messages.jsonl"), "w") as f:
+        for line in records.toLocalIterator():
+            f.write(line + "\n")
+
+    # Each conversation's messages in one partition, together and in mailbox order
+    # (conversation-group --sorted wants them so); then newest first, ties by id.
+    keyed = records.zipWithIndex().map(lambda li: ((json.loads(li[0])["participant_hash"], li[1]), li[0]))
+    grouped = keyed.repartitionAndSortWithinPartitions(
+        numPartitions=max(1, records.getNumPartitions()), partitionFunc=lambda key: portable_hash(key[0]))
+    conversations = (grouped.values().pipe("conversation-group --sorted", env=env, checkCode=True)
+                     .map(lambda line: (json.loads(line), line))
+                     .sortBy(lambda c: (descending(c[0]["last_date"]), c[0]["conversation_id"]))
+                     .values())
+    with open(os.path.join(args.out, "conversations.jsonl"), "w") as f:
+        for line in conversations.toLocalIterator():
+            f.write(line + "\n")
+
+
+def descending(date):
+    """An RFC 3339 UTC date as a key that sorts newest first (the dates have one format and
+    length, so inverting each character's code inverts their order)."""
+    return "".join(chr(0x10FFFF - ord(c)) for c in date or "")
+
+
+def shellquote(s):
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
