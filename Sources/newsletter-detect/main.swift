@@ -14,7 +14,7 @@ struct NewsletterDetectCommand: ParsableCommand {
 
             Examples:
               mime-parse mail.mbox | newsletter-detect | jq -r .mail_kind | sort | uniq -c
-              newsletter-detect --mail < message.eml       # adds X-Mail-Kind and X-Newsletter
+              newsletter-detect --mail < message.eml    # stamps X-Mail-Kind, X-Newsletter
               newsletter-detect -q < message.eml && echo newsletter
             """,
         version: mailpipeVersion)
