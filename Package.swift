@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let tools = ["mime-parse", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group"]
+let tools = ["mime-parse", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group"]
 
 
 let package = Package(
@@ -32,9 +32,11 @@ let package = Package(
         .target(name: "MailParse", dependencies: ["CivilTime", "CLibcExtras", "UTF8Text", "UnicodeServices", "JSONLines", "Hashing", "UnixFilter"]),
 
         .target(name: "Conversations", dependencies: [
-            "UnicodeServices", "JSONLines", "Hashing", "UnixFilter",
+            "UnicodeServices", "JSONLines", "Hashing", "UnixFilter", "UTF8Text",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        .target(name: "BodyText", dependencies: ["HTMLDOM", "JSONLines", "UnicodeServices", "UnixFilter", "UTF8Text"],
+                resources: [.embedInCode("reply-patterns.json")]),
 
         .target(name: "MailKind", dependencies: ["CLibcExtras", "JSONLines", "MailParse", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("mail-kind.json")]),
@@ -42,6 +44,7 @@ let package = Package(
                 resources: [.embedInCode("carriers")]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
+        .executableTarget(name: "text-extract", dependencies: ["BodyText", "UnixFilter"]),
         .executableTarget(name: "newsletter-detect", dependencies: ["MailKind", "UnixFilter"]),
         .executableTarget(name: "carrier-detect", dependencies: ["Parcels", "UnixFilter"]),
         .executableTarget(name: "participant-hash", dependencies: ["Conversations", "UnixFilter"]),
@@ -55,6 +58,7 @@ let package = Package(
         .testTarget(name: "MailParseTests", dependencies: ["MailParse"]),
         .testTarget(name: "MailKindTests", dependencies: ["MailKind", "JSONLines"]),
         .testTarget(name: "ParcelsTests", dependencies: ["Parcels", "JSONLines"]),
-        .testTarget(name: "ConversationsTests", dependencies: ["Conversations", "JSONLines"]),
+        .testTarget(name: "ConversationsTests", dependencies: ["Conversations", "JSONLines", "UTF8Text"]),
+        .testTarget(name: "BodyTextTests", dependencies: ["BodyText"]),
     ]
 )

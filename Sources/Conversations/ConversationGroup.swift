@@ -1,5 +1,6 @@
 import JSONLines
 import UnixFilter
+import UTF8Text
 
 /// conversation-group's run: all annotated messages in, one record per conversation out.
 /// Keeps a summary per message (not its body, unless `embed`), so memory grows with the
@@ -188,48 +189,6 @@ public struct ConversationGroup {
             shipments: record.value("shipments")?.arrayValue ?? [],
             names: names,
             record: embed ? record.bytes : nil)
-    }
-}
-
-/// The first 140 user-perceived characters of a text, whitespace collapsed (text-extract's
-/// `snippet` is used instead when the record has one).
-enum Snippet {
-    static let length = 140
-
-    static func of(_ text: String) -> String {
-        // collapse on scalars (asking Character for isWhitespace costs a property lookup each);
-        // count characters only when enough scalars for them may have been kept
-        var collapsed = String.UnicodeScalarView()
-        var pendingSpace = false
-        var kept = 0  // scalars in `collapsed` (its count would walk it)
-        var checkAt = length + 20
-        for scalar in text.unicodeScalars {
-            if isWhitespace(scalar) {
-                pendingSpace = !collapsed.isEmpty
-                continue
-            }
-            if pendingSpace {
-                collapsed.append(" ")
-                pendingSpace = false
-            }
-            collapsed.append(scalar)
-            kept += 1
-            if kept >= checkAt {
-                if String(collapsed).count > length { break }
-                checkAt *= 2  // emoji and combining marks: several scalars a character
-            }
-        }
-        var snippet = Substring(String(collapsed).prefix(length))  // cut at a grapheme boundary
-        while snippet.last == " " { snippet.removeLast() }
-        return String(snippet)
-    }
-
-    /// Unicode's White_Space property.
-    static func isWhitespace(_ s: Unicode.Scalar) -> Bool {
-        switch s.value {
-        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
-        default: false
-        }
     }
 }
 

@@ -26,6 +26,24 @@ public final class HTMLDocument {
         visitTree(root, visit)
     }
 
+    /// Visits every node in document order, with `leave` called after an element's children
+    /// (for closing blocks); return false from `enter` to skip the children (then no `leave`).
+    public func walk(enter: (HTMLNode) -> Bool, leave: (HTMLNode) -> Void) {
+        guard let doc, let root = xmlDocGetRootElement(UnsafeMutablePointer<xmlDoc>(doc)) else { return }
+        visitTree(root, enter, leave)
+    }
+
+    private func visitTree(_ node: UnsafeMutablePointer<xmlNode>, _ enter: (HTMLNode) -> Bool, _ leave: (HTMLNode) -> Void) {
+        let n = HTMLNode(raw: OpaquePointer(node))
+        guard enter(n) else { return }
+        var child = node.pointee.children
+        while let c = child {
+            visitTree(c, enter, leave)
+            child = c.pointee.next
+        }
+        leave(n)
+    }
+
     private func visitTree(_ node: UnsafeMutablePointer<xmlNode>, _ visit: (HTMLNode) -> Bool) {
         guard visit(HTMLNode(raw: OpaquePointer(node))) else { return }
         var child = node.pointee.children
@@ -75,6 +93,14 @@ public struct HTMLNode {
     public var text: String {
         guard let content = node.pointee.content else { return "" }
         return String(cString: content)
+    }
+
+    /// The value of one attribute (name in lowercase), nil when absent.
+    public func attribute(_ name: String) -> String? {
+        guard kind == .element else { return nil }
+        guard let v = xmlGetProp(node, name) else { return nil }
+        defer { mp_xmlFree(v) }
+        return String(cString: v)
     }
 
     public var attributes: [(name: String, value: String)] {

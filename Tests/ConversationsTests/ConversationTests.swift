@@ -1,5 +1,6 @@
 import Testing
 import JSONLines
+import UTF8Text
 @testable import Conversations
 
 func message(_ id: String, date: String = "2026-01-01T00:00:00Z", labels: [String] = ["INBOX"], fromMe: Bool = false) -> MessageSummary {

@@ -12,6 +12,7 @@ from conftest import BIN, ENV, SAMPLE, run
 
 # the per-record filters, with the arguments each needs
 FILTERS = {
+    "text-extract": [],
     "newsletter-detect": [],
     "carrier-detect": [],
     "participant-hash": ["--me", "mei@example.tw"],

@@ -1,0 +1,243 @@
+import HTMLDOM
+
+/// HTML rendered as plain text, the way a reader expects: blocks on their own lines, list
+/// markers, one line per table row, links as `text <url>` when the URL says more, images as
+/// their alt text, hidden content left out, whitespace collapsed. Quoted history (Gmail's
+/// gmail_quote, Apple Mail's and Thunderbird's blockquote type=cite, Outlook's divRplyFwdMsg,
+/// Yahoo's yahoo_quoted) comes out with `> ` before each line, as a text client quotes.
+enum HTMLText {
+    static let skipped: Set<String> = ["script", "style", "head", "title", "template", "noscript", "svg", "math",
+                                       "object", "iframe", "button", "select", "input", "textarea", "map", "audio", "video"]
+    static let blocks: Set<String> = ["p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "dt", "dd",
+                                      "table", "tr", "blockquote", "pre", "hr", "section", "article", "header",
+                                      "footer", "center", "address", "aside", "nav", "main", "figure", "figcaption",
+                                      "form", "fieldset", "details", "summary", "tbody", "thead", "tfoot", "caption", "body"]
+    static let paragraphs: Set<String> = ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "blockquote", "pre", "ul", "ol", "hr"]
+
+    static func render(_ html: String) -> String {
+        var r = Renderer()
+        let doc = HTMLDocument(utf8: Array(html.utf8))
+        doc.walk(enter: { r.enter($0) }, leave: { r.leave($0) })
+        return r.finish()
+    }
+
+    private struct Renderer {
+        var lines: [(text: String, quoted: Bool)] = []
+        var line = ""
+        var lineQuoted = false
+        var pendingBreaks = 0  // line breaks owed before the next text (2 = a blank line)
+        var pendingSpace = false
+        var quoteDepth = 0
+        var quoteRest = false  // after Outlook's reply header, everything is history
+        var preDepth = 0
+        var lists: [(ordered: Bool, next: Int)] = []
+        var links: [String?] = []
+        var linkTextStart: [Int] = []
+        var closers: [String] = []  // what each open element does when it ends, by kind
+
+        mutating func enter(_ n: HTMLNode) -> Bool {
+            switch n.kind {
+            case .text:
+                text(n.text)
+                return false
+            case .element:
+                break
+            default:
+                return false
+            }
+            let name = n.name
+            if HTMLText.skipped.contains(name) || isHidden(n) { return false }
+            var quotes = false
+            if name == "blockquote" || hasClass(n, "gmail_quote") || hasClass(n, "yahoo_quoted") || n.attribute("id") == "yahoo_quoted" {
+                quotes = true
+            }
+            if n.attribute("id") == "divRplyFwdMsg" || hasClass(n, "moz-cite-prefix") { quoteRest = quoteRest || n.attribute("id") == "divRplyFwdMsg"; quotes = quotes || hasClass(n, "moz-cite-prefix") }
+            if HTMLText.blocks.contains(name) { blockBreak(HTMLText.paragraphs.contains(name) ? 2 : 1) }
+            if quotes { quoteDepth += 1 }
+            switch name {
+            case "br":
+                newline()
+            case "pre":
+                preDepth += 1
+            case "ul", "ol":
+                lists.append((name == "ol", Int(n.attribute("start") ?? "") ?? 1))
+            case "li":
+                blockBreak(1)
+                if let last = lists.indices.last {
+                    let marker = lists[last].ordered ? "\(lists[last].next). " : "• "
+                    lists[last].next += 1
+                    emit(String(repeating: "  ", count: max(0, lists.count - 1)) + marker, space: false)
+                } else {
+                    emit("• ", space: false)
+                }
+            case "td", "th":
+                if !line.isEmpty { pendingSpace = true }
+            case "img":
+                if let alt = n.attribute("alt")?.trimmingWhitespace, !alt.isEmpty, !isTiny(n) { text(alt) }
+            case "a":
+                links.append(n.attribute("href"))
+                linkTextStart.append(currentText.count)
+            case "hr":
+                blockBreak(1)
+            default:
+                break
+            }
+            closers.append(quotes ? "quote" : "")
+            return true
+        }
+
+        mutating func leave(_ n: HTMLNode) {
+            let name = n.name
+            let closer = closers.popLast() ?? ""
+            switch name {
+            case "pre": preDepth -= 1
+            case "ul", "ol": _ = lists.popLast()
+            case "a":
+                let href = links.popLast() ?? nil
+                let start = linkTextStart.popLast() ?? 0
+                if let href, let shown = linkSuffix(href: href, text: String(currentText.dropFirst(start))) {
+                    emit(" <\(shown)>", space: false)
+                }
+            default: break
+            }
+            if HTMLText.blocks.contains(name) || name == "li" { blockBreak(HTMLText.paragraphs.contains(name) ? 2 : 1) }
+            if closer == "quote" {
+                blockBreak(1)
+                quoteDepth -= 1
+            }
+        }
+
+        /// The text of the current line and the lines since the last link opened (for
+        /// comparing a link's text with its URL).
+        var currentText: String { line }
+
+        mutating func text(_ raw: String) {
+            if preDepth > 0 {
+                var first = true
+                for part in raw.split(separator: "\n", omittingEmptySubsequences: false) {
+                    if !first { newline() }
+                    first = false
+                    if !part.isEmpty { emit(String(part), space: false) }
+                }
+                return
+            }
+            var words: [Substring] = []
+            var leading = false
+            var trailing = false
+            if let f = raw.unicodeScalars.first, isSpace(f) { leading = true }
+            if let l = raw.unicodeScalars.last, isSpace(l) { trailing = true }
+            words = raw.split(whereSeparator: { $0.unicodeScalars.allSatisfy(isSpace) })
+            if words.isEmpty {
+                if !raw.isEmpty { pendingSpace = true }
+                return
+            }
+            if leading { pendingSpace = true }
+            for (i, w) in words.enumerated() {
+                emit(String(w), space: i > 0)
+            }
+            if trailing { pendingSpace = true }
+        }
+
+        mutating func emit(_ s: String, space: Bool) {
+            if pendingBreaks > 0, !(line.isEmpty && lines.isEmpty) {
+                flushLine()
+                if pendingBreaks > 1, lines.last.map({ !$0.text.isEmpty }) ?? false { lines.append(("", quoting)) }
+            }
+            pendingBreaks = 0
+            if line.isEmpty {
+                lineQuoted = quoting
+            } else if space || pendingSpace {
+                line += " "
+            }
+            pendingSpace = false
+            line += s
+        }
+
+        var quoting: Bool { quoteDepth > 0 || quoteRest }
+
+        mutating func newline() {
+            if line.isEmpty && pendingBreaks == 0, !lines.isEmpty { lines.append(("", quoting)) ; return }
+            flushLine()
+            pendingBreaks = 0
+            pendingSpace = false
+        }
+
+        mutating func blockBreak(_ n: Int) {
+            pendingBreaks = max(pendingBreaks, n)
+            pendingSpace = false
+        }
+
+        mutating func flushLine() {
+            if !line.isEmpty || !lines.isEmpty { lines.append((line, lineQuoted)) }
+            line = ""
+            lineQuoted = quoting
+        }
+
+        mutating func finish() -> String {
+            if !line.isEmpty { flushLine() }
+            var out: [String] = []
+            for (text, quoted) in lines {
+                let t = text.trimmingTrailingSpaces
+                if t.isEmpty, out.last?.isEmpty ?? true { continue }
+                out.append(quoted ? (t.isEmpty ? ">" : "> " + t) : t)
+            }
+            while let last = out.last, last.isEmpty || last == ">" { out.removeLast() }
+            return out.joined(separator: "\n")
+        }
+
+        func isHidden(_ n: HTMLNode) -> Bool {
+            if n.attribute("hidden") != nil || n.attribute("aria-hidden") == "true" && n.name != "img" { return true }
+            guard let style = n.attribute("style") else { return false }
+            let s = String(style.lowercased().unicodeScalars.filter { !isSpace($0) })
+            return s.contains("display:none") || s.contains("visibility:hidden") || s.contains("mso-hide:all")
+                || s.contains("max-height:0") && s.contains("overflow:hidden")
+                || s.contains("font-size:0;") || s.hasSuffix("font-size:0") || s.contains("font-size:0px")
+                || s.contains("opacity:0;") || s.hasSuffix("opacity:0")
+        }
+
+        func isTiny(_ n: HTMLNode) -> Bool {
+            let w = n.attribute("width").flatMap { Int($0) }
+            let h = n.attribute("height").flatMap { Int($0) }
+            return (w ?? 2) <= 1 || (h ?? 2) <= 1
+        }
+
+        func hasClass(_ n: HTMLNode, _ c: String) -> Bool {
+            guard let classes = n.attribute("class") else { return false }
+            return classes.split(separator: " ").contains { $0 == c }
+        }
+
+        /// What to show after a link's text: its URL when that says more than the text.
+        func linkSuffix(href: String, text: String) -> String? {
+            let url = href.trimmingWhitespace
+            let lower = url.lowercased()
+            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("mailto:") else { return nil }
+            let shown = lower.hasPrefix("mailto:") ? String(url.dropFirst(7)) : url
+            let t = text.trimmingWhitespace.lowercased()
+            if t.isEmpty { return nil }
+            let bare = shown.lowercased().drop(prefix: "https://").drop(prefix: "http://").drop(prefix: "www.")
+            let tBare = t.drop(prefix: "https://").drop(prefix: "http://").drop(prefix: "www.")
+            if bare == tBare || bare == tBare + "/" || t.hasSuffix(String(bare)) { return nil }
+            return shown
+        }
+    }
+}
+
+private func isSpace(_ s: Unicode.Scalar) -> Bool {
+    s == " " || s == "\t" || s == "\n" || s == "\r" || s == "\u{0C}" || s == "\u{A0}" || s == "\u{200B}" || s == "\u{200C}" || s == "\u{FEFF}" || s == "\u{034F}"
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { !isSpace($0) }), let end = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(scalars[start...end])
+    }
+
+    var trimmingTrailingSpaces: String {
+        var s = Substring(self)
+        while let last = s.unicodeScalars.last, isSpace(last) { s = s.dropLast() }
+        return String(s)
+    }
+
+    func drop(prefix: String) -> String { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self }
+}

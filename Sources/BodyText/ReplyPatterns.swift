@@ -1,0 +1,82 @@
+import JSONLines
+import UnicodeServices
+
+/// The patterns that mark where a reply's new text ends: attributions, separators, header
+/// blocks, forward markers, signatures and disclaimers. Built in from reply-patterns.json; a
+/// user's file with the same keys adds to them. Each list holds ICU regular expressions.
+public struct ReplyPatterns: Sendable {
+    var lists: [String: [String]] = [:]
+
+    static let keys = ["attribution", "attribution_start", "original_message", "forwarded", "header_from", "header_sent",
+                       "header_to", "header_subject", "header_cc", "signature_delimiter", "mobile_signature", "disclaimer", "closing"]
+    /// Lists of plain words, not expressions.
+    static let wordKeys: Set<String> = ["header_from", "header_sent", "header_to", "header_subject", "header_cc"]
+
+    public struct FileError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static let builtIn: ReplyPatterns = {
+        var p = ReplyPatterns()
+        do { try p.add(json: PackageResources.reply_patterns_json) } catch { fatalError("built-in reply-patterns.json: \(error)") }
+        return p
+    }()
+
+    public mutating func add(json: [UInt8]) throws(FileError) {
+        let root: JSONValue
+        do { root = try JSONValue.parse(json) } catch { throw FileError(description: error.description) }
+        guard case .object(let members) = root else { throw FileError(description: "expected a JSON object") }
+        for (key, value) in members where key != "comment" {
+            guard Self.keys.contains(key) else { throw FileError(description: "unknown key '\(key)'") }
+            guard let items = value.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
+                throw FileError(description: "\(key): expected an array of strings")
+            }
+            let strings = items.compactMap(\.stringValue)
+            if !Self.wordKeys.contains(key) {
+                for s in strings {
+                    do { _ = try TextPattern(s) } catch { throw FileError(description: "\(key): \(error)") }
+                }
+            }
+            lists[key, default: []] += strings
+        }
+    }
+
+    func list(_ key: String) -> [String] { lists[key] ?? [] }
+}
+
+/// The patterns compiled, ready to match lines. Holds ICU regexes: one per thread.
+final class ReplyMatcher {
+    let attribution: TextPattern
+    let attributionStart: TextPattern
+    let originalMessage: TextPattern
+    let forwarded: TextPattern
+    /// `^field:`, with groups 1–5 for from, sent, to, subject, cc.
+    let headerField: TextPattern
+    let signatureDelimiter: TextPattern
+    let mobileSignature: TextPattern
+    let disclaimer: TextPattern
+    let closing: TextPattern
+
+    init(_ p: ReplyPatterns) {
+        func any(_ key: String) -> TextPattern {
+            let list = p.list(key)
+            let body = list.isEmpty ? "(?!)" : list.map { "(?:\($0))" }.joined(separator: "|")
+            // the lists were checked one by one when loaded
+            return try! TextPattern("(?:\(body))", caseInsensitive: true)
+        }
+        attribution = any("attribution")
+        originalMessage = any("original_message")
+        forwarded = any("forwarded")
+        signatureDelimiter = any("signature_delimiter")
+        mobileSignature = any("mobile_signature")
+        disclaimer = any("disclaimer")
+        closing = any("closing")
+        let starts = p.list("attribution_start").map { "(?:\($0))" }.joined(separator: "|")
+        attributionStart = try! TextPattern("[\\s\\-]+(?=(?:\(starts.isEmpty ? "(?!)" : starts)))", caseInsensitive: true)
+        func words(_ key: String) -> String {
+            "(" + p.list(key).map { "\\Q\($0)\\E" }.joined(separator: "|") + ")"
+        }
+        let fields = ["header_from", "header_sent", "header_to", "header_subject", "header_cc"].map(words).joined(separator: "|")
+        headerField = try! TextPattern("^[*\\s]*(?:\(fields))[*\\s]*[:：]", caseInsensitive: true)
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import BodyText
+import UnixFilter
+
+struct TextExtractCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "text-extract",
+        abstract: "Add what each message says as plain text: body_text, and reply_text without quotes and signature.",
+        discussion: """
+            body_text is the whole message as text (from text, format=flowed undone, else from \
+            html); reply_text only the new text, quoted_text and signature what was taken out of \
+            it, forwarded whether it only forwards a message, snippet its first 140 characters. \
+            The attribution lines, separators and signatures it knows are data: add your own with \
+            --patterns or ~/.config/mailpipe/reply-patterns.json. See text-extract(1) and mailpipe(5).
+
+            Examples:
+              mime-parse mail.mbox | text-extract | jq -r .reply_text
+              mime-parse mail.mbox | text-extract | jq -r 'select(.forwarded) | .subject'
+            """,
+        version: mailpipeVersion)
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(name: .customLong("patterns"), help: ArgumentHelp("Extra patterns: a JSON file (or folder of them) with reply-patterns.json's keys (repeatable).", valueName: "file"))
+    var patterns: [String] = []
+
+    func run() throws {
+        var tool = TextExtract()
+        tool.patternFiles = patterns
+        FilterRun.main(program: "text-extract", options: common) { try tool.run($0) }
+    }
+}
+
+TextExtractCommand.main()

@@ -1,0 +1,133 @@
+"""text-extract: the reply-parsing vectors of ../shared/vectors/reply (github/email_reply_parser,
+mail-parser-reply, talon) through the real binary, and the record conventions.
+
+Issue 4 is open: the bar is 95% exact after whitespace normalization. Every case that misses
+today is listed in KNOWN_MISSES with the reason; a case not listed that misses fails the test,
+so what works keeps working."""
+import json
+import re
+
+from conftest import BIN, SHARED, check_bad_lines, records, run
+
+VECTORS = SHARED / "vectors" / "reply"
+
+# case → why our reply_text differs from the vector's expectation
+KNOWN_MISSES = {
+    "github/email_1_2": "email_reply_parser keeps quotes above a bottom-posted reply; a chat bubble shows only the new text",
+    "github/email_1_8": "as email_1_2: inline reply, the library keeps the quoted lines between the new ones",
+    "mpr/email_1_8": "as github/email_1_8 (mail-parser-reply's reply here is the first quoted block)",
+    "mpr/email_1_1": "the same message is asserted twice with opposite expectations (with and without the list footer)",
+    "mpr/email_danish_1": "the library drops the second line of the reply too; we keep what the sender wrote",
+    "mpr/email_1_5": "the library keeps only the first line of a bulleted reply; we keep the bullets",
+    "github/greedy_on": "not handled yet",
+    "mpr/greedy_on": "not handled yet",
+    "mpr/email_2_1": "not handled yet",
+    "mpr/email_3_1": "not handled yet",
+    "mpr/email_nl_1_2": "not handled yet",
+    "mpr/email_pl_1_3": "not handled yet",
+    "mpr/begins_with_signature": "the input is still quoted-printable (w=\\nrote:); not handled yet",
+    "mpr/caution": "not handled yet: an external-sender banner above the reply",
+    "mpr/email_2_2": "not handled yet",
+    "mpr/email_bullets": "not handled yet",
+    "mpr/email_partial_quote_header": "not handled yet",
+    "mpr/multiline_on_de": "not handled yet",
+    "talon/0/test_too_many_lines": "only holds with talon's line limit patched to 1 (the vector says so)",
+    "talon/37/test_norwegian_from_line": "not handled yet",
+    "talon/38/test_dutch_from_block": "not handled yet",
+    "talon/40/test_quotation_marker_false_positive": "not handled yet: '>>> >>> link <<<' is not a quote",
+    "talon/42/test_link_breaks_quotation_markers_sequence": "not handled yet",
+    "talon/43/test_link_breaks_quotation_markers_sequence": "not handled yet",
+    "talon/47/test_dont_parse_quotations_for_forwarded_messages": "talon keeps a forwarded message whole; we keep the forward's own text and set forwarded",
+    "talon/67/test_regular_blockquote": "not handled yet (HTML)",
+    "talon/72/test_gmail_quote_blockquote": "not handled yet (HTML)",
+    "talon/79/test_reply_separated_by_hr": "not handled yet (HTML)",
+    "talon/80/test_from_block_and_quotations_in_separate_divs": "not handled yet (HTML)",
+    "talon/82/test_mail_ru_reply": "not handled yet (HTML)",
+    "talon/89/test_yandex_ru_reply": "not handled yet (HTML)",
+    "talon/91/test_CRLF": "not handled yet (HTML)",
+    "talon/92/test_gmail_forwarded_msg": "talon keeps a forwarded message whole (HTML)",
+    "talon/93/test_readable_html_empty": "not handled yet (HTML)",
+}
+FLOOR = 0.79  # today's rate; the issue's bar is 0.95
+
+
+def cases():
+    out = []
+    for x in json.loads((VECTORS / "github_email_reply_parser.json").read_text()):
+        out.append(("github/" + x["name"], "plain", x["input"], x["expected_reply"], "ws"))
+    for x in json.loads((VECTORS / "mail_parser_reply.json").read_text()):
+        out.append(("mpr/" + x["name"], "plain", x["input"], x["expected_reply"], "ws"))
+    for i, x in enumerate(json.loads((VECTORS / "talon_quotations.json").read_text())):
+        if x["compare"] != "predicates":
+            out.append((f"talon/{i}/{x['source_test'].split('::')[1]}", x["kind"], x["input"], x["expected_reply"], x["compare"]))
+    return out
+
+
+def extract(recs):
+    r = run("text-extract", input="\n".join(json.dumps(x) for x in recs) + "\n")
+    assert r.returncode == 0, r.stderr
+    return records(r.stdout)
+
+
+def squeeze(s):
+    return re.sub(r"\s", "", s)
+
+
+def test_reply_vectors():
+    all_cases = cases()
+    got = extract([{"text": c[2]} if c[1] == "plain" else {"text": None, "html": c[2]} for c in all_cases])
+    # talon's HTML expectations are HTML: compare with their text
+    html_expected = [c for c in all_cases if c[4] == "remove_all_whitespace_then_compare"]
+    expected_text = dict(zip((c[0] for c in html_expected),
+                             (r["body_text"] or "" for r in extract([{"text": None, "html": c[3]} for c in html_expected]))))
+    misses = []
+    for c, r in zip(all_cases, got):
+        reply = r["reply_text"] or ""
+        if c[0].startswith("talon/"):  # talon takes out quotes only; signatures are another step
+            reply = "\n\n".join(x for x in (reply, r["signature"] or "") if x)
+        if c[4] in ("ws", "exact"):
+            ok = " ".join(reply.split()) == " ".join(c[3].split())
+        elif c[4] == "remove_all_whitespace_then_compare":
+            ok = squeeze(reply) == squeeze(expected_text[c[0]])
+        else:
+            ok = squeeze(reply) == squeeze(c[3])
+        if not ok:
+            misses.append(c[0])
+    unexplained = [m for m in misses if m not in KNOWN_MISSES]
+    assert not unexplained, f"new misses: {unexplained}"
+    rate = 1 - len(misses) / len(all_cases)
+    assert rate >= FLOOR, f"{rate:.1%} exact"
+
+
+def test_fields_and_kinds_of_text():
+    [plain, flowed, html, forward, empty] = extract([
+        {"id": "1", "text": "Sounds good!\n\nOn Mon, 2 Mar 2026 at 09:14, Alex <alex@example.com> wrote:\n> Dinner?\n\n-- \nMei\n"},
+        {"id": "2", "text": "This line was \nflowed.\n", "text_format": "flowed"},
+        {"id": "3", "text": None, "html": "<p>Hi <b>Mei</b>,</p><ul><li>one</li><li>two</li></ul>"
+                                         "<a href='https://example.com/x'>the page</a><div style='display:none'>preheader</div>"
+                                         "<div class='gmail_quote'>On Mon, Alex wrote:<blockquote type='cite'>old</blockquote></div>"},
+        {"id": "4", "text": "---------- Forwarded message ---------\nFrom: Alex <alex@example.com>\nDate: Mon, 2 Mar 2026\n"
+                            "Subject: trip\nTo: Mei <mei@example.tw>\n\nThe photos.\n"},
+        {"id": "5", "text": None, "html": None},
+    ])
+    assert plain["reply_text"] == "Sounds good!"
+    assert plain["quoted_text"].startswith("On Mon, 2 Mar 2026") and plain["signature"] == "-- \nMei".replace(" \n", "\n")
+    assert plain["snippet"] == "Sounds good!" and plain["forwarded"] is False and plain["id"] == "1"
+    assert flowed["body_text"] == "This line was flowed."
+    assert html["body_text"].splitlines()[:4] == ["Hi Mei,", "", "• one", "• two"]
+    assert "the page <https://example.com/x>" in html["body_text"] and "preheader" not in html["body_text"]
+    assert html["reply_text"] == "Hi Mei,\n\n• one\n• two\n\nthe page <https://example.com/x>"
+    assert forward["forwarded"] is True and forward["reply_text"] is None and "The photos." in forward["quoted_text"]
+    assert empty["body_text"] is None and empty["snippet"] is None
+
+
+def test_snippet_cuts_between_characters():
+    text = "👩‍👩‍👧‍👦 " * 100
+    [r] = extract([{"text": text}])
+    assert r["snippet"] == " ".join(["👩‍👩‍👧‍👦"] * 70)
+    assert len(r["snippet"].split(" ")) == 70
+
+
+def test_bad_lines():
+    check_bad_lines("text-extract", bad_record=b'{"id":"x"}',
+                    bad_record_error="no 'text' or 'html' field (is this mime-parse output?)")
