@@ -1,4 +1,6 @@
+import CLibcExtras
 import HTMLDOM
+import UTF8Text
 
 /// HTML rendered as plain text, the way a reader expects: blocks on their own lines, list
 /// markers, one line per table row, links as `text <url>` when the URL says more, images as
@@ -188,11 +190,13 @@ enum HTMLText {
         func isHidden(_ n: HTMLNode) -> Bool {
             if n.attribute("hidden") != nil || n.attribute("aria-hidden") == "true" && n.name != "img" { return true }
             guard let style = n.attribute("style") else { return false }
-            let s = String(style.lowercased().unicodeScalars.filter { !isSpace($0) })
-            return s.contains("display:none") || s.contains("visibility:hidden") || s.contains("mso-hide:all")
-                || s.contains("max-height:0") && s.contains("overflow:hidden")
-                || s.contains("font-size:0;") || s.hasSuffix("font-size:0") || s.contains("font-size:0px")
-                || s.contains("opacity:0;") || s.hasSuffix("opacity:0")
+            // lowercase ASCII, without whitespace, ending in ";" so that "x:0;" finds a last "x:0"
+            var s = ASCII.lowercased(style.utf8.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D })
+            s.append(UInt8(ascii: ";"))
+            func has(_ needle: String) -> Bool { Bytes.contains(s, Array(needle.utf8)) }
+            return has("display:none") || has("visibility:hidden") || has("mso-hide:all")
+                || has("max-height:0") && has("overflow:hidden")
+                || has("font-size:0;") || has("font-size:0px") || has("opacity:0;")
         }
 
         func isTiny(_ n: HTMLNode) -> Bool {
@@ -240,4 +244,12 @@ extension String {
     }
 
     func drop(prefix: String) -> String { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self }
+}
+
+enum Bytes {
+    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        haystack.withUnsafeBytes { h in
+            needle.withUnsafeBytes { n in mp_memmem(h.baseAddress, h.count, n.baseAddress, n.count) != nil }
+        }
+    }
 }

@@ -86,10 +86,29 @@ final class ReplySplitter {
     }
 
     private func firstHeader(_ lines: ArraySlice<Substring>) -> Header? {
+        // The patterns are costly and headers rare: a header, or the last line of one wrapped
+        // onto several, ends in one of a few characters; only near such a line are they tried.
+        var lastCandidate = -1
+        for i in lines.indices.reversed() where mayEndHeader(lines[i]) {
+            lastCandidate = i
+            break
+        }
+        var nextCandidate = lines.startIndex
         for i in lines.indices where !isQuote(lines[i]) && !isBlank(lines[i]) {
+            if i > lastCandidate { return nil }
+            if nextCandidate < i { nextCandidate = i }
+            while nextCandidate < lines.endIndex, nextCandidate <= lastCandidate, !mayEndHeader(lines[nextCandidate]) { nextCandidate += 1 }
+            guard nextCandidate - i < 5 else { continue }
             if let h = header(lines, at: i) { return h }
         }
         return nil
+    }
+
+    private static let headerEnds: Set<Unicode.Scalar> = [":", "：", "-", ">", "_", "—", "道", "た", "성", "ル", "到"]
+
+    private func mayEndHeader(_ line: Substring) -> Bool {
+        guard let last = line.unicodeScalars.last(where: { !$0.properties.isWhitespace }) else { return false }
+        return Self.headerEnds.contains(last) || line.utf8.contains(0x40)
     }
 
     private func header(_ lines: ArraySlice<Substring>, at i: Int) -> Header? {
@@ -128,11 +147,11 @@ final class ReplySplitter {
             let t = trimmed(lines[k])
             k += 1
             if t.isEmpty { if used == 0 { return nil } else { continue } }
-            joined += (joined.isEmpty ? "" : " ") + t
+            joined += (joined.isEmpty ? "" : " ") + String(t)
             used += 1
             // more than one line only when the first looks like the start of one
             if used == 1, isAttribution(Array(joined.utf16)) { return k - i }
-            if used == 1, !startsAttribution(joined) { return nil }
+            if used == 1, !startsAttribution(Substring(joined)) { return nil }
             if used > 1, isAttribution(Array(joined.utf16)) { return k - i }
         }
         return nil
@@ -144,7 +163,7 @@ final class ReplySplitter {
         return u.contains { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x40 } || u.first == 0x2D
     }
 
-    private func startsAttribution(_ s: String) -> Bool {
+    private func startsAttribution(_ s: Substring) -> Bool {
         let u = Array((" " + s).utf16)
         var starts = false
         m.attributionStart.forEachMatch(in: u) { match in
@@ -179,7 +198,9 @@ final class ReplySplitter {
         let firstText = reply.firstIndex { !isBlank($0) } ?? reply.count
         var cut: Int?
         for i in reply.indices where i > firstText {
-            if m.signatureDelimiter.wholeMatch(Array(reply[i].utf16)) != nil || m.signatureDelimiter.wholeMatch(Array(trimmed(reply[i]).utf16)) != nil {
+            let t = trimmed(reply[i])
+            guard let c = t.unicodeScalars.first, c == "-" || c == "—" || c == "_" || c == "/" else { continue }
+            if m.signatureDelimiter.wholeMatch(Array(t.utf16)) != nil {
                 cut = i
                 break
             }
@@ -196,23 +217,16 @@ final class ReplySplitter {
             i -= 1
         }
         // disclaimers: trailing paragraphs whose first line says so
-        var paragraphStart = cut ?? reply.count
-        var k = paragraphStart - 1
+        var k = (cut ?? reply.count) - 1
         while k > firstText {
-            if isBlank(reply[k - 1]) || k == firstText + 1 {
-                if !isBlank(reply[k]), m.disclaimer.wholeMatch(Array(trimmed(reply[k]).utf16)) != nil {
-                    cut = k
-                    paragraphStart = k
-                } else if !isBlank(reply[k]) {
-                    break
-                }
+            if isBlank(reply[k - 1]) || k == firstText + 1, !isBlank(reply[k]) {
+                guard m.disclaimer.wholeMatch(Array(trimmed(reply[k]).utf16)) != nil else { break }
+                cut = k
             }
             k -= 1
         }
-        _ = paragraphStart
         // a sign-off ("Regards,") and up to three name lines, at the end
-        let textEnd = (cut ?? reply.count)
-        var last = textEnd - 1
+        var last = (cut ?? reply.count) - 1
         while last > firstText, isBlank(reply[last]) { last -= 1 }
         var j = last
         while j > firstText, j >= last - 3, !isBlank(reply[j]) {
@@ -238,8 +252,11 @@ final class ReplySplitter {
 
     private func isBlank(_ line: Substring) -> Bool { line.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
 
-    private func trimmed(_ line: Substring) -> String {
-        String(line.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    private func trimmed(_ line: Substring) -> Substring {
+        let scalars = line.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return line[first...last]
     }
 
     /// The lines without blank lines at either end or two in a row, nor trailing spaces.

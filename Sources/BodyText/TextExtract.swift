@@ -89,8 +89,8 @@ public final class Extractor {
     }
 
     private func trimmedLines(_ s: String) -> String {
-        var lines = s.split(separator: "\n", omittingEmptySubsequences: false)
-        while lines.last?.allSatisfy({ $0 == " " || $0 == "\r" || $0 == "\t" }) == true { lines.removeLast() }
+        var lines = textLines(s)
+        while lines.last?.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) == true { lines.removeLast() }
         return lines.joined(separator: "\n")
     }
 }
