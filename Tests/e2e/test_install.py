@@ -67,3 +67,11 @@ def test_completions_load(prefix, tool):
     r = subprocess.run(["fish", "--no-config", "-c", f'source "{fish}"; complete -C "{tool} --"'],
                        capture_output=True, timeout=60)
     assert r.returncode == 0 and b"--help" in r.stdout and b"--version" in r.stdout, r.stdout + r.stderr
+
+
+def test_pages_are_found_at_the_top_of_man_too():
+    """man/<tool>.1 links to man/man1/<tool>.1 (the flat layout tools like mblaze use), so both
+    ways of looking a page up in the checkout find it, and neither can go stale."""
+    for tool in tools():
+        link = ROOT / "man" / f"{tool}.1"
+        assert link.is_symlink() and link.resolve() == (ROOT / "man" / "man1" / f"{tool}.1").resolve(), tool
