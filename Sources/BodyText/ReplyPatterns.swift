@@ -1,5 +1,5 @@
-import JSONLines
 import UnicodeServices
+import UnixFilter
 
 /// The patterns that mark where a reply's new text ends: attributions, separators, header
 /// blocks, forward markers, signatures and disclaimers. Built in from reply-patterns.json; a
@@ -23,15 +23,10 @@ public struct ReplyPatterns: Sendable {
     }()
 
     public mutating func add(json: [UInt8]) throws(FileError) {
-        let root: JSONValue
-        do { root = try JSONValue.parse(json) } catch { throw FileError(description: error.description) }
-        guard case .object(let members) = root else { throw FileError(description: "expected a JSON object") }
-        for (key, value) in members where key != "comment" {
+        let file: [(key: String, values: [String])]
+        do { file = try DataFiles.stringLists(json) } catch { throw FileError(description: error.description) }
+        for (key, strings) in file {
             guard Self.keys.contains(key) else { throw FileError(description: "unknown key '\(key)'") }
-            guard let items = value.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
-                throw FileError(description: "\(key): expected an array of strings")
-            }
-            let strings = items.compactMap(\.stringValue)
             if !Self.wordKeys.contains(key) {
                 for s in strings {
                     do { _ = try TextPattern(s) } catch { throw FileError(description: "\(key): \(error)") }

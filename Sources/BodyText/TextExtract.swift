@@ -15,8 +15,7 @@ public struct TextExtract {
     /// folder of that name), then each `--patterns` file.
     public func loadPatterns(_ diagnostics: Diagnostics) throws -> ReplyPatterns {
         var patterns = ReplyPatterns.builtIn
-        let files = DataFiles.userFiles("reply-patterns.json") + DataFiles.userFiles("reply-patterns")
-            + patternFiles.flatMap { DataFiles.expand($0) }
+        let files = DataFiles.paths(user: ["reply-patterns.json", "reply-patterns"], extra: patternFiles)
         try DataFiles.load(files, diagnostics: diagnostics) { try patterns.add(json: $0) }
         return patterns
     }

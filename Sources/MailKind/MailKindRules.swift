@@ -1,4 +1,5 @@
 import JSONLines
+import UnixFilter
 import UTF8Text
 
 /// The signals newsletter-detect looks for. The defaults are built in from mail-kind.json; a
@@ -31,16 +32,10 @@ public struct MailKindRules: Sendable {
 
     /// Adds the lists of one rules file (JSON, the keys of mail-kind.json).
     public mutating func add(json: [UInt8]) throws(FileError) {
-        let root: JSONValue
-        do { root = try JSONValue.parse(json) } catch { throw FileError(description: error.description) }
-        guard case .object(let members) = root else { throw FileError(description: "expected a JSON object") }
-        for (key, value) in members where key != "comment" {
-            guard let items = value.arrayValue else { throw FileError(description: "\(key): expected an array of strings") }
-            var words: [String] = []
-            for item in items {
-                guard let s = item.stringValue else { throw FileError(description: "\(key): expected an array of strings") }
-                words.append(ASCII.lowercased(s))
-            }
+        let lists: [(key: String, values: [String])]
+        do { lists = try DataFiles.stringLists(json) } catch { throw FileError(description: error.description) }
+        for (key, values) in lists {
+            let words = values.map { ASCII.lowercased($0) }
             switch key {
             case "bulk_headers": bulkHeaders.formUnion(words)
             case "discussion_list_headers": discussionListHeaders.formUnion(words)

@@ -22,8 +22,7 @@ public struct NewsletterDetect {
     /// name), then each `--rules` file.
     public func loadRules(_ diagnostics: Diagnostics) throws -> MailKindRules {
         var rules = MailKindRules.builtIn
-        let files = DataFiles.userFiles("mail-kind.json") + DataFiles.userFiles("mail-kind")
-            + ruleFiles.flatMap { DataFiles.expand($0) }
+        let files = DataFiles.paths(user: ["mail-kind.json", "mail-kind"], extra: ruleFiles)
         try DataFiles.load(files, diagnostics: diagnostics) { try rules.add(json: $0) }
         return rules
     }

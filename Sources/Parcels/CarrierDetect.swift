@@ -14,7 +14,7 @@ public struct CarrierDetect {
     /// `--carriers` file.
     public func loadSpecs(_ diagnostics: Diagnostics) throws -> CarrierSpecs {
         let specs = CarrierSpecs.builtIn()
-        let files = DataFiles.userFiles("carriers") + carrierFiles.flatMap { DataFiles.expand($0) }
+        let files = DataFiles.paths(user: ["carriers"], extra: carrierFiles)
         try DataFiles.load(files, diagnostics: diagnostics) { try specs.add(json: $0) }
         return specs
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import JSONLines
 
 /// Where a tool's data lives beside the defaults built into it: files users add to extend
 /// carriers, signals and patterns without touching the code.
@@ -14,13 +15,44 @@ public enum DataFiles {
 
     /// The user's files for `name` that exist: `<dir>/<name>` if it is a file, or the `*.json`
     /// files inside it, sorted, if it is a directory.
-    public static func userFiles(_ name: String) -> [String] {
+    static func userFiles(_ name: String) -> [String] {
         guard let dir = userDirectory else { return [] }
         return expand(dir + "/" + name, missingIsEmpty: true)
     }
 
+    /// The files that extend a tool's built-in data, in the order they apply: the user's
+    /// `<dir>/<name>` for each of `names` (a file, or a folder of `*.json`), then each path
+    /// named on the command line.
+    public static func paths(user names: [String], extra: [String]) -> [String] {
+        names.flatMap { userFiles($0) } + extra.flatMap { expand($0) }
+    }
+
+    public struct FormatError: Error, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    /// A data file that is a JSON object of string lists (`{"key": ["a", "b"]}`; a "comment"
+    /// member is skipped): its keys and lists, in file order.
+    public static func stringLists(_ json: [UInt8]) throws(FormatError) -> [(key: String, values: [String])] {
+        let root: JSONValue
+        do { root = try JSONValue.parse(json) } catch { throw FormatError(error.description) }
+        guard case .object(let members) = root else { throw FormatError("expected a JSON object") }
+        var lists: [(key: String, values: [String])] = []
+        for (key, value) in members where key != "comment" {
+            guard let items = value.arrayValue else { throw FormatError("\(key): expected an array of strings") }
+            var strings: [String] = []
+            for item in items {
+                guard let s = item.stringValue else { throw FormatError("\(key): expected an array of strings") }
+                strings.append(s)
+            }
+            lists.append((key, strings))
+        }
+        return lists
+    }
+
     /// A path named on the command line: a file, or a directory of `*.json` files (sorted).
-    public static func expand(_ path: String, missingIsEmpty: Bool = false) -> [String] {
+    static func expand(_ path: String, missingIsEmpty: Bool = false) -> [String] {
         var st = stat()
         guard stat(path, &st) == 0 else { return missingIsEmpty ? [] : [path] }
         guard (st.st_mode & S_IFMT) == S_IFDIR, let d = opendir(path) else { return [path] }
