@@ -33,9 +33,11 @@ enum HTMLText {
         var quoteRest = false  // after Outlook's reply header, everything is history
         var preDepth = 0
         var lists: [(ordered: Bool, next: Int)] = []
-        var links: [String?] = []
-        var linkTextStart: [Int] = []
-        var closers: [String] = []  // what each open element does when it ends, by kind
+        /// Open links: the URL, and where their text starts in `linkText`.
+        var links: [(href: String?, start: Int)] = []
+        /// The text written since the outermost open link began (to compare with its URL).
+        var linkText = ""
+        var openQuotes: [Bool] = []  // for each open element, whether it quotes
 
         mutating func enter(_ n: HTMLNode) -> Bool {
             switch n.kind {
@@ -49,11 +51,12 @@ enum HTMLText {
             }
             let name = n.name
             if HTMLText.skipped.contains(name) || isHidden(n) { return false }
-            var quotes = false
-            if name == "blockquote" || hasClass(n, "gmail_quote") || hasClass(n, "yahoo_quoted") || n.attribute("id") == "yahoo_quoted" {
-                quotes = true
-            }
-            if n.attribute("id") == "divRplyFwdMsg" || hasClass(n, "moz-cite-prefix") { quoteRest = quoteRest || n.attribute("id") == "divRplyFwdMsg"; quotes = quotes || hasClass(n, "moz-cite-prefix") }
+            let id = n.attribute("id")
+            let classes = n.attribute("class")?.split(separator: " ") ?? []
+            // quoted history: its lines get "> "; after Outlook's reply header, all the rest is
+            if id == "divRplyFwdMsg" { quoteRest = true }
+            let quotes = name == "blockquote" || id == "yahoo_quoted"
+                || classes.contains { $0 == "gmail_quote" || $0 == "yahoo_quoted" || $0 == "moz-cite-prefix" }
             if HTMLText.blocks.contains(name) { blockBreak(HTMLText.paragraphs.contains(name) ? 2 : 1) }
             if quotes { quoteDepth += 1 }
             switch name {
@@ -77,41 +80,37 @@ enum HTMLText {
             case "img":
                 if let alt = n.attribute("alt")?.trimmingWhitespace, !alt.isEmpty, !isTiny(n) { text(alt) }
             case "a":
-                links.append(n.attribute("href"))
-                linkTextStart.append(currentText.count)
+                links.append((n.attribute("href"), linkText.utf8.count))
             case "hr":
                 blockBreak(1)
             default:
                 break
             }
-            closers.append(quotes ? "quote" : "")
+            openQuotes.append(quotes)
             return true
         }
 
         mutating func leave(_ n: HTMLNode) {
             let name = n.name
-            let closer = closers.popLast() ?? ""
+            let quoted = openQuotes.popLast() ?? false
             switch name {
             case "pre": preDepth -= 1
             case "ul", "ol": _ = lists.popLast()
             case "a":
-                let href = links.popLast() ?? nil
-                let start = linkTextStart.popLast() ?? 0
-                if let href, let shown = linkSuffix(href: href, text: String(currentText.dropFirst(start))) {
+                guard let (href, start) = links.popLast() else { break }
+                let text = String(decoding: linkText.utf8.dropFirst(start), as: UTF8.self)
+                if links.isEmpty { linkText = "" }
+                if let href, let shown = linkSuffix(href: href, text: text) {
                     emit(" <\(shown)>", space: false)
                 }
             default: break
             }
             if HTMLText.blocks.contains(name) || name == "li" { blockBreak(HTMLText.paragraphs.contains(name) ? 2 : 1) }
-            if closer == "quote" {
+            if quoted {
                 blockBreak(1)
                 quoteDepth -= 1
             }
         }
-
-        /// The text of the current line and the lines since the last link opened (for
-        /// comparing a link's text with its URL).
-        var currentText: String { line }
 
         mutating func text(_ raw: String) {
             if preDepth > 0 {
@@ -153,6 +152,7 @@ enum HTMLText {
             }
             pendingSpace = false
             line += s
+            if !links.isEmpty { linkText += s }
         }
 
         var quoting: Bool { quoteDepth > 0 || quoteRest }
@@ -203,11 +203,6 @@ enum HTMLText {
             let w = n.attribute("width").flatMap { Int($0) }
             let h = n.attribute("height").flatMap { Int($0) }
             return (w ?? 2) <= 1 || (h ?? 2) <= 1
-        }
-
-        func hasClass(_ n: HTMLNode, _ c: String) -> Bool {
-            guard let classes = n.attribute("class") else { return false }
-            return classes.split(separator: " ").contains { $0 == c }
         }
 
         /// What to show after a link's text: its URL when that says more than the text.
