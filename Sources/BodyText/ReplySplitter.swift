@@ -104,7 +104,8 @@ final class ReplySplitter {
         return nil
     }
 
-    private static let headerEnds: Set<Unicode.Scalar> = [":", "：", "-", ">", "_", "—", "道", "た", "성", "ル", "到"]
+    // no ">": a date-and-address attribution ending "<a@b>" has its "@"; lines of links end in ">" too
+    private static let headerEnds: Set<Unicode.Scalar> = [":", "：", "-", "_", "—", "道", "た", "성", "ル", "到"]
 
     private func mayEndHeader(_ line: Substring) -> Bool {
         guard let last = line.unicodeScalars.last(where: { !$0.properties.isWhitespace }) else { return false }
