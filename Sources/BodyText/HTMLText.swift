@@ -101,7 +101,8 @@ enum HTMLText {
                 let text = String(decoding: linkText.utf8.dropFirst(start), as: UTF8.self)
                 if links.isEmpty { linkText = "" }
                 if let href, let shown = linkSuffix(href: href, text: text) {
-                    emit(" <\(shown)>", space: false)
+                    // after the link's last words, even when a block inside it has just ended
+                    if line.isEmpty { emit("<\(shown)>", space: true) } else { line += " <\(shown)>" }
                 }
             default: break
             }

@@ -33,14 +33,18 @@ def corpus():
     return CORPUS
 
 
+def generate_mailbox(directory, messages, seed):
+    """A Takeout-style mailbox from ../shared/gen: (mbox, truth) paths."""
+    mbox, truth = directory / "g.mbox", directory / "g.truth.jsonl"
+    subprocess.run(["python3", str(SHARED / "gen" / "gen_mbox.py"), "--messages", str(messages), "--seed", str(seed),
+                    "--out", str(mbox), "--truth", str(truth)], check=True, capture_output=True)
+    return mbox, truth
+
+
 @pytest.fixture(scope="session")
 def generated_mbox(tmp_path_factory):
     """The generated 50 MB Takeout-style mailbox (2,465 messages, seed 1): (mbox, truth) paths."""
-    d = tmp_path_factory.mktemp("generated")
-    mbox, truth = d / "g.mbox", d / "g.truth.jsonl"
-    subprocess.run(["python3", str(SHARED / "gen" / "gen_mbox.py"), "--messages", "2465", "--seed", "1",
-                    "--out", str(mbox), "--truth", str(truth)], check=True, capture_output=True)
-    return mbox, truth
+    return generate_mailbox(tmp_path_factory.mktemp("generated"), 2465, 1)
 
 
 @pytest.fixture(scope="session")

@@ -6,17 +6,14 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, ENV, SHARED, records, run
+from conftest import BIN, ENV, generate_mailbox, records, run
 
 OWNER = "meiling.chen@gmail.com"
 
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
-    d = tmp_path_factory.mktemp("gen")
-    mbox, truth = d / "g.mbox", d / "g.truth.jsonl"
-    subprocess.run(["python3", str(SHARED / "gen" / "gen_mbox.py"), "--messages", "800", "--seed", "11",
-                    "--out", str(mbox), "--truth", str(truth)], check=True, capture_output=True)
+    mbox, truth = generate_mailbox(tmp_path_factory.mktemp("gen"), 800, 11)
     keyed = run("participant-hash", "--me-auto", input=run("mime-parse", mbox).stdout).stdout
     return keyed, [json.loads(line) for line in truth.read_text().splitlines()]
 

@@ -121,6 +121,11 @@ def test_fields_and_kinds_of_text():
     assert empty["body_text"] is None and empty["snippet"] is None
 
 
+def test_a_link_around_blocks_keeps_its_url():
+    [r] = extract([{"text": None, "html": "<a href='https://shop.example/sale'><div>Summer sale</div><div>Shop now</div></a>"}])
+    assert r["body_text"] == "Summer sale\nShop now <https://shop.example/sale>"
+
+
 def test_snippet_cuts_between_characters():
     text = "👩‍👩‍👧‍👦 " * 100
     [r] = extract([{"text": text}])
