@@ -20,7 +20,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
         .target(name: "CLibcExtras"),
-        .target(name: "UTF8Text"),
+        .target(name: "UTF8Text", dependencies: ["CLibcExtras"]),
         .target(name: "CivilTime"),
         .target(name: "UnicodeServices", dependencies: ["CICU", "UTF8Text"]),
         .target(name: "HTMLDOM", dependencies: ["CLibXML2"]),
@@ -35,7 +35,7 @@ let package = Package(
             "UnicodeServices", "JSONLines", "Hashing", "UnixFilter", "UTF8Text",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .target(name: "BodyText", dependencies: ["CLibcExtras", "HTMLDOM", "JSONLines", "UnicodeServices", "UnixFilter", "UTF8Text"],
+        .target(name: "BodyText", dependencies: ["HTMLDOM", "JSONLines", "UnicodeServices", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("reply-patterns.json")]),
 
         .target(name: "MailKind", dependencies: ["CLibcExtras", "JSONLines", "MailParse", "UnixFilter", "UTF8Text"],

@@ -1,4 +1,3 @@
-import CLibcExtras
 import HTMLDOM
 import UTF8Text
 
@@ -194,7 +193,7 @@ enum HTMLText {
             // lowercase ASCII, without whitespace, ending in ";" so that "x:0;" finds a last "x:0"
             var s = ASCII.lowercased(style.utf8.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D })
             s.append(UInt8(ascii: ";"))
-            func has(_ needle: String) -> Bool { Bytes.contains(s, Array(needle.utf8)) }
+            func has(_ needle: String) -> Bool { ByteSearch.contains(s, Array(needle.utf8)) }
             return has("display:none") || has("visibility:hidden") || has("mso-hide:all")
                 || has("max-height:0") && has("overflow:hidden")
                 || has("font-size:0;") || has("font-size:0px") || has("opacity:0;")
@@ -240,12 +239,4 @@ extension String {
     }
 
     func drop(prefix: String) -> String { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self }
-}
-
-enum Bytes {
-    static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        haystack.withUnsafeBytes { h in
-            needle.withUnsafeBytes { n in mp_memmem(h.baseAddress, h.count, n.baseAddress, n.count) != nil }
-        }
-    }
 }

@@ -40,7 +40,7 @@ struct Classifier {
         if precedence == "auto_reply" { automated.append("precedence_auto_reply") }
         if rules.autoReplySubjects.prefixMatch(of: lowerSubject) != nil { automated.append("auto_reply_subject") }
         if local == "mailer-daemon" || (local == "postmaster" && rules.bounceSubjects.firstMatch(in: lowerSubject) != nil)
-            || bytesContain(ASCII.lowercased(m.header("content-type") ?? ""), "report-type=delivery-status") {
+            || ByteSearch.contains(ASCII.lowercased(m.header("content-type") ?? ""), "report-type=delivery-status") {
             automated.append("delivery_status_notification")
         }
         if !automated.isEmpty { return verdict(.automated, automated) }
@@ -58,7 +58,7 @@ struct Classifier {
         let espHeaders = m.headerNames.filter(rules.bulkHeaders.contains)
         strong += espHeaders.map { "bulk_header:" + $0 }
         if autoSubmitted.hasPrefix("auto-generated") || autoSubmitted.hasPrefix("auto-notified") { strong.append("auto_submitted_auto_generated") }
-        let noreply = rules.noreplyLocalParts.contains { bytesContain(local, $0) }
+        let noreply = rules.noreplyLocalParts.contains { ByteSearch.contains(local, $0) }
         if noreply { strong.append("noreply_sender") }
         let newsletterSender = matchesLocalPart(local, rules.newsletterLocalParts)
         let notificationSender = matchesLocalPart(local, rules.notificationLocalParts)
@@ -135,7 +135,7 @@ struct Classifier {
         guard let rp = returnPath, let at = rp.lastIndex(of: "@") else { return false }
         let local = rp[..<at]
         if local.contains("=") { return true }
-        return bytesContain(ASCII.lowercased(String(local)), "bounce") && local.contains(where: \.isNumber)
+        return ByteSearch.contains(ASCII.lowercased(String(local)), "bounce") && local.contains(where: \.isNumber)
     }
 
     /// Whether a List-Id (`"Name" <id.list-id.example.com>`) belongs to the sender's domain.

@@ -30,7 +30,7 @@ public struct Unsubscribe: Equatable, Sendable {
         guard url != nil || mailto != nil else { return nil }
         let post = listUnsubscribePost.map { ASCII.lowercased(withoutWhitespace(Substring($0))) }
         oneClick = (url.map { ASCII.lowercased($0).hasPrefix("https://") } ?? false)
-            && post.contains { bytesContain($0, "list-unsubscribe=one-click") }
+            && post.contains { ByteSearch.contains($0, "list-unsubscribe=one-click") }
     }
 
     /// The URIs of a List-Unsubscribe value: each inside angle brackets (whitespace from folding
