@@ -1,7 +1,7 @@
 # mailpipe: `make` builds, `make test` tests, `make pipeline` runs the pipeline on the sample.
 PREFIX ?= /usr/local
 MANDIR ?= $(PREFIX)/share/man
-TOOLS := mime-parse text-extract newsletter-detect carrier-detect participant-hash conversation-group
+TOOLS := mime-parse html-sanitize text-extract newsletter-detect carrier-detect participant-hash conversation-group
 BIN := .build/release
 MBOX ?= samples/sample.mbox
 OUT ?= out
@@ -54,6 +54,7 @@ bench: build
 	bench/stages.sh
 	bench/parallel.sh
 	.venv/bin/python bench/classifier-accuracy.py 1g
+	.venv/bin/python bench/html-sanitize.py
 
 clean:
 	rm -rf .build "$(OUT)"

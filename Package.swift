@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let tools = ["mime-parse", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group"]
+let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group"]
 
 
 let package = Package(
@@ -38,12 +38,15 @@ let package = Package(
         .target(name: "BodyText", dependencies: ["HTMLDOM", "JSONLines", "UnicodeServices", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("reply-patterns.json")]),
 
+        .target(name: "Sanitize", dependencies: ["HTMLDOM", "JSONLines", "UnixFilter", "UTF8Text"],
+                resources: [.embedInCode("trackers.json")]),
         .target(name: "MailKind", dependencies: ["CLibcExtras", "JSONLines", "MailParse", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("mail-kind.json")]),
         .target(name: "Parcels", dependencies: ["CivilTime", "CLibcExtras", "JSONLines", "UnicodeServices", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("carriers")]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
+        .executableTarget(name: "html-sanitize", dependencies: ["Sanitize", "UnixFilter"]),
         .executableTarget(name: "text-extract", dependencies: ["BodyText", "UnixFilter"]),
         .executableTarget(name: "newsletter-detect", dependencies: ["MailKind", "UnixFilter"]),
         .executableTarget(name: "carrier-detect", dependencies: ["Parcels", "UnixFilter"]),
@@ -60,5 +63,6 @@ let package = Package(
         .testTarget(name: "ParcelsTests", dependencies: ["Parcels", "JSONLines"]),
         .testTarget(name: "ConversationsTests", dependencies: ["Conversations", "JSONLines", "UTF8Text"]),
         .testTarget(name: "BodyTextTests", dependencies: ["BodyText"]),
+        .testTarget(name: "SanitizeTests", dependencies: ["Sanitize"]),
     ]
 )

@@ -50,7 +50,8 @@ enum HTMLText {
             }
             let name = n.name
             if HTMLText.skipped.contains(name) || isHidden(n) { return false }
-            let id = n.attribute("id")
+            // html-sanitize prefixes ids with "mp-"
+            let id = n.attribute("id").map { $0.hasPrefix("mp-") ? String($0.dropFirst(3)) : $0 }
             let classes = n.attribute("class")?.split(separator: " ") ?? []
             // quoted history: its lines get "> "; after Outlook's reply header, all the rest is
             if id == "divRplyFwdMsg" { quoteRest = true }

@@ -54,6 +54,17 @@ public struct JSONRecord {
         }
     }
 
+    /// A string member's decoded UTF-8, without making a String of it; nil when missing, null
+    /// or not a string.
+    public func stringBytes(_ key: String) -> [UInt8]? {
+        guard let m = member(key) else { return nil }
+        return bytes.withUnsafeBytes { buf -> [UInt8]? in
+            guard m.value.lowerBound < buf.count, buf[m.value.lowerBound] == UInt8(ascii: "\"") else { return nil }
+            var parser = JSONValueParser(buf, at: m.value.lowerBound)
+            return parser.decodeString()
+        }
+    }
+
     /// A string member's decoded text; nil when missing, null or not a string.
     public func string(_ key: String) -> String? {
         if case .string(let s)? = value(key) { return s }

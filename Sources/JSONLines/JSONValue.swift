@@ -136,6 +136,24 @@ struct JSONValueParser {
         i += 1
         var out = [UInt8]()
         var start = i
+        if limit == .max {  // the common case, by runs between escapes (long HTML bodies)
+            while i < bytes.count {
+                while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\") { i += 1 }
+                guard i < bytes.count else { break }
+                if bytes[i] == UInt8(ascii: "\"") {
+                    out.append(contentsOf: bytes[start..<i])
+                    i += 1
+                    return out
+                }
+                if out.isEmpty { out.reserveCapacity(2 * (i - start) + 64) }
+                out.append(contentsOf: bytes[start..<i])
+                i += 1
+                decodeEscape(into: &out)
+                start = i
+            }
+            out.append(contentsOf: bytes[start..<min(i, bytes.count)])
+            return out
+        }
         while i < bytes.count {
             let c = bytes[i]
             if c == UInt8(ascii: "\"") {
@@ -153,39 +171,45 @@ struct JSONValueParser {
             }
             out.append(contentsOf: bytes[start..<i])
             i += 1
-            let e = bytes[i]
-            i += 1
-            switch e {
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = readHex4()
-                if scalar >= 0xD800 && scalar < 0xDC00 {
-                    if i + 6 <= bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
-                        let save = i
-                        i += 2
-                        let low = readHex4()
-                        if low >= 0xDC00 && low < 0xE000 {
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                        } else {
-                            i = save
-                            scalar = 0xFFFD
-                        }
-                    } else {
-                        scalar = 0xFFFD
-                    }
-                } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                    scalar = 0xFFFD
-                }
-                appendUTF8(scalar, to: &out)
-            default: out.append(e)
-            }
+            decodeEscape(into: &out)
             start = i
         }
         return out
+    }
+
+    /// The escape after a backslash (at `i`), appended as UTF-8.
+    private mutating func decodeEscape(into out: inout [UInt8]) {
+        guard i < bytes.count else { return }
+        let e = bytes[i]
+        i += 1
+        switch e {
+        case UInt8(ascii: "b"): out.append(0x08)
+        case UInt8(ascii: "f"): out.append(0x0C)
+        case UInt8(ascii: "n"): out.append(0x0A)
+        case UInt8(ascii: "r"): out.append(0x0D)
+        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = readHex4()
+            if scalar >= 0xD800 && scalar < 0xDC00 {
+                if i + 6 <= bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                    let save = i
+                    i += 2
+                    let low = readHex4()
+                    if low >= 0xDC00 && low < 0xE000 {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else {
+                        i = save
+                        scalar = 0xFFFD
+                    }
+                } else {
+                    scalar = 0xFFFD
+                }
+            } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                scalar = 0xFFFD
+            }
+            appendUTF8(scalar, to: &out)
+        default: out.append(e)
+        }
     }
 
     private mutating func readHex4() -> UInt32 {

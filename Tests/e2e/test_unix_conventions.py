@@ -12,6 +12,7 @@ from conftest import BIN, ENV, SAMPLE, run
 
 # the per-record filters, with the arguments each needs
 FILTERS = {
+    "html-sanitize": [],
     "text-extract": [],
     "newsletter-detect": [],
     "carrier-detect": [],

@@ -1,0 +1,388 @@
+import UTF8Text
+
+/// CSS from `style` attributes and `<style>` blocks, rebuilt from what passes: each declaration
+/// checked by property (an allowlist of what mail uses for layout and type) and by value
+/// (nothing that runs, binds, imports, escapes or loads from elsewhere unless allowed); rules
+/// kept only inside `@media`, their selectors scoped under the message's wrapper so they
+/// cannot restyle the page around it. The output never contains '<' or '\\'.
+struct CSSPolicy {
+    /// What to do with a `url(…)`: the URL to write instead, or nil to drop the declaration.
+    var resolveImage: ([UInt8]) -> [UInt8]?
+    /// The wrapper's selector, e.g. ".mailpipe-body".
+    var scope: [UInt8]
+    var removed = 0
+
+    /// Sanitized declarations, "prop:value;prop:value".
+    mutating func declarations(_ css: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        declarations(Array(css)[...])
+    }
+
+    mutating func declarations(_ css: [UInt8]) -> [UInt8] { declarations(css[...]) }
+
+    mutating func declarations(_ css: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        let text = Self.withoutComments(css)
+        for declaration in Self.split(text[...], at: UInt8(ascii: ";")) {
+            guard let colon = declaration.firstIndex(of: UInt8(ascii: ":")) else {
+                if !Self.trimmed(declaration).isEmpty { removed += 1 }
+                continue
+            }
+            let property = String(decoding: Self.trimmed(declaration[..<colon]).map(Self.lower), as: UTF8.self)
+            let value = Self.trimmed(declaration[(colon + 1)...])
+            guard let safe = checkedValue(property: property, value) else {
+                removed += 1
+                continue
+            }
+            if !out.isEmpty { out.append(UInt8(ascii: ";")) }
+            out += property.utf8
+            out.append(UInt8(ascii: ":"))
+            out += safe
+        }
+        return out
+    }
+
+    /// A sanitized style sheet: allowed rules with scoped selectors, `@media` kept around them,
+    /// every other at-rule (`@import`, `@font-face`, `@keyframes`…) dropped.
+    mutating func stylesheet(_ css: [UInt8]) -> [UInt8] {
+        let text = Self.withoutComments(css[...])
+        var out: [UInt8] = []
+        rules(text[...], into: &out)
+        return out
+    }
+
+    private mutating func rules(_ css: ArraySlice<UInt8>, into out: inout [UInt8]) {
+        var i = css.startIndex
+        while i < css.endIndex {
+            let b = css[i]
+            if Self.isSpace(b) || b == UInt8(ascii: ";") || b == UInt8(ascii: "}") { i += 1; continue }
+            if css[i...].starts(with: "<!--".utf8) { i += 4; continue }
+            if css[i...].starts(with: "-->".utf8) { i += 3; continue }
+            // a prelude (selectors or at-rule) runs to '{' or, for statements like @import, ';'
+            var j = i
+            while j < css.endIndex, css[j] != UInt8(ascii: "{"), css[j] != UInt8(ascii: ";") {
+                j = Self.skipString(css, j)
+            }
+            let prelude = Self.trimmed(css[i..<j])
+            guard j < css.endIndex, css[j] == UInt8(ascii: "{") else {
+                removed += 1  // a statement at-rule (@import, @charset) or garbage
+                i = min(j + 1, css.endIndex)
+                continue
+            }
+            let close = Self.matchingBrace(css, j)
+            let block = css[(j + 1)..<close]
+            i = min(close + 1, css.endIndex)
+            if prelude.first == UInt8(ascii: "@") {
+                let lower = prelude.map(Self.lower)
+                guard lower.starts(with: "@media".utf8), lower.allSatisfy(Self.isMediaQueryByte) else {
+                    removed += 1
+                    continue
+                }
+                var inner: [UInt8] = []
+                rules(block, into: &inner)
+                if !inner.isEmpty {
+                    out += Self.collapsedSpaces(prelude)
+                    out.append(UInt8(ascii: "{"))
+                    out += inner
+                    out.append(UInt8(ascii: "}"))
+                }
+                continue
+            }
+            guard let selectors = scopedSelectors(prelude) else {
+                removed += 1
+                continue
+            }
+            let body = declarations(block)
+            if body.isEmpty { continue }
+            out += selectors
+            out.append(UInt8(ascii: "{"))
+            out += body
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Each selector of a list under the wrapper: `body`, `html` and `:root` become the wrapper
+    /// itself, ids get the prefix the message's ids get. nil when a selector holds something
+    /// no selector needs ('<', '\\', '@', braces).
+    func scopedSelectors(_ list: ArraySlice<UInt8>) -> [UInt8]? {
+        var out: [UInt8] = []
+        for selector in Self.split(list, at: UInt8(ascii: ",")) {
+            var s = Self.collapsedSpaces(Self.trimmed(selector))
+            if s.isEmpty { continue }
+            if s.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) { return nil }
+            s = Self.prefixedIds(s)
+            if !out.isEmpty { out.append(UInt8(ascii: ",")) }
+            if s.starts(with: scope) && (s.count == scope.count || !Self.isNameByte(s[scope.count])) {
+                out += s  // already scoped (sanitized before)
+                continue
+            }
+            var rest = s[...]
+            var replaced = false
+            var descendant = false  // "body .a", not "body.a"
+            while let root = Self.leadingRoot(rest) {
+                let after = rest[(rest.startIndex + root)...]
+                descendant = after.first.map(Self.isSpace) ?? false
+                rest = Self.trimmed(after)
+                replaced = true
+            }
+            out += scope
+            if replaced {
+                if descendant, !rest.isEmpty { out.append(UInt8(ascii: " ")) }
+                out += rest
+            } else {
+                out.append(UInt8(ascii: " "))
+                out += s
+            }
+        }
+        return out.isEmpty ? nil : out
+    }
+
+    /// The length of a leading `html`, `body` or `:root` type selector, if there is one.
+    private static func leadingRoot(_ s: ArraySlice<UInt8>) -> Int? {
+        for root in ["html", "body", ":root"] {
+            let lower = s.prefix(root.utf8.count).map(lower)
+            if lower.elementsEqual(root.utf8), s.count == root.utf8.count || !isNameByte(s[s.startIndex + root.utf8.count]) {
+                return root.utf8.count
+            }
+        }
+        return nil
+    }
+
+    /// `#name` → `#mp-name` outside strings and attribute selectors (once: `#mp-…` stays).
+    static func prefixedIds(_ s: [UInt8]) -> [UInt8] {
+        guard s.contains(UInt8(ascii: "#")) else { return s }
+        var out: [UInt8] = []
+        var i = 0
+        var bracket = false
+        while i < s.count {
+            let b = s[i]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                let end = skipString(s[...], i)
+                out += s[i..<end]
+                i = end
+                continue
+            }
+            if b == UInt8(ascii: "[") { bracket = true } else if b == UInt8(ascii: "]") { bracket = false }
+            out.append(b)
+            i += 1
+            if b == UInt8(ascii: "#"), !bracket, !s[i...].starts(with: ElementPolicy.linkIdPrefix.utf8) {
+                out += ElementPolicy.linkIdPrefix.utf8
+            }
+        }
+        return out
+    }
+
+    // MARK: values
+
+    static let properties: Set<String> = [
+        "background", "background-color", "background-image", "background-position", "background-repeat",
+        "background-size", "background-clip", "background-origin", "background-attachment",
+        "border", "border-top", "border-right", "border-bottom", "border-left", "border-color", "border-style",
+        "border-width", "border-top-color", "border-right-color", "border-bottom-color", "border-left-color",
+        "border-top-style", "border-right-style", "border-bottom-style", "border-left-style", "border-top-width",
+        "border-right-width", "border-bottom-width", "border-left-width", "border-radius", "border-top-left-radius",
+        "border-top-right-radius", "border-bottom-left-radius", "border-bottom-right-radius", "border-collapse",
+        "border-spacing", "box-shadow", "box-sizing", "caption-side", "clear", "color", "column-count", "column-gap",
+        "columns", "direction", "display", "empty-cells", "float", "font", "font-family", "font-feature-settings",
+        "font-kerning", "font-size", "font-stretch", "font-style", "font-variant", "font-weight", "height",
+        "hyphens", "letter-spacing", "line-height", "list-style", "list-style-position", "list-style-type",
+        "margin", "margin-top", "margin-right", "margin-bottom", "margin-left", "max-height", "max-width",
+        "min-height", "min-width", "object-fit", "opacity", "outline", "outline-color", "outline-style",
+        "outline-width", "overflow", "overflow-wrap", "overflow-x", "overflow-y", "padding", "padding-top",
+        "padding-right", "padding-bottom", "padding-left", "page-break-after", "page-break-before",
+        "page-break-inside", "position", "top", "right", "bottom", "left", "tab-size", "table-layout",
+        "text-align", "text-decoration", "text-decoration-color", "text-decoration-line", "text-decoration-style",
+        "text-indent", "text-overflow", "text-shadow", "text-transform", "text-size-adjust",
+        "-webkit-text-size-adjust", "-ms-text-size-adjust", "-webkit-font-smoothing", "-moz-osx-font-smoothing",
+        "unicode-bidi", "vertical-align", "visibility", "white-space", "width", "word-break", "word-spacing",
+        "word-wrap", "writing-mode", "gap", "row-gap", "flex", "flex-basis", "flex-direction", "flex-grow",
+        "flex-shrink", "flex-wrap", "align-items", "align-content", "align-self", "justify-content", "order",
+        "line-clamp", "-webkit-line-clamp", "-webkit-box-orient", "aspect-ratio", "mso-line-height-rule",
+        "mso-hide", "mso-table-lspace", "mso-table-rspace", "mso-padding-alt", "mso-border-alt",
+    ]
+
+    private static let urlFunction = Array("url(".utf8)
+
+    /// Substrings (lowercase) that make a value unsafe wherever they appear.
+    private static let forbidden: [[UInt8]] = [
+        "expression", "javascript:", "vbscript:", "livescript:", "behavior", "binding", "@import", "image-set",
+        "image(", "element(", "cross-fade", "paint(", "src(", "attr(",
+    ].map { Array($0.utf8) }
+
+    /// The value to write for `property`, or nil to drop the declaration.
+    private mutating func checkedValue(property: String, _ value: ArraySlice<UInt8>) -> [UInt8]? {
+        guard !value.isEmpty, Self.properties.contains(property) || property.hasPrefix("mso-") else { return nil }
+        if value.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F }) {
+            return nil
+        }
+        let lower = value.map(Self.lower)
+        // every forbidden word needs one of these to do harm
+        if lower.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "@") }) {
+            for word in Self.forbidden where ByteSearch.contains(lower, word) { return nil }
+        }
+        if property == "position" {
+            let v = String(decoding: lower, as: UTF8.self).split(separator: " ").first ?? ""
+            guard v == "static" || v == "relative" else { return nil }
+        }
+        var out = Self.collapsedSpaces(value)
+        if ByteSearch.contains(lower, Self.urlFunction) {
+            guard let rewritten = rewritingURLs(out) else { return nil }
+            out = rewritten
+        }
+        return out
+    }
+
+    /// Each `url(…)` in a value replaced by what `resolveImage` says; nil when one is refused.
+    private func rewritingURLs(_ value: [UInt8]) -> [UInt8]? {
+        var out: [UInt8] = []
+        var i = 0
+        while i < value.count {
+            let lowerRest = value[i...].prefix(4).map(Self.lower)
+            guard lowerRest.elementsEqual("url(".utf8) else {
+                if value[i] == UInt8(ascii: "\"") || value[i] == UInt8(ascii: "'") {
+                    let end = Self.skipString(value[...], i)
+                    out += value[i..<end]
+                    i = end
+                } else {
+                    out.append(value[i])
+                    i += 1
+                }
+                continue
+            }
+            var j = i + 4
+            while j < value.count, Self.isSpace(value[j]) { j += 1 }
+            var url: ArraySlice<UInt8>
+            if j < value.count, value[j] == UInt8(ascii: "\"") || value[j] == UInt8(ascii: "'") {
+                let end = Self.skipString(value[...], j)
+                url = value[(j + 1)..<max(j + 1, end - 1)]
+                j = end
+                while j < value.count, Self.isSpace(value[j]) { j += 1 }
+                guard j < value.count, value[j] == UInt8(ascii: ")") else { return nil }
+            } else {
+                guard let close = value[j...].firstIndex(of: UInt8(ascii: ")")) else { return nil }
+                url = Self.trimmed(value[j..<close])
+                j = close
+            }
+            guard let resolved = url.withContiguousStorageIfAvailable({ resolveImage(URLPolicy.cleaned($0)) }) ?? nil else { return nil }
+            out += "url(\"".utf8
+            for b in resolved {
+                switch b {
+                case UInt8(ascii: "\""): out += "%22".utf8
+                case UInt8(ascii: "'"): out += "%27".utf8
+                case UInt8(ascii: "("): out += "%28".utf8
+                case UInt8(ascii: ")"): out += "%29".utf8
+                default: out.append(b)
+                }
+            }
+            out += "\")".utf8
+            i = j + 1
+        }
+        return out
+    }
+
+    // MARK: scanning
+
+    static func withoutComments(_ css: ArraySlice<UInt8>) -> [UInt8] {
+        guard css.contains(UInt8(ascii: "/")) else { return Array(css) }
+        var out: [UInt8] = []
+        out.reserveCapacity(css.count)
+        var i = css.startIndex
+        while i < css.endIndex {
+            if css[i] == UInt8(ascii: "/"), i + 1 < css.endIndex, css[i + 1] == UInt8(ascii: "*") {
+                var j = i + 2
+                while j + 1 < css.endIndex, !(css[j] == UInt8(ascii: "*") && css[j + 1] == UInt8(ascii: "/")) { j += 1 }
+                i = min(j + 2, css.endIndex)
+                out.append(UInt8(ascii: " "))
+                continue
+            }
+            if css[i] == UInt8(ascii: "\"") || css[i] == UInt8(ascii: "'") {
+                let end = skipString(css, i)
+                out += css[i..<end]
+                i = end
+                continue
+            }
+            out.append(css[i])
+            i += 1
+        }
+        return out
+    }
+
+    /// Pieces of `s` between top-level `separator`s (outside strings, parentheses and brackets).
+    static func split(_ s: ArraySlice<UInt8>, at separator: UInt8) -> [ArraySlice<UInt8>] {
+        var pieces: [ArraySlice<UInt8>] = []
+        var depth = 0
+        var start = s.startIndex
+        var i = s.startIndex
+        while i < s.endIndex {
+            let b = s[i]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { i = skipString(s, i); continue }
+            if b == UInt8(ascii: "(") || b == UInt8(ascii: "[") { depth += 1 }
+            if (b == UInt8(ascii: ")") || b == UInt8(ascii: "]")) && depth > 0 { depth -= 1 }
+            if b == separator && depth == 0 {
+                pieces.append(s[start..<i])
+                start = i + 1
+            }
+            i += 1
+        }
+        pieces.append(s[start..<s.endIndex])
+        return pieces
+    }
+
+    /// The index after a quoted string starting at `i` (or after the byte at `i` if it is no quote).
+    static func skipString(_ s: ArraySlice<UInt8>, _ i: Int) -> Int {
+        let quote = s[i]
+        guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return i + 1 }
+        var j = i + 1
+        while j < s.endIndex, s[j] != quote, s[j] != 0x0A { j += 1 }
+        return min(j + 1, s.endIndex)
+    }
+
+    /// The index of the '}' closing the '{' at `open` (or the end).
+    static func matchingBrace(_ s: ArraySlice<UInt8>, _ open: Int) -> Int {
+        var depth = 0
+        var i = open
+        while i < s.endIndex {
+            switch s[i] {
+            case UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "}"):
+                depth -= 1
+                if depth == 0 { return i }
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                i = skipString(s, i)
+                continue
+            default: break
+            }
+            i += 1
+        }
+        return s.endIndex
+    }
+
+    static func trimmed(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var s = s
+        while let f = s.first, isSpace(f) { s = s.dropFirst() }
+        while let l = s.last, isSpace(l) { s = s.dropLast() }
+        return s
+    }
+
+    /// Runs of whitespace as one space.
+    static func collapsedSpaces(_ s: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count)
+        var space = false
+        for b in s {
+            if isSpace(b) { space = true; continue }
+            if space, !out.isEmpty { out.append(UInt8(ascii: " ")) }
+            space = false
+            out.append(b)
+        }
+        return out
+    }
+
+    static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }
+    static func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+    static func isNameByte(_ b: UInt8) -> Bool {
+        (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || b >= 0x30 && b <= 0x39 || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b >= 0x80
+    }
+    private static func isMediaQueryByte(_ b: UInt8) -> Bool {
+        isNameByte(b) || isSpace(b) || b == UInt8(ascii: "@") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")") || b == UInt8(ascii: ":") || b == UInt8(ascii: ",") || b == UInt8(ascii: ".") || b == UInt8(ascii: "/")
+    }
+}

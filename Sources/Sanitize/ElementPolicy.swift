@@ -1,0 +1,94 @@
+/// What happens to an element of each name. The allowlist is what real mail uses for layout;
+/// everything that runs, navigates, loads or takes input is dropped with its content, and any
+/// other element (Office's `o:p`, custom tags) is unwrapped: its children stay, the tag goes.
+enum ElementRule {
+    case keep
+    case void  // kept, and has no end tag
+    case drop  // removed with everything inside it
+    case unwrap
+    case style  // its CSS is sanitized, scoped and moved to the top
+    case structure  // html, head, body: the message's own frame, replaced by the wrapper
+}
+
+/// What an attribute's value is, so it can be checked as such. An attribute not listed is dropped.
+enum AttributeRule {
+    case plain
+    case style
+    case id  // prefixed, so the message cannot clobber names in the page around it
+    case idList  // td headers: ids separated by spaces
+    case fragment  // img usemap: "#name"
+    case link  // a and area href
+    case image  // img src, and data-remote-src: where a blocked image was
+    case background  // the old background="image" attribute, and data-remote-background
+    case citation  // blockquote cite: a URL never loaded, kept when http(s)
+}
+
+enum ElementPolicy {
+    static func rule(for name: String) -> ElementRule {
+        elements[name] ?? .unwrap
+    }
+
+    /// What a browser calls an element libxml2 reports under another name.
+    static func htmlName(_ name: String) -> String { name == "image" ? "img" : name }
+
+    static func rule(forAttribute name: String, on element: String) -> AttributeRule? {
+        switch name {
+        case "href": return element == "a" || element == "area" ? .link : nil
+        case "src": return element == "img" ? .image : nil
+        case "name": return element == "a" || element == "map" ? .id : nil
+        case "usemap": return element == "img" ? .fragment : nil
+        case "cite": return element == "blockquote" || element == "q" || element == "del" || element == "ins" ? .citation : nil
+        case "data-remote-src": return element == "img" ? .image : nil
+        default:
+            if let rule = attributes[name] { return rule }
+            return name.hasPrefix("aria-") ? .plain : nil
+        }
+    }
+
+    static let linkIdPrefix = "mp-"
+
+    private static let elements: [String: ElementRule] = {
+        var rules: [String: ElementRule] = [:]
+        for name in ["a", "abbr", "acronym", "address", "article", "aside", "b", "bdi", "bdo", "big", "blockquote",
+                     "caption", "center", "cite", "code", "colgroup", "dd", "del", "details", "dfn", "div", "dl",
+                     "dt", "em", "figcaption", "figure", "font", "footer", "h1", "h2", "h3", "h4", "h5", "h6",
+                     "header", "hgroup", "i", "ins", "kbd", "li", "main", "map", "mark", "nav", "ol", "p", "pre",
+                     "q", "rp", "rt", "ruby", "s", "samp", "section", "small", "span", "strike", "strong", "sub",
+                     "summary", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "time", "tr", "tt", "u",
+                     "ul", "var"] {
+            rules[name] = .keep
+        }
+        for name in ["area", "br", "col", "hr", "img", "wbr"] { rules[name] = .void }
+        // Elements that are void in HTML5 but unknown to libxml2 (source, track, keygen…) are not
+        // dropped with their "content": libxml2 nests what follows them inside, a browser does not.
+        // They are unwrapped like any unknown element, which removes them and nothing else.
+        for name in ["script", "title", "iframe", "frame", "frameset", "object", "applet", "noscript", "noembed",
+                     "noframes", "template", "svg", "math", "textarea", "select", "option", "optgroup", "datalist",
+                     "xmp", "plaintext", "listing", "canvas", "audio", "video", "portal", "fencedframe", "xml",
+                     "comment"] {
+            rules[name] = .drop
+        }
+        rules["style"] = .style
+        for name in ["html", "head", "body"] { rules[name] = .structure }
+        return rules
+    }()
+
+    private static let attributes: [String: AttributeRule] = {
+        var rules: [String: AttributeRule] = [:]
+        for name in ["abbr", "align", "alt", "axis", "bgcolor", "border", "bordercolor", "cellpadding",
+                     "cellspacing", "char", "charoff", "class", "clear", "color", "cols", "colspan", "compact",
+                     "coords", "datetime", "dir", "face", "frame", "height", "hspace", "lang", "nowrap", "noshade",
+                     "open", "reversed", "rows", "rowspan", "rules", "scope", "shape", "size", "span", "start",
+                     "summary", "title", "type", "valign", "value", "vspace", "width"] {
+            rules[name] = .plain
+        }
+        rules["style"] = .style
+        rules["id"] = .id
+        rules["headers"] = .idList
+        for name in ["aria-labelledby", "aria-describedby", "aria-controls", "aria-owns"] { rules[name] = .idList }
+        rules["role"] = .plain
+        rules["background"] = .background
+        rules["data-remote-background"] = .background
+        return rules
+    }()
+}

@@ -1,0 +1,387 @@
+import HTMLDOM
+
+/// What html-sanitize does with remote images.
+public enum RemoteImages: Sendable, Equatable {
+    case keep
+    /// Not loaded; the URL kept in `data-remote-src` so a client can offer to show them.
+    case block
+    /// Loaded through a proxy: `{url}` in the template is replaced by the percent-encoded URL.
+    case proxy(template: String)
+}
+
+public struct SanitizeOptions: Sendable {
+    public var remoteImages: RemoteImages = .block
+    public var trackers: Trackers = .builtIn
+    /// The class of the `div` the message is wrapped in; its `<style>` rules apply only inside it.
+    public var wrapperClass = "mailpipe-body"
+    public init() {}
+}
+
+/// What sanitizing removed from one message.
+public struct SanitizeReport: Equatable, Sendable {
+    public var elementsRemoved = 0
+    public var attributesRemoved = 0
+    public var stylesRemoved = 0  // CSS declarations and rules
+    public var trackersRemoved = 0
+    public var trackerHosts: Set<String> = []
+    public var remoteImages = 0
+    public var linkParametersRemoved = 0
+}
+
+/// HTML made safe to show: parsed by libxml2, every element, attribute, URL and style checked
+/// against an allowlist, and written out once, well-formed, with every text and attribute
+/// escaped, so what a browser parses is what was checked. The message comes out as one
+/// `<div class="mailpipe-body">` holding its (scoped) styles and its body.
+public struct HTMLSanitizer: Sendable {
+    public var options: SanitizeOptions
+
+    public init(options: SanitizeOptions = SanitizeOptions()) { self.options = options }
+
+    public func sanitize(_ html: [UInt8]) -> (html: [UInt8], report: SanitizeReport) {
+        let writer = SanitizingWriter(options: options)
+        HTMLStream.parse(ConditionalComments.removingRevealed(html), handler: writer)
+        return (writer.finish(), writer.report)
+    }
+
+    public func sanitize(_ html: String) -> (html: String, report: SanitizeReport) {
+        let (bytes, report) = sanitize(Array(html.utf8))
+        return (String(decoding: bytes, as: UTF8.self), report)
+    }
+}
+
+final class SanitizingWriter: HTMLStreamHandler {
+    private let options: SanitizeOptions
+    private(set) var report = SanitizeReport()
+    private var body: [UInt8] = []
+    private var styles: [UInt8] = []
+    private var wrapperStyle: [UInt8] = []
+    private var css: CSSPolicy!
+
+    private enum Frame { case kept(String), silent, dropped, style, structure, wrapper }
+    private var frames: [Frame] = []
+    private var dropDepth = 0
+    private var inHead = false
+    private var styleText: [UInt8] = []
+    private var inStyle = false
+    private var bodyStarted = false
+    private var wrapperPossible = false  // the next element may be a wrapper from an earlier run
+    private var afterWrapper = false  // an earlier run's wrapper has ended
+
+    init(options: SanitizeOptions) {
+        self.options = options
+        body.reserveCapacity(1 << 16)
+        css = CSSPolicy(resolveImage: { [unowned self] url in self.resolveCSSImage(url) },
+                        scope: Array(("." + options.wrapperClass).utf8))
+    }
+
+    func finish() -> [UInt8] {
+        report.stylesRemoved += css.removed
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count + styles.count + 64)
+        out += "<div class=\"".utf8
+        out += options.wrapperClass.utf8
+        out += "\"".utf8
+        if !wrapperStyle.isEmpty {
+            out += " style=\"".utf8
+            Escape.attribute(wrapperStyle, into: &out)
+            out += "\"".utf8
+        }
+        out += ">".utf8
+        if !styles.isEmpty {
+            out += "<style>".utf8
+            out += styles
+            out += "</style>".utf8
+        }
+        out += body
+        out += "</div>".utf8
+        return out
+    }
+
+    // MARK: events
+
+    func startElement(_ nameBytes: UnsafeBufferPointer<UInt8>, _ attributes: HTMLAttributes) {
+        if dropDepth > 0 {
+            dropDepth += 1
+            report.elementsRemoved += 1
+            frames.append(.dropped)
+            return
+        }
+        let name = ElementPolicy.htmlName(String(decoding: nameBytes, as: UTF8.self))
+        let rule = ElementPolicy.rule(for: name)
+        if wrapperPossible, rule != .structure {
+            wrapperPossible = false
+            if name == "div", isWrapper(attributes) {
+                addWrapperStyle(attributes)
+                frames.append(.wrapper)
+                return
+            }
+        }
+        switch rule {
+        case .structure:
+            frames.append(.structure)
+            if name == "head" { inHead = true }
+            if name == "body" {
+                inHead = false
+                bodyStarted = true
+                wrapperPossible = true
+                addWrapperStyle(attributes)
+            }
+        case .style:
+            frames.append(.style)
+            inStyle = true
+            styleText.removeAll(keepingCapacity: true)
+        case .drop:
+            dropDepth = 1
+            report.elementsRemoved += 1
+            frames.append(.dropped)
+        case .unwrap:
+            report.elementsRemoved += 1
+            report.attributesRemoved += attributes.reduce(0) { n, _ in n + 1 }
+            frames.append(.silent)
+        case .keep, .void:
+            if inHead {  // libxml2 keeps what it sees in head there; a browser would not show it
+                report.elementsRemoved += 1
+                frames.append(.silent)
+                return
+            }
+            if name == "img", let tracker = trackingPixel(attributes) {
+                report.trackersRemoved += 1
+                if let host = tracker { report.trackerHosts.insert(host) }
+                dropDepth = 1
+                frames.append(.dropped)
+                return
+            }
+            body.append(UInt8(ascii: "<"))
+            body += name.utf8
+            writeAttributes(attributes, element: name)
+            body.append(UInt8(ascii: ">"))
+            frames.append(rule == .void ? .silent : .kept(name))
+        }
+    }
+
+    func endElement(_ name: UnsafeBufferPointer<UInt8>) {
+        guard let frame = frames.popLast() else { return }
+        switch frame {
+        case .kept(let name):
+            body += "</".utf8
+            body += name.utf8
+            body.append(UInt8(ascii: ">"))
+        case .dropped:
+            dropDepth -= 1
+        case .style:
+            inStyle = false
+            styles += css.stylesheet(styleText)
+        case .structure:
+            if String(decoding: name, as: UTF8.self) == "head" { inHead = false }
+        case .wrapper:
+            afterWrapper = true
+        case .silent:
+            break
+        }
+    }
+
+    func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if inStyle {
+            styleText += bytes
+            return
+        }
+        guard dropDepth == 0, !inHead else { return }
+        let blank = bytes.allSatisfy(CSSPolicy.isSpace)
+        if wrapperPossible, !blank { wrapperPossible = false }
+        if afterWrapper, blank, frames.count <= 2 { return }  // the newline after an earlier run's output
+        Escape.text(bytes, into: &body)
+    }
+
+    // MARK: attributes
+
+    private func writeAttributes(_ attributes: HTMLAttributes, element: String) {
+        var hasLink = false
+        for (nameBytes, value) in attributes {
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            guard let rule = ElementPolicy.rule(forAttribute: name, on: element) else {
+                report.attributesRemoved += 1
+                continue
+            }
+            guard let value else {
+                if rule == .plain { writeAttribute(name, []) } else { report.attributesRemoved += 1 }
+                continue
+            }
+            switch rule {
+            case .plain:
+                writeAttribute(name, value)
+            case .style:
+                let safe = css.declarations(value)
+                if !safe.isEmpty { writeAttribute(name, safe) }
+            case .id:
+                writeAttribute(name, Self.prefixedId(Array(value)))
+            case .idList:
+                let ids = value.split(whereSeparator: CSSPolicy.isSpace).map { Self.prefixedId(Array($0)) }
+                writeAttribute(name, Array(ids.joined(separator: [UInt8(ascii: " ")])))
+            case .fragment:
+                guard value.first == UInt8(ascii: "#") else { report.attributesRemoved += 1; continue }
+                writeAttribute(name, [UInt8(ascii: "#")] + Self.prefixedId(Array(value.dropFirst())))
+            case .link:
+                switch URLPolicy.link(URLPolicy.cleaned(value)) {
+                case .allowed(var url):
+                    if URLPolicy.scheme(url)?.hasPrefix("http") == true {
+                        let stripped = URLPolicy.withoutParameters(url, isTracking: options.trackers.isTrackingParameter)
+                        url = stripped.url
+                        report.linkParametersRemoved += stripped.removed
+                    }
+                    writeAttribute(name, url)
+                    hasLink = true
+                case .fragment(let id):
+                    writeAttribute(name, [UInt8(ascii: "#")] + Self.prefixedId(id))
+                case .refused:
+                    report.attributesRemoved += 1
+                }
+            case .image:
+                writeImage(URLPolicy.cleaned(value), load: "src", blocked: "data-remote-src")
+            case .background:
+                writeImage(URLPolicy.cleaned(value), load: "background", blocked: "data-remote-background")
+            case .citation:
+                let url = URLPolicy.cleaned(value)
+                if case .allowed = URLPolicy.link(url) { writeAttribute(name, url) } else { report.attributesRemoved += 1 }
+            }
+        }
+        if hasLink {
+            body += " target=\"_blank\" rel=\"noopener noreferrer\"".utf8
+        }
+    }
+
+    /// An image URL: written as `load`, proxied, or (when blocked) kept in `blocked`, which is
+    /// read back the same way when sanitized again.
+    private func writeImage(_ url: [UInt8], load: String, blocked: String) {
+        switch URLPolicy.image(url) {
+        case .local(let url):
+            writeAttribute(load, url)
+        case .remote(let url):
+            report.remoteImages += 1
+            switch options.remoteImages {
+            case .keep: writeAttribute(load, url)
+            case .block: writeAttribute(blocked, url)
+            case .proxy(let template): writeAttribute(load, Self.proxied(url, template))
+            }
+        case .refused:
+            report.attributesRemoved += 1
+        }
+    }
+
+    private func writeAttribute(_ name: String, _ value: [UInt8]) {
+        value.withUnsafeBufferPointer { writeAttribute(name, $0) }
+    }
+
+    private func writeAttribute(_ name: String, _ value: UnsafeBufferPointer<UInt8>) {
+        body.append(UInt8(ascii: " "))
+        body += name.utf8
+        body += "=\"".utf8
+        Escape.attribute(value, into: &body)
+        body.append(UInt8(ascii: "\""))
+    }
+
+    private func resolveCSSImage(_ url: [UInt8]) -> [UInt8]? {
+        switch URLPolicy.image(url) {
+        case .local(let url): return url
+        case .remote(let url):
+            report.remoteImages += 1
+            switch options.remoteImages {
+            case .keep: return url
+            case .block: return nil
+            case .proxy(let template): return Self.proxied(url, template)
+            }
+        case .refused: return nil
+        }
+    }
+
+    static func proxied(_ url: [UInt8], _ template: String) -> [UInt8] {
+        var out = ""
+        var rest = Substring(template)
+        while let r = rest.firstRange(of: "{url}") {
+            out += rest[..<r.lowerBound]
+            out += URLPolicy.percentEncoded(url)
+            rest = rest[r.upperBound...]
+        }
+        return Array((out + rest).utf8)
+    }
+
+    static func prefixedId(_ id: [UInt8]) -> [UInt8] {
+        id.starts(with: ElementPolicy.linkIdPrefix.utf8) ? id : Array(ElementPolicy.linkIdPrefix.utf8) + id
+    }
+
+    // MARK: the wrapper
+
+    private func isWrapper(_ attributes: HTMLAttributes) -> Bool {
+        attributes.contains { name, value in
+            name.elementsEqual("class".utf8) && value.map { $0.elementsEqual(options.wrapperClass.utf8) } == true
+        }
+    }
+
+    /// The body's colours and style (or an earlier wrapper's) go on the wrapper.
+    private func addWrapperStyle(_ attributes: HTMLAttributes) {
+        for (nameBytes, value) in attributes {
+            guard let value else { continue }
+            var declarations: [UInt8]
+            switch String(decoding: nameBytes, as: UTF8.self) {
+            case "style": declarations = css.declarations(value)
+            case "bgcolor": declarations = css.declarations(Array("background-color:".utf8) + value)
+            case "text": declarations = css.declarations(Array("color:".utf8) + value)
+            case "background":
+                declarations = css.declarations(Array("background-image:url(\"".utf8) + value.filter { $0 != UInt8(ascii: "\"") } + Array("\")".utf8))
+            case "class": continue
+            default:
+                report.attributesRemoved += 1
+                continue
+            }
+            if declarations.isEmpty { continue }
+            if !wrapperStyle.isEmpty { wrapperStyle.append(UInt8(ascii: ";")) }
+            wrapperStyle += declarations
+        }
+    }
+
+    // MARK: trackers
+
+    /// nil when the image is not a tracker; else the tracker's host when it is a known one.
+    private func trackingPixel(_ attributes: HTMLAttributes) -> String?? {
+        var src: [UInt8]?
+        var width: Int?, height: Int?
+        var hidden = false
+        for (nameBytes, value) in attributes {
+            guard let value else { continue }
+            switch String(decoding: nameBytes, as: UTF8.self) {
+            case "src": src = URLPolicy.cleaned(value)
+            case "width": width = Self.pixels(Array(value)[...])
+            case "height": height = Self.pixels(Array(value)[...])
+            case "style":
+                for d in CSSPolicy.split(CSSPolicy.withoutComments(Array(value)[...])[...], at: UInt8(ascii: ";")) {
+                    guard let colon = d.firstIndex(of: UInt8(ascii: ":")) else { continue }
+                    let property = String(decoding: CSSPolicy.trimmed(d[..<colon]).map(CSSPolicy.lower), as: UTF8.self)
+                    let v = CSSPolicy.trimmed(d[(colon + 1)...])
+                    let text = String(decoding: v.map(CSSPolicy.lower), as: UTF8.self)
+                    switch property {
+                    case "width", "max-width": width = min(width ?? Int.max, Self.pixels(v) ?? Int.max)
+                    case "height", "max-height": height = min(height ?? Int.max, Self.pixels(v) ?? Int.max)
+                    case "display": hidden = hidden || text.hasPrefix("none")
+                    case "visibility": hidden = hidden || text.hasPrefix("hidden")
+                    case "opacity": hidden = hidden || Double(text.prefix { $0 != " " && $0 != "!" }) == 0
+                    default: break
+                    }
+                }
+            default: break
+            }
+        }
+        guard let src, case .remote(let url) = URLPolicy.image(src) else { return nil }
+        let host = URLPolicy.host(url)
+        if let host, let tracker = options.trackers.trackerHost(host) { return .some(tracker) }
+        let tiny = (width ?? 2) <= 1 && (height ?? 1) <= 1 || (height ?? 2) <= 1 && (width ?? 1) <= 1
+        if hidden || tiny || options.trackers.isTrackingImageURL(url) { return .some(host) }
+        return nil
+    }
+
+    /// A length in CSS pixels ("1", "1px", "0"), nil for anything else.
+    private static func pixels(_ value: ArraySlice<UInt8>) -> Int? {
+        let text = String(decoding: CSSPolicy.trimmed(value).map(CSSPolicy.lower), as: UTF8.self)
+        let number = text.hasSuffix("px") ? String(text.dropLast(2)) : text
+        guard let n = Double(number), n >= 0 else { return nil }
+        return Int(n.rounded(.up))
+    }
+}

@@ -1,0 +1,140 @@
+import Testing
+@testable import Sanitize
+
+private func clean(_ html: String, _ options: SanitizeOptions = SanitizeOptions()) -> String {
+    HTMLSanitizer(options: options).sanitize(html).html
+}
+
+private func inner(_ html: String) -> String {
+    let out = clean(html)
+    #expect(out.hasPrefix("<div class=\"mailpipe-body\">") && out.hasSuffix("</div>"))
+    return String(out.dropFirst("<div class=\"mailpipe-body\">".count).dropLast("</div>".count))
+}
+
+@Suite struct SanitizerTests {
+    @Test func keepsLayoutAndEscapesText() {
+        #expect(inner("<table border=1 cellpadding=\"4\"><tr><td align=center nowrap>a &lt; b &amp; c</td></tr></table>")
+            == "<table border=\"1\" cellpadding=\"4\"><tr><td align=\"center\" nowrap=\"\">a &lt; b &amp; c</td></tr></table>")
+        #expect(inner("<p title='\"x\" <y>'>q</p>") == "<p title=\"&quot;x&quot; &lt;y&gt;\">q</p>")
+    }
+
+    @Test func dropsWhatRunsWithItsContentAndUnwrapsTheUnknown() {
+        #expect(inner("<p>a<script>alert(1)</script><iframe src=x>b</iframe><o:p>c</o:p><blink>d</blink></p>") == "<p>acd</p>")
+        #expect(inner("<video><source src=x><p>kept</p></video>") == "")
+        #expect(inner("<source src=x><p>kept</p>") == "<p>kept</p>")
+        #expect(inner("<form action=x><button onclick=y>Go</button><input value=z></form>") == "Go")
+    }
+
+    @Test func eventHandlersInAnyCaseAreGone() {
+        #expect(inner("<b OnMouseOver=x onClick=y ONLOAD=z>t</b>") == "<b>t</b>")
+    }
+
+    @Test func textOutsideElementsGetsNoInventedParagraph() {
+        #expect(inner("hello <b>there</b>") == "hello <b>there</b>")
+        #expect(inner("<p>a</p>") == "<p>a</p>")
+    }
+
+    @Test(arguments: [
+        "javascript:alert(1)", " JaVaScRiPt:alert(1)", "java\tscript:alert(1)", "java&#x0A;script:alert(1)",
+        "&#106;avascript:alert(1)", "\u{1}javascript:alert(1)", "vbscript:x", "data:text/html,<script>x</script>",
+        "/relative/path", "feed:https://x", "jav&#x09;ascript:x",
+    ])
+    func linksWithUnsafeOrRelativeURLsLoseHref(_ href: String) {
+        #expect(inner("<a href=\"\(href)\">x</a>") == "<a>x</a>")
+    }
+
+    @Test func linksOpenElsewhereWithoutTrackingParameters() {
+        #expect(inner("<a href=\"https://e.com/a?utm_source=n&x=1&gclid=2\">x</a>")
+            == "<a href=\"https://e.com/a?x=1\" target=\"_blank\" rel=\"noopener noreferrer\">x</a>")
+        #expect(inner("<a href=\"mailto:a@b.c\" target=_top rel=opener>m</a>")
+            == "<a href=\"mailto:a@b.c\" target=\"_blank\" rel=\"noopener noreferrer\">m</a>")
+        #expect(inner("<a href=\"//e.com/?utm_campaign=x\">p</a>").contains("href=\"https://e.com/\""))
+    }
+
+    @Test func idsArePrefixedOnceAndFragmentsFollow() {
+        #expect(inner("<a href=\"#top\">up</a><div id=top></div><img usemap=\"#m\" src=\"cid:i\"><map name=m></map>")
+            == "<a href=\"#mp-top\">up</a><div id=\"mp-top\"></div><img usemap=\"#mp-m\" src=\"cid:i\"><map name=\"mp-m\"></map>")
+        #expect(inner("<div id=mp-top></div>") == "<div id=\"mp-top\"></div>")
+    }
+
+    @Test func imagesByScheme() {
+        #expect(inner("<img src=\"cid:logo@x\">") == "<img src=\"cid:logo@x\">")
+        #expect(inner("<img src=\"data:image/png;base64,AAAA\">") == "<img src=\"data:image/png;base64,AAAA\">")
+        #expect(inner("<img src=\"data:image/svg+xml;base64,AAAA\">") == "<img>")
+        #expect(inner("<img src=\"https://x.example/a.png\" width=300>") == "<img data-remote-src=\"https://x.example/a.png\" width=\"300\">")
+        var keep = SanitizeOptions()
+        keep.remoteImages = .keep
+        #expect(clean("<img src=\"https://x.example/a.png\" width=300>", keep).contains("<img src=\"https://x.example/a.png\" width=\"300\">"))
+        var proxy = SanitizeOptions()
+        proxy.remoteImages = .proxy(template: "https://p.example/{url}")
+        #expect(clean("<img src=\"https://x.example/a b.png\">", proxy).contains("src=\"https://p.example/https%3A%2F%2Fx.example%2Fa%20b.png\""))
+    }
+
+    @Test(arguments: [
+        "<img src=\"https://x.example/p.gif\" width=1 height=1>",
+        "<img src=\"https://x.example/p.gif\" style=\"width:1px;height:1px\">",
+        "<img src=\"https://x.example/p.gif\" width=\"0\">",
+        "<img src=\"https://x.example/p.gif\" style=\"display:none\" width=600>",
+        "<img src=\"https://x.example/p.gif\" style=\"visibility: hidden\">",
+        "<img src=\"https://x.example/track/open?id=1\" width=600>",
+        "<img src=\"https://sub.mailtrack.io/logo.png\" width=600>",
+    ])
+    func trackingPixelsAreRemoved(_ html: String) {
+        let (out, report) = HTMLSanitizer().sanitize(html)
+        #expect(!out.contains("img"))
+        #expect(report.trackersRemoved == 1 && report.trackerHosts.count == 1)
+    }
+
+    @Test func aSpacerIsNotAPixel() {
+        #expect(inner("<img src=\"https://x.example/s.gif\" width=1 height=20>").contains("data-remote-src"))
+    }
+
+    @Test func downlevelRevealedConditionalCommentsShowTheirContent() {
+        #expect(inner("<![if !mso]><p>a</p><![endif]><!--[if mso]><p>b</p><![endif]-->") == "<p>a</p>")
+    }
+
+    @Test func sanitizingTwiceChangesNothing() {
+        let html = """
+            <html><head><style>body{color:red} #a p{margin:0} @media (max-width:600px){.m{width:100%!important}}</style></head>
+            <body bgcolor=white style="margin:0"><div id=a><p>x</p><img src="https://i.example/x.png"></div>
+            <table background="https://i.example/bg.png"><tr><td>y</td></tr></table></body></html>
+            """
+        let once = clean(html)
+        #expect(clean(once) == once)
+        #expect(clean(once + "\n") == once)
+    }
+}
+
+@Suite struct CSSPolicyTests {
+    private func declarations(_ css: String, remote: [UInt8]? = nil) -> String {
+        var policy = CSSPolicy(resolveImage: { url in
+            if case .local(let u) = URLPolicy.image(url) { return u }
+            return remote
+        }, scope: Array(".w".utf8))
+        return String(decoding: policy.declarations(Array(css.utf8)), as: UTF8.self)
+    }
+
+    @Test func keepsLayoutDropsWhatRunsOrEscapes() {
+        #expect(declarations("color: red ; FONT-size:12px;  margin : 0 auto") == "color:red;font-size:12px;margin:0 auto")
+        #expect(declarations("width:expression(alert(1));color:blue") == "color:blue")
+        #expect(declarations("behavior:url(x.htc);-moz-binding:url(x);color:red") == "color:red")
+        #expect(declarations("position:fixed;top:0") == "top:0")
+        #expect(declarations("position:relative") == "position:relative")
+        #expect(declarations("color:r\\65 d;background:red") == "background:red")
+        #expect(declarations("z-index:99999;cursor:pointer;content:'x'") == "")
+        #expect(declarations("background:url(javascript:alert(1))") == "")
+        #expect(declarations("background:url( 'cid:x' ) no-repeat") == "background:url(\"cid:x\") no-repeat")
+        #expect(declarations("background:url(https://e.com/a.png)") == "")
+        #expect(declarations("background:url(https://e.com/a.png)", remote: Array("https://p/x".utf8)) == "background:url(\"https://p/x\")")
+        #expect(declarations("color:red /* ; */ ;/*x*/padding:0") == "color:red;padding:0")
+    }
+
+    @Test func stylesheetsAreScopedAndAtRulesDropped() {
+        var policy = CSSPolicy(resolveImage: { _ in nil }, scope: Array(".w".utf8))
+        let css = "<!-- @import url(x.css); body, html body .a {color:red} #id > p, :root{margin:0} @font-face{font-family:f;src:url(f.woff)} @media screen and (max-width:600px){ td{display:block!important} } p{} a{position:fixed} -->"
+        #expect(String(decoding: policy.stylesheet(Array(css.utf8)), as: UTF8.self)
+            == ".w,.w .a{color:red}.w #mp-id > p,.w{margin:0}@media screen and (max-width:600px){.w td{display:block!important}}")
+        #expect(String(decoding: policy.stylesheet(Array(".w p{color:red}".utf8)), as: UTF8.self) == ".w p{color:red}")
+        #expect(String(decoding: policy.stylesheet(Array("p{color:red}</style><script>x</script>".utf8)), as: UTF8.self).allSatisfy { $0 != "<" })
+    }
+}
