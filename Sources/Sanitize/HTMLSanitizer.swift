@@ -39,7 +39,7 @@ public struct HTMLSanitizer: Sendable {
 
     public func sanitize(_ html: [UInt8]) -> (html: [UInt8], report: SanitizeReport) {
         let writer = SanitizingWriter(options: options)
-        HTMLStream.parse(ConditionalComments.removingRevealed(html), handler: writer)
+        HTMLStream.parse(IgnoredMarkup.removed(html), handler: writer)
         return (writer.finish(), writer.report)
     }
 

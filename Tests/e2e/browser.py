@@ -17,7 +17,7 @@ HOOKS = """<script>
   function report(kind, detail) {
     var x = new XMLHttpRequest();
     x.open('POST', '/report?kind=' + kind, false);
-    try { x.send(String(detail).slice(0, 300)); } catch (e) {}
+    try { x.send(kind == 'text' ? String(detail) : String(detail).slice(0, 300)); } catch (e) {}
   }
   ['alert', 'confirm', 'prompt', 'print', 'open'].forEach(function (n) {
     window[n] = function (a) { report('exec', n + '(' + a + ')'); };
@@ -31,7 +31,22 @@ HOOKS = """<script>
 # runs), and check every link and image URL as the browser itself resolved it.
 PROBE = """<script>
 (function () {
-  var events = ['mouseover', 'mouseenter', 'mousemove', 'focus', 'focusin', 'blur', 'mousedown', 'mouseup',
+%EVENTS%  // a URL the browser cannot parse goes nowhere and loads nothing
+  function scheme(url) { try { return new URL(url, location.href).protocol; } catch (e) { return 'unparsable'; } }
+  document.querySelectorAll('a[href], area[href]').forEach(function (a) {
+    var p = scheme(a.href);
+    if (['http:', 'https:', 'mailto:', 'tel:', 'unparsable'].indexOf(p) < 0) window.__harness('badurl', a.outerHTML);
+  });
+  document.querySelectorAll('img[src]').forEach(function (img) {
+    var p = scheme(img.src);
+    if (['http:', 'https:', 'data:', 'cid:', 'unparsable'].indexOf(p) < 0) window.__harness('badurl', img.outerHTML);
+  });
+  %TEXT%
+  document.body.insertAdjacentHTML('beforeend', '<p id="harness-' + 'end">end</p>');
+})();
+</script>"""
+
+EVENTS = """  var events = ['mouseover', 'mouseenter', 'mousemove', 'focus', 'focusin', 'blur', 'mousedown', 'mouseup',
                 'keydown', 'input', 'change', 'toggle', 'animationstart', 'transitionend', 'load', 'error', 'scroll'];
   var all = document.body.querySelectorAll('*');
   for (var i = 0; i < all.length; i++) {
@@ -39,18 +54,7 @@ PROBE = """<script>
       try { all[i].dispatchEvent(new Event(events[j])); } catch (e) {}
     }
   }
-  document.querySelectorAll('a[href], area[href]').forEach(function (a) {
-    var p = new URL(a.href, location.href).protocol;
-    if (['http:', 'https:', 'mailto:', 'tel:'].indexOf(p) < 0) window.__harness('badurl', a.outerHTML);
-  });
-  document.querySelectorAll('img[src]').forEach(function (img) {
-    var p = new URL(img.src, location.href).protocol;
-    if (['http:', 'https:', 'data:', 'cid:'].indexOf(p) < 0) window.__harness('badurl', img.outerHTML);
-  });
-  %TEXT%
-  document.body.insertAdjacentHTML('beforeend', '<p id="harness-end">end</p>');
-})();
-</script>"""
+"""
 
 TEXT = """document.querySelectorAll('.harness-case').forEach(function (c) {
     window.__harness('text', c.getAttribute('data-case') + '\\u0000' + c.innerText);
@@ -150,12 +154,45 @@ class Browser:
         return events, r.stdout.decode("utf-8", "replace")
 
 
-def case_page(cases, text=False):
-    """One page holding each (id, html) in its own container, hooked and probed."""
+def case_page(cases, text=False, events=True):
+    """One page holding each (id, html) in its own container, hooked and probed: user events
+    fired on every element (unless not `events`), each case's visible text reported if `text`."""
     body = "".join(f'<div class="harness-case" data-case="{html.escape(str(i))}">{h}</div>\n' for i, h in cases)
-    probe = PROBE.replace("%TEXT%", TEXT if text else "")
+    probe = PROBE.replace("%TEXT%", TEXT if text else "").replace("%EVENTS%", EVENTS if events else "")
     return f'<!DOCTYPE html><html><head><meta charset="utf-8">{HOOKS}</head><body>\n{body}{probe}</body></html>'
 
 
+ORIGINALS_PROBE = """<script>
+window.addEventListener('load', function () {
+  document.querySelectorAll('iframe.harness-original').forEach(function (f) {
+    var body = f.contentDocument && f.contentDocument.body;
+    window.__harness('text', f.getAttribute('data-case') + '\\u0000' + (body ? body.innerText : ''));
+  });
+  document.body.insertAdjacentHTML('beforeend', '<p id="harness-' + 'end">end</p>');
+});
+</script>"""
+
+
+def originals_page(cases):
+    """Each (id, html) as its own document in a sandboxed frame (scripts on, as in a browser,
+    but no dialogs, forms or navigation), and the visible text of each reported on load."""
+    frames = "".join(f'<iframe class="harness-original" data-case="{html.escape(str(i))}" '
+                     f'sandbox="allow-same-origin allow-scripts" style="width:800px;height:600px" '
+                     f'srcdoc="{html.escape(h, quote=True)}"></iframe>\n' for i, h in cases)
+    return f'<!DOCTYPE html><html><head><meta charset="utf-8">{HOOKS}</head><body>{frames}{ORIGINALS_PROBE}</body></html>'
+
+
+def texts(events):
+    """The visible text each case reported: {id: text}."""
+    out = {}
+    for kind, detail in events:
+        if kind == "text":
+            key, _, text = detail.partition("\u0000")
+            out[key] = text
+    return out
+
+
 def finished(dom):
+    """Whether the probe ran to its end (the marker is built at run time, so the script's own
+    source does not contain it)."""
     return 'id="harness-end"' in dom

@@ -1,0 +1,60 @@
+"""Layout survives html-sanitize: real newsletters (../shared/vectors/html2text/) and every HTML
+body of ../shared/corpus show the same visible text in Chromium before and after, and each
+newsletter is screenshotted before and after (in .build/screenshots/) for a look."""
+import json
+import os
+
+import pytest
+
+from browser import Browser, case_page, chromium_path, originals_page, texts
+from conftest import ROOT, SHARED, records, run
+from test_corpus import message_files
+from test_html_sanitize_browser import sanitize_all
+
+NEWSLETTERS = sorted((SHARED / "vectors" / "html2text").glob("*.html"))
+SCREENSHOTS = ROOT / ".build" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not chromium_path():
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing (scripts/install-deps --test installs it)")
+        pytest.skip("chromium is not installed")
+    b = Browser()
+    yield b
+    b.close()
+
+
+def mails():
+    cases = [(p.stem, p.read_text(errors="replace")) for p in NEWSLETTERS]
+    parsed = records(run("mime-parse", "--no-progress", *message_files()).stdout)
+    cases += [(f"corpus-{i}", r["html"]) for i, r in enumerate(parsed) if r.get("html")]
+    return cases
+
+
+def words(text):
+    return " ".join(text.split())
+
+
+def test_visible_text_is_the_same_before_and_after(browser):
+    cases = mails()
+    assert len(cases) > 100
+    before = texts(browser.load("originals", originals_page(cases))[0])
+    safe = sanitize_all(cases)
+    after = texts(browser.load("sanitized", case_page([(k, safe[k][0]) for k, _ in cases], text=True, events=False))[0])
+    assert len(before) == len(after) == len(cases)
+    differ = [(k, words(before[k])[:200], words(after[k])[:200]) for k, _ in cases if words(before[k]) != words(after[k])]
+    assert not differ, "\n".join(map(str, differ[:10]))
+
+
+@pytest.mark.parametrize("path", NEWSLETTERS, ids=lambda p: p.stem)
+def test_screenshots_before_and_after(browser, path):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    original = path.read_text(errors="replace")
+    safe = sanitize_all([(path.stem, original)])[path.stem][0]
+    for name, page in (("before", original), ("after", f'<!DOCTYPE html><meta charset="utf-8">{safe}')):
+        shot = SCREENSHOTS / f"{path.stem}.{name}.png"
+        shot.unlink(missing_ok=True)
+        browser.load(f"{path.stem}-{name}", page, screenshot=shot)
+        assert shot.stat().st_size > 1000
