@@ -8,7 +8,7 @@ OUT ?= out
 ME ?= mei@example.tw
 export SWIFT_BACKTRACE = enable=no
 
-.PHONY: all build deps test unit-test e2e-test lint-man pipeline install bench clean
+.PHONY: all build deps test unit-test e2e-test lint-man pipeline install bench fuzz clean
 
 all: build
 
@@ -56,5 +56,16 @@ bench: build
 	.venv/bin/python bench/classifier-accuracy.py 1g
 	.venv/bin/python bench/html-sanitize.py
 
+# libFuzzer over html-sanitize's sanitizer (Fuzz/, built with -sanitize=fuzzer): every seed must
+# come out unchanged when sanitized again; then FUZZ_SECONDS of mutations must not crash it.
+FUZZ_SECONDS ?= 120
+fuzz: deps
+	swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer -Xlinker --allow-multiple-definition
+	rm -rf .build/fuzz-seeds && python3 Fuzz/seeds.py .build/fuzz-seeds
+	FUZZ_IDEMPOTENCE=1 Fuzz/.build/release/html-sanitize-fuzz -runs=0 .build/fuzz-seeds
+	mkdir -p .build/fuzz-corpus .build/fuzz-artifacts
+	Fuzz/.build/release/html-sanitize-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	  -artifact_prefix=.build/fuzz-artifacts/ .build/fuzz-corpus .build/fuzz-seeds
+
 clean:
-	rm -rf .build "$(OUT)"
+	rm -rf .build Fuzz/.build "$(OUT)"

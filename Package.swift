@@ -6,7 +6,9 @@ let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect",
 
 let package = Package(
     name: "mailpipe",
-    products: tools.map { .executable(name: $0, targets: [$0]) },
+    // Sanitize is also a library, for the fuzzer in Fuzz/ (a package of its own: it is built
+    // with -sanitize=fuzzer, which the tools are not)
+    products: tools.map { .executable(name: $0, targets: [$0]) } + [.library(name: "Sanitize", targets: ["Sanitize"])],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],

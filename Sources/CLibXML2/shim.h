@@ -33,6 +33,8 @@ static inline int mp_html_sax_parse(const char *buffer, int length, void *user,
     xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
     if (ctxt->input != NULL && ctxt->input->encoding == NULL)
         ctxt->input->encoding = xmlStrdup((const xmlChar *)"UTF-8");
+    // without this, htmlParseDocument still guesses from the first four bytes ("\0\0\0<" is UTF-32)
+    if (ctxt->encoding == NULL) ctxt->encoding = xmlStrdup((const xmlChar *)"UTF-8");
     htmlParseDocument(ctxt);
     if (ctxt->myDoc != NULL) xmlFreeDoc(ctxt->myDoc);
     htmlFreeParserCtxt(ctxt);

@@ -13,8 +13,8 @@ public protocol HTMLStreamHandler: AnyObject {
 /// `HTMLDocument`, at a fraction of the cost. Comments, doctypes and processing instructions
 /// are not reported, nor the `<p>` libxml2 invents around text outside any element.
 public enum HTMLStream {
-    /// Parses UTF-8 `bytes` (a contradicting `<meta charset>` is ignored).
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, handler: any HTMLStreamHandler) {
+    /// Parses UTF-8 `bytes` (a contradicting `<meta charset>` is ignored); they must hold no NUL.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, handler: any HTMLStreamHandler) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         HTMLLibrary.initializeOnce()
         let box = Unmanaged.passRetained(HandlerBox(handler))
@@ -46,8 +46,16 @@ public enum HTMLStream {
         }
     }
 
+    /// Parses UTF-8 `bytes`. NUL bytes become U+FFFD first, as a browser reads them: libxml2
+    /// stops at a NUL in text and takes leading ones for a sign of UTF-32.
     public static func parse(_ bytes: [UInt8], handler: any HTMLStreamHandler) {
-        bytes.withUnsafeBufferPointer { parse($0, handler: handler) }
+        guard bytes.contains(0) else { return bytes.withUnsafeBufferPointer { parse($0, handler: handler) } }
+        var clean: [UInt8] = []
+        clean.reserveCapacity(bytes.count + 16)
+        for b in bytes {
+            if b == 0 { clean += [0xEF, 0xBF, 0xBD] } else { clean.append(b) }
+        }
+        clean.withUnsafeBufferPointer { parse($0, handler: handler) }
     }
 }
 

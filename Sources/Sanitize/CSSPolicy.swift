@@ -73,7 +73,7 @@ struct CSSPolicy {
             i = min(close + 1, css.endIndex)
             if prelude.first == UInt8(ascii: "@") {
                 let lower = prelude.map(Self.lower)
-                guard lower.starts(with: "@media".utf8), lower.allSatisfy(Self.isMediaQueryByte) else {
+                guard lower.starts(with: "@media".utf8), lower.allSatisfy(Self.isMediaQueryByte), Self.isBalanced(prelude) else {
                     removed += 1
                     continue
                 }
@@ -108,7 +108,7 @@ struct CSSPolicy {
         for selector in Self.split(list, at: UInt8(ascii: ",")) {
             var s = Self.collapsedSpaces(Self.trimmed(selector))
             if s.isEmpty { continue }
-            if s.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) { return nil }
+            if s.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) || !Self.isBalanced(s[...]) { return nil }
             s = Self.prefixedIds(s)
             if !out.isEmpty { out.append(UInt8(ascii: ",")) }
             if s.starts(with: scope) && (s.count == scope.count || !Self.isNameByte(s[scope.count])) {
@@ -210,7 +210,8 @@ struct CSSPolicy {
 
     /// The value to write for `property`, or nil to drop the declaration.
     private mutating func checkedValue(property: String, _ value: ArraySlice<UInt8>) -> [UInt8]? {
-        guard !value.isEmpty, Self.properties.contains(property) || property.hasPrefix("mso-") else { return nil }
+        guard !value.isEmpty, Self.properties.contains(property) || property.hasPrefix("mso-") && property.utf8.allSatisfy(Self.isNameByte),
+              Self.isBalanced(value) else { return nil }
         if value.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F }) {
             return nil
         }
@@ -334,6 +335,30 @@ struct CSSPolicy {
         var j = i + 1
         while j < s.endIndex, s[j] != quote, s[j] != 0x0A { j += 1 }
         return min(j + 1, s.endIndex)
+    }
+
+    /// Whether every string in `s` ends and every parenthesis and bracket closes, with no brace:
+    /// what is written out must split the same way when it is read again.
+    static func isBalanced(_ s: ArraySlice<UInt8>) -> Bool {
+        var depth: [UInt8] = []
+        var i = s.startIndex
+        while i < s.endIndex {
+            switch s[i] {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                let end = skipString(s, i)
+                guard end - i >= 2, s[end - 1] == s[i] else { return false }
+                i = end
+                continue
+            case UInt8(ascii: "("): depth.append(UInt8(ascii: ")"))
+            case UInt8(ascii: "["): depth.append(UInt8(ascii: "]"))
+            case UInt8(ascii: ")"), UInt8(ascii: "]"):
+                guard depth.popLast() == s[i] else { return false }
+            case UInt8(ascii: "{"), UInt8(ascii: "}"): return false
+            default: break
+            }
+            i += 1
+        }
+        return depth.isEmpty
     }
 
     /// The index of the '}' closing the '{' at `open` (or the end).

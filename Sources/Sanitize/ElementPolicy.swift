@@ -1,11 +1,16 @@
 /// What happens to an element of each name. The allowlist is what real mail uses for layout;
 /// everything that runs, navigates, loads or takes input is dropped with its content, and any
-/// other element (Office's `o:p`, custom tags) is unwrapped: its children stay, the tag goes.
-enum ElementRule {
+/// other element (Office's `o:p`, custom tags, form, button) becomes a `<mailpipe-span>`, an
+/// element no parser knows: its content and checked attributes stay, and the tree keeps its
+/// shape. (Unwrapping would hang its children on a parent that may not take them, such as a
+/// <li> in a <li>; a known element such as span would be closed by a <th> inside it. Either
+/// way a parser reading the output again would rearrange it, and libxml2 treats every
+/// unknown element alike.)
+enum ElementRule: Equatable {
     case keep
     case void  // kept, and has no end tag
     case drop  // removed with everything inside it
-    case unwrap
+    case rename(String)
     case style  // its CSS is sanitized, scoped and moved to the top
     case structure  // html, head, body: the message's own frame, replaced by the wrapper
 }
@@ -25,7 +30,7 @@ enum AttributeRule {
 
 enum ElementPolicy {
     static func rule(for name: String) -> ElementRule {
-        elements[name] ?? .unwrap
+        elements[name] ?? .rename(neutralElement)
     }
 
     /// What a browser calls an element libxml2 reports under another name.
@@ -39,6 +44,7 @@ enum ElementPolicy {
         case "usemap": return element == "img" ? .fragment : nil
         case "cite": return element == "blockquote" || element == "q" || element == "del" || element == "ins" ? .citation : nil
         case "data-remote-src": return element == "img" ? .image : nil
+        case "value": return element == "li" ? .plain : nil
         default:
             if let rule = attributes[name] { return rule }
             return name.hasPrefix("aria-") ? .plain : nil
@@ -46,6 +52,7 @@ enum ElementPolicy {
     }
 
     static let linkIdPrefix = "mp-"
+    static let neutralElement = "mailpipe-span"
 
     private static let elements: [String: ElementRule] = {
         var rules: [String: ElementRule] = [:]
@@ -61,7 +68,7 @@ enum ElementPolicy {
         for name in ["area", "br", "col", "hr", "img", "wbr"] { rules[name] = .void }
         // Elements that are void in HTML5 but unknown to libxml2 (source, track, keygen…) are not
         // dropped with their "content": libxml2 nests what follows them inside, a browser does not.
-        // They are unwrapped like any unknown element, which removes them and nothing else.
+        // They become neutral elements like any unknown one, which keeps what follows them.
         for name in ["script", "title", "iframe", "frame", "frameset", "object", "applet", "noscript", "noembed",
                      "noframes", "template", "svg", "math", "textarea", "select", "option", "optgroup", "datalist",
                      "xmp", "plaintext", "listing", "canvas", "audio", "video", "portal", "fencedframe", "xml",
@@ -79,7 +86,7 @@ enum ElementPolicy {
                      "cellspacing", "char", "charoff", "class", "clear", "color", "cols", "colspan", "compact",
                      "coords", "datetime", "dir", "face", "frame", "height", "hspace", "lang", "nowrap", "noshade",
                      "open", "reversed", "rows", "rowspan", "rules", "scope", "shape", "size", "span", "start",
-                     "summary", "title", "type", "valign", "value", "vspace", "width"] {
+                     "summary", "title", "type", "valign", "vspace", "width"] {
             rules[name] = .plain
         }
         rules["style"] = .style

@@ -106,8 +106,13 @@ final class SanitizingWriter: HTMLStreamHandler {
             frames.append(.dropped)
             return
         }
-        let name = ElementPolicy.htmlName(String(decoding: nameBytes, as: UTF8.self))
-        let rule = ElementPolicy.rule(for: name)
+        var name = ElementPolicy.htmlName(String(decoding: nameBytes, as: UTF8.self))
+        var rule = ElementPolicy.rule(for: name)
+        if case .rename(let neutral) = rule {
+            report.elementsRemoved += 1
+            name = neutral
+            rule = .keep
+        }
         if wrapperPossible, rule != .structure {
             wrapperPossible = false
             if name == "div", isWrapper(attributes) {
@@ -134,11 +139,7 @@ final class SanitizingWriter: HTMLStreamHandler {
             dropDepth = 1
             report.elementsRemoved += 1
             frames.append(.dropped)
-        case .unwrap:
-            report.elementsRemoved += 1
-            report.attributesRemoved += attributes.reduce(0) { n, _ in n + 1 }
-            frames.append(.silent)
-        case .keep, .void:
+        case .keep, .void, .rename:
             if inHead {  // libxml2 keeps what it sees in head there; a browser would not show it
                 report.elementsRemoved += 1
                 frames.append(.silent)

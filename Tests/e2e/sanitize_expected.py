@@ -22,8 +22,8 @@ class Names(HTMLParser):
             self.inside -= 1
 
     def handle_starttag(self, tag, attrs):
-        if tag == "div" and ("class", "mailpipe-body") in attrs:
-            return
+        if tag == "div" and ("class", "mailpipe-body") in attrs or tag == "mailpipe-span":
+            return  # the wrapper, and what stands for an element not in the allowlist
         if self.inside:
             self.inside += tag in CONTAINERS
             return
