@@ -66,7 +66,8 @@ def main():
     copies = max(1, int(size_mb * 1e6 / base_bytes))
     docs = base * copies
     mb = base_bytes * copies / 1e6
-    lines = "".join(json.dumps({"id": str(i), "html": d}) + "\n" for i, d in enumerate(docs)).encode()
+    # as mime-parse writes them: UTF-8, not \u escapes
+    lines = "".join(json.dumps({"id": str(i), "html": d}, ensure_ascii=False) + "\n" for i, d in enumerate(docs)).encode()
     (ROOT / ".bench-data").mkdir(exist_ok=True)
     path = ROOT / ".bench-data" / "html-sanitize.jsonl"
     path.write_bytes(lines)

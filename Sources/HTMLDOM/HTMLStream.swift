@@ -1,11 +1,23 @@
 internal import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// What an `HTMLStream` reports, in document order. Names are lowercase UTF-8; text has its
-/// entities decoded. Buffers are valid only during the call.
-public protocol HTMLStreamHandler: AnyObject {
-    func startElement(_ name: UnsafeBufferPointer<UInt8>, _ attributes: HTMLAttributes)
-    func endElement(_ name: UnsafeBufferPointer<UInt8>)
-    func text(_ bytes: UnsafeBufferPointer<UInt8>)
+/// What an `HTMLStream` reports, in document order: subclass and override. Names are
+/// lowercase UTF-8; text has its entities decoded. Buffers are valid only during the call.
+/// (A class, not a protocol: the parser's callbacks reach it without retaining anything.)
+open class HTMLStreamHandler {
+    public init() {}
+    open func startElement(_ name: UnsafeBufferPointer<UInt8>, _ attributes: HTMLAttributes) {}
+    open func endElement(_ name: UnsafeBufferPointer<UInt8>) {}
+    open func text(_ bytes: UnsafeBufferPointer<UInt8>) {}
+
+    fileprivate var depth = 0
+    fileprivate var impliedParagraphs: [Int] = []  // depths of the paragraphs libxml2 made up
+
+    fileprivate static func with(_ ctx: UnsafeMutableRawPointer, _ body: (HTMLStreamHandler) -> Void) {
+        Unmanaged<HTMLStreamHandler>.fromOpaque(mp_html_sax_user(ctx)!)._withUnsafeGuaranteedRef(body)
+    }
 }
 
 /// HTML parsed by libxml2's HTML parser as a stream of events, without building a tree: the
@@ -14,58 +26,56 @@ public protocol HTMLStreamHandler: AnyObject {
 /// are not reported, nor the `<p>` libxml2 invents around text outside any element.
 public enum HTMLStream {
     /// Parses UTF-8 `bytes` (a contradicting `<meta charset>` is ignored); they must hold no NUL.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, handler: any HTMLStreamHandler) {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, handler: HTMLStreamHandler) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         HTMLLibrary.initializeOnce()
-        let box = Unmanaged.passRetained(HandlerBox(handler))
-        defer { box.release() }
-        base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
-            _ = mp_html_sax_parse(chars, Int32(clamping: bytes.count), box.toOpaque(), { ctx, name, attributes in
-                guard let ctx, let name else { return }
-                let box = HandlerBox.from(ctx)
-                box.depth += 1
-                if attributes == nil, name[0] == UInt8(ascii: "p"), name[1] == 0, mp_html_sax_at_p_tag(ctx) == 0 {
-                    box.impliedParagraphs.append(box.depth)
-                    return
-                }
-                box.handler.startElement(UnsafeBufferPointer(start: name, count: strlen(name)),
-                                         HTMLAttributes(raw: attributes.map { UnsafePointer($0) }))
-            }, { ctx, name in
-                guard let ctx, let name else { return }
-                let box = HandlerBox.from(ctx)
-                defer { box.depth -= 1 }
-                if box.impliedParagraphs.last == box.depth {
-                    box.impliedParagraphs.removeLast()
-                    return
-                }
-                box.handler.endElement(UnsafeBufferPointer(start: name, count: strlen(name)))
-            }, { ctx, chars, length in
-                guard let ctx, let chars, length > 0 else { return }
-                HandlerBox.from(ctx).handler.text(UnsafeBufferPointer(start: chars, count: Int(length)))
-            })
+        handler.depth = 0
+        handler.impliedParagraphs.removeAll()
+        // The callbacks reach the handler through an unretained pointer: it lives until
+        // parsing ends (withExtendedLifetime), so no callback needs to retain it.
+        withExtendedLifetime(handler) {
+            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+                _ = mp_html_sax_parse(chars, Int32(clamping: bytes.count), Unmanaged.passUnretained(handler).toOpaque(), { ctx, name, attributes in
+                    guard let ctx, let name else { return }
+                    HTMLStreamHandler.with(ctx) { h in
+                        h.depth += 1
+                        if attributes == nil, name[0] == UInt8(ascii: "p"), name[1] == 0, mp_html_sax_at_p_tag(ctx) == 0 {
+                            h.impliedParagraphs.append(h.depth)
+                            return
+                        }
+                        h.startElement(UnsafeBufferPointer(start: name, count: strlen(name)),
+                                       HTMLAttributes(raw: attributes.map { UnsafePointer($0) }))
+                    }
+                }, { ctx, name in
+                    guard let ctx, let name else { return }
+                    HTMLStreamHandler.with(ctx) { h in
+                        defer { h.depth -= 1 }
+                        if h.impliedParagraphs.last == h.depth {
+                            h.impliedParagraphs.removeLast()
+                            return
+                        }
+                        h.endElement(UnsafeBufferPointer(start: name, count: strlen(name)))
+                    }
+                }, { ctx, chars, length in
+                    guard let ctx, let chars, length > 0 else { return }
+                    HTMLStreamHandler.with(ctx) { $0.text(UnsafeBufferPointer(start: chars, count: Int(length))) }
+                })
+            }
         }
     }
 
     /// Parses UTF-8 `bytes`. NUL bytes become U+FFFD first, as a browser reads them: libxml2
     /// stops at a NUL in text and takes leading ones for a sign of UTF-32.
-    public static func parse(_ bytes: [UInt8], handler: any HTMLStreamHandler) {
-        guard bytes.contains(0) else { return bytes.withUnsafeBufferPointer { parse($0, handler: handler) } }
+    public static func parse(_ bytes: [UInt8], handler: HTMLStreamHandler) {
+        guard !bytes.isEmpty, bytes.withUnsafeBytes({ memchr($0.baseAddress!, 0, $0.count) }) != nil else {
+            return bytes.withUnsafeBufferPointer { parse($0, handler: handler) }
+        }
         var clean: [UInt8] = []
         clean.reserveCapacity(bytes.count + 16)
         for b in bytes {
             if b == 0 { clean += [0xEF, 0xBF, 0xBD] } else { clean.append(b) }
         }
         clean.withUnsafeBufferPointer { parse($0, handler: handler) }
-    }
-}
-
-private final class HandlerBox {
-    let handler: any HTMLStreamHandler
-    var depth = 0
-    var impliedParagraphs: [Int] = []  // depths of the paragraphs libxml2 made up
-    init(_ handler: any HTMLStreamHandler) { self.handler = handler }
-    static func from(_ ctx: UnsafeMutableRawPointer) -> HandlerBox {
-        Unmanaged<HandlerBox>.fromOpaque(mp_html_sax_user(ctx)!).takeUnretainedValue()
     }
 }
 

@@ -21,22 +21,25 @@ struct CSSPolicy {
 
     mutating func declarations(_ css: ArraySlice<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
-        let text = Self.withoutComments(css)
-        for declaration in Self.split(text[...], at: UInt8(ascii: ";")) {
+        out.reserveCapacity(css.count)
+        let text = css.contains(UInt8(ascii: "/")) ? Self.withoutComments(css)[...] : css
+        for declaration in Self.split(text, at: UInt8(ascii: ";")) {
             guard let colon = declaration.firstIndex(of: UInt8(ascii: ":")) else {
                 if !Self.trimmed(declaration).isEmpty { removed += 1 }
                 continue
             }
-            let property = String(decoding: Self.trimmed(declaration[..<colon]).map(Self.lower), as: UTF8.self)
+            let name = Self.trimmed(declaration[..<colon])
+            var property = String(decoding: name, as: UTF8.self)
+            if name.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { property = String(decoding: name.map(Self.lower), as: UTF8.self) }
             let value = Self.trimmed(declaration[(colon + 1)...])
-            guard let safe = checkedValue(property: property, value) else {
-                removed += 1
-                continue
-            }
+            let mark = out.count
             if !out.isEmpty { out.append(UInt8(ascii: ";")) }
             out += property.utf8
             out.append(UInt8(ascii: ":"))
-            out += safe
+            if !appendCheckedValue(property: property, value, to: &out) {
+                out.removeSubrange(mark...)
+                removed += 1
+            }
         }
         return out
     }
@@ -208,28 +211,35 @@ struct CSSPolicy {
         "image(", "element(", "cross-fade", "paint(", "src(", "attr(",
     ].map { Array($0.utf8) }
 
-    /// The value to write for `property`, or nil to drop the declaration.
-    private mutating func checkedValue(property: String, _ value: ArraySlice<UInt8>) -> [UInt8]? {
+    /// Appends the value to write for `property`; false to drop the declaration.
+    private mutating func appendCheckedValue(property: String, _ value: ArraySlice<UInt8>, to out: inout [UInt8]) -> Bool {
         guard !value.isEmpty, Self.properties.contains(property) || property.hasPrefix("mso-") && property.utf8.allSatisfy(Self.isNameByte),
-              Self.isBalanced(value) else { return nil }
-        if value.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D || $0 == 0x7F }) {
-            return nil
-        }
-        let lower = value.map(Self.lower)
-        // every forbidden word needs one of these to do harm
-        if lower.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "@") }) {
-            for word in Self.forbidden where ByteSearch.contains(lower, word) { return nil }
+              Self.isBalanced(value) else { return false }
+        var functions = false  // every forbidden word needs a function call to do harm in a value
+        for b in value {
+            if b == UInt8(ascii: "\\") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D || b == 0x7F {
+                return false
+            }
+            if b == UInt8(ascii: "(") { functions = true }
         }
         if property == "position" {
-            let v = String(decoding: lower, as: UTF8.self).split(separator: " ").first ?? ""
-            guard v == "static" || v == "relative" else { return nil }
+            let v = String(decoding: value.map(Self.lower), as: UTF8.self).split(separator: " ").first ?? ""
+            guard v == "static" || v == "relative" else { return false }
         }
-        var out = Self.collapsedSpaces(value)
+        guard functions else {
+            Self.appendCollapsedSpaces(value, to: &out)
+            return true
+        }
+        let lower = value.map(Self.lower)
+        for word in Self.forbidden where ByteSearch.contains(lower, word) { return false }
+        var collapsed: [UInt8] = []
+        Self.appendCollapsedSpaces(value, to: &collapsed)
         if ByteSearch.contains(lower, Self.urlFunction) {
-            guard let rewritten = rewritingURLs(out) else { return nil }
-            out = rewritten
+            guard let rewritten = rewritingURLs(collapsed) else { return false }
+            collapsed = rewritten
         }
-        return out
+        out += collapsed
+        return true
     }
 
     /// Each `url(…)` in a value replaced by what `resolveImage` says; nil when one is refused.
@@ -340,7 +350,7 @@ struct CSSPolicy {
     /// Whether every string in `s` ends and every parenthesis and bracket closes, with no brace:
     /// what is written out must split the same way when it is read again.
     static func isBalanced(_ s: ArraySlice<UInt8>) -> Bool {
-        var depth: [UInt8] = []
+        var depth = SmallStack()
         var i = s.startIndex
         while i < s.endIndex {
             switch s[i] {
@@ -349,16 +359,34 @@ struct CSSPolicy {
                 guard end - i >= 2, s[end - 1] == s[i] else { return false }
                 i = end
                 continue
-            case UInt8(ascii: "("): depth.append(UInt8(ascii: ")"))
-            case UInt8(ascii: "["): depth.append(UInt8(ascii: "]"))
+            case UInt8(ascii: "("): guard depth.push(false) else { return false }
+            case UInt8(ascii: "["): guard depth.push(true) else { return false }
             case UInt8(ascii: ")"), UInt8(ascii: "]"):
-                guard depth.popLast() == s[i] else { return false }
+                guard depth.pop() == (s[i] == UInt8(ascii: "]")) else { return false }
             case UInt8(ascii: "{"), UInt8(ascii: "}"): return false
             default: break
             }
             i += 1
         }
         return depth.isEmpty
+    }
+
+    /// Up to 64 open brackets, each a bit (true for '['), without an allocation.
+    private struct SmallStack {
+        private var bits: UInt64 = 0
+        private var count = 0
+        var isEmpty: Bool { count == 0 }
+        mutating func push(_ square: Bool) -> Bool {
+            guard count < 64 else { return false }
+            bits = bits << 1 | (square ? 1 : 0)
+            count += 1
+            return true
+        }
+        mutating func pop() -> Bool? {
+            guard count > 0 else { return nil }
+            defer { bits >>= 1; count -= 1 }
+            return bits & 1 == 1
+        }
     }
 
     /// The index of the '}' closing the '{' at `open` (or the end).
@@ -392,14 +420,21 @@ struct CSSPolicy {
     static func collapsedSpaces(_ s: ArraySlice<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(s.count)
+        appendCollapsedSpaces(s, to: &out)
+        return out
+    }
+
+    /// `s` (trimmed) with runs of whitespace as one space, appended to `out`.
+    static func appendCollapsedSpaces(_ s: ArraySlice<UInt8>, to out: inout [UInt8]) {
         var space = false
+        var first = true
         for b in s {
             if isSpace(b) { space = true; continue }
-            if space, !out.isEmpty { out.append(UInt8(ascii: " ")) }
+            if space, !first { out.append(UInt8(ascii: " ")) }
             space = false
+            first = false
             out.append(b)
         }
-        return out
     }
 
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C }

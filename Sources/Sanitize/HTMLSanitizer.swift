@@ -69,6 +69,7 @@ final class SanitizingWriter: HTMLStreamHandler {
 
     init(options: SanitizeOptions) {
         self.options = options
+        super.init()
         body.reserveCapacity(1 << 16)
         css = CSSPolicy(resolveImage: { [unowned self] url in self.resolveCSSImage(url) },
                         scope: Array(("." + options.wrapperClass).utf8))
@@ -99,7 +100,7 @@ final class SanitizingWriter: HTMLStreamHandler {
 
     // MARK: events
 
-    func startElement(_ nameBytes: UnsafeBufferPointer<UInt8>, _ attributes: HTMLAttributes) {
+    override func startElement(_ nameBytes: UnsafeBufferPointer<UInt8>, _ attributes: HTMLAttributes) {
         if dropDepth > 0 {
             dropDepth += 1
             report.elementsRemoved += 1
@@ -160,7 +161,7 @@ final class SanitizingWriter: HTMLStreamHandler {
         }
     }
 
-    func endElement(_ name: UnsafeBufferPointer<UInt8>) {
+    override func endElement(_ name: UnsafeBufferPointer<UInt8>) {
         guard let frame = frames.popLast() else { return }
         switch frame {
         case .kept(let name):
@@ -181,7 +182,7 @@ final class SanitizingWriter: HTMLStreamHandler {
         }
     }
 
-    func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+    override func text(_ bytes: UnsafeBufferPointer<UInt8>) {
         if inStyle {
             styleText += bytes
             return

@@ -11,30 +11,32 @@ enum IgnoredMarkup {
     private static let open = Array("<!".utf8), commentEnd = Array("-->".utf8), markerEnd = Array("]>".utf8)
 
     static func removed(_ html: [UInt8]) -> [UInt8] {
-        guard let first = ByteSearch.firstIndex(of: open, in: html) else { return html }
-        var out: [UInt8] = []
-        out.reserveCapacity(html.count)
-        out += html[..<first]
-        var i = first
+        var cut: [Range<Int>] = []
+        var i = 0
         while let lt = ByteSearch.firstIndex(of: open, in: html, from: i) {
-            out += html[i..<lt]
             let rest = html[(lt + 2)...]
-            var next: Int
             if rest.starts(with: "--".utf8) {  // a comment, hidden conditional ones included, stays as it is
-                next = ByteSearch.firstIndex(of: commentEnd, in: html, from: lt + 4).map { $0 + 3 } ?? html.count
-                out += html[lt..<next]
+                i = ByteSearch.firstIndex(of: commentEnd, in: html, from: lt + 4).map { $0 + 3 } ?? html.count
             } else if rest.prefix(7).map({ $0 | 0x20 }).elementsEqual("doctype".utf8) {
-                next = lt + 2
-                out += html[lt..<next]
+                i = lt + 2
             } else if rest.first == UInt8(ascii: "["), isMarker(rest.dropFirst()),
                       let close = ByteSearch.firstIndex(of: markerEnd, in: html, from: lt + 3) {
-                next = close + 2
+                i = close + 2
+                cut.append(lt..<i)
             } else {
-                next = html[lt...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? html.count
+                i = html[lt...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? html.count
+                cut.append(lt..<i)
             }
-            i = next
         }
-        out += html[i...]
+        guard !cut.isEmpty else { return html }
+        var out: [UInt8] = []
+        out.reserveCapacity(html.count)
+        var start = 0
+        for range in cut {
+            out += html[start..<range.lowerBound]
+            start = range.upperBound
+        }
+        out += html[start...]
         return out
     }
 

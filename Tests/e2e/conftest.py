@@ -76,3 +76,16 @@ def check_bad_lines(tool, *args, bad_record, bad_record_error, bad_json=b"{broke
     assert passed[1]["invalid_line"] == bad_json.decode() and passed[2]["errors"] == [bad_record_error]
     strict = run(tool, *args, "--strict", input=stream)
     assert strict.returncode == 65 and len(records(strict.stdout)) == 1
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium and its recording server (browser.py), for html-sanitize's tests."""
+    from browser import Browser, chromium_path
+    if not chromium_path():
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing (scripts/install-deps --test installs it)")
+        pytest.skip("chromium is not installed")
+    b = Browser()
+    yield b
+    b.close()

@@ -2,11 +2,10 @@
 loaded in headless Chromium: nothing runs, nothing navigates, nothing is fetched. Controls show
 the harness does see each of those when they happen."""
 import json
-import os
 
 import pytest
 
-from browser import Browser, case_page, chromium_path, finished
+from browser import case_page, finished
 from conftest import SHARED, records, run
 
 XSS = SHARED / "vectors" / "xss"
@@ -30,17 +29,6 @@ def sanitize_all(cases, *args):
     out = records(r.stdout)
     assert len(out) == len(cases)
     return {o["id"]: (o["html"], o["sanitize"]) for o in out}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not chromium_path():
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing (scripts/install-deps --test installs it)")
-        pytest.skip("chromium is not installed")
-    b = Browser()
-    yield b
-    b.close()
 
 
 def problems(events):

@@ -1,29 +1,16 @@
 """Layout survives html-sanitize: real newsletters (../shared/vectors/html2text/) and every HTML
 body of ../shared/corpus show the same visible text in Chromium before and after, and each
 newsletter is screenshotted before and after (in .build/screenshots/) for a look."""
-import json
-import os
 
 import pytest
 
-from browser import Browser, case_page, chromium_path, originals_page, texts
+from browser import case_page, originals_page, texts
 from conftest import ROOT, SHARED, records, run
 from test_corpus import message_files
 from test_html_sanitize_browser import sanitize_all
 
 NEWSLETTERS = sorted((SHARED / "vectors" / "html2text").glob("*.html"))
 SCREENSHOTS = ROOT / ".build" / "screenshots"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not chromium_path():
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing (scripts/install-deps --test installs it)")
-        pytest.skip("chromium is not installed")
-    b = Browser()
-    yield b
-    b.close()
 
 
 def mails():
