@@ -64,18 +64,25 @@ public enum HTMLStream {
         }
     }
 
-    /// Parses UTF-8 `bytes`. NUL bytes become U+FFFD first, as a browser reads them: libxml2
-    /// stops at a NUL in text and takes leading ones for a sign of UTF-32.
+    /// Parses UTF-8 `bytes` (NUL bytes read as U+FFFD, see `HTMLInput`).
     public static func parse(_ bytes: [UInt8], handler: HTMLStreamHandler) {
+        HTMLInput.withoutNUL(bytes) { parse($0, handler: handler) }
+    }
+}
+
+/// What libxml2 is given to parse. NUL bytes become U+FFFD first, as a browser reads them:
+/// libxml2 stops at a NUL in text, and takes leading ones for a sign of UTF-32.
+enum HTMLInput {
+    static func withoutNUL<R>(_ bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         guard !bytes.isEmpty, bytes.withUnsafeBytes({ memchr($0.baseAddress!, 0, $0.count) }) != nil else {
-            return bytes.withUnsafeBufferPointer { parse($0, handler: handler) }
+            return bytes.withUnsafeBufferPointer(body)
         }
         var clean: [UInt8] = []
         clean.reserveCapacity(bytes.count + 16)
         for b in bytes {
             if b == 0 { clean += [0xEF, 0xBF, 0xBD] } else { clean.append(b) }
         }
-        clean.withUnsafeBufferPointer { parse($0, handler: handler) }
+        return clean.withUnsafeBufferPointer(body)
     }
 }
 
