@@ -6,7 +6,7 @@
 /// <li> in a <li>; a known element such as span would be closed by a <th> inside it. Either
 /// way a parser reading the output again would rearrange it, and libxml2 treats every
 /// unknown element alike.)
-enum ElementRule: Equatable {
+enum ElementRule: Equatable, Sendable {
     case keep
     case void  // kept, and has no end tag
     case drop  // removed with everything inside it
@@ -16,7 +16,7 @@ enum ElementRule: Equatable {
 }
 
 /// What an attribute's value is, so it can be checked as such. An attribute not listed is dropped.
-enum AttributeRule {
+enum AttributeRule: Sendable {
     case plain
     case style
     case id  // prefixed, so the message cannot clobber names in the page around it
@@ -28,28 +28,46 @@ enum AttributeRule {
     case citation  // blockquote cite: a URL never loaded, kept when http(s)
 }
 
+/// An element's rule, and the name it is written under.
+struct ElementInfo: Sendable {
+    let name: String
+    let rule: ElementRule
+}
+
+/// An attribute's rule, its name, and the elements it belongs to (any when empty).
+struct AttributeInfo: Sendable {
+    let name: String
+    let rule: AttributeRule
+    let only: [String]
+}
+
 enum ElementPolicy {
-    static func rule(for name: String) -> ElementRule {
-        elements[name] ?? .rename(neutralElement)
+    static func element(_ name: UnsafeBufferPointer<UInt8>) -> ElementInfo {
+        elementTable.value(for: name) ?? neutral
     }
 
-    /// What a browser calls an element libxml2 reports under another name.
-    static func htmlName(_ name: String) -> String { name == "image" ? "img" : name }
-
-    static func rule(forAttribute name: String, on element: String) -> AttributeRule? {
-        switch name {
-        case "href": return element == "a" || element == "area" ? .link : nil
-        case "src": return element == "img" ? .image : nil
-        case "name": return element == "a" || element == "map" ? .id : nil
-        case "usemap": return element == "img" ? .fragment : nil
-        case "cite": return element == "blockquote" || element == "q" || element == "del" || element == "ins" ? .citation : nil
-        case "data-remote-src": return element == "img" ? .image : nil
-        case "value": return element == "li" ? .plain : nil
-        default:
-            if let rule = attributes[name] { return rule }
-            return name.hasPrefix("aria-") ? .plain : nil
+    static func attribute(_ name: UnsafeBufferPointer<UInt8>, on element: String) -> AttributeInfo? {
+        if let info = attributeTable.value(for: name) {
+            return info.only.isEmpty || info.only.contains(element) ? info : nil
         }
+        guard name.starts(with: "aria-".utf8) else { return nil }
+        return AttributeInfo(name: String(decoding: name, as: UTF8.self), rule: .plain, only: [])
     }
+
+    private static let neutral = ElementInfo(name: neutralElement, rule: .rename(neutralElement))
+
+    private static let elementTable = NameTable(elements.map { ($0.key, ElementInfo(name: $0.key, rule: $0.value)) }
+        + [("image", ElementInfo(name: "img", rule: .void))])  // what a browser calls <image>
+
+    private static let attributeTable = NameTable(attributes.map { ($0.key, AttributeInfo(name: $0.key, rule: $0.value, only: [])) } + [
+        ("href", AttributeInfo(name: "href", rule: .link, only: ["a", "area"])),
+        ("src", AttributeInfo(name: "src", rule: .image, only: ["img"])),
+        ("name", AttributeInfo(name: "name", rule: .id, only: ["a", "map"])),
+        ("usemap", AttributeInfo(name: "usemap", rule: .fragment, only: ["img"])),
+        ("cite", AttributeInfo(name: "cite", rule: .citation, only: ["blockquote", "q", "del", "ins"])),
+        ("data-remote-src", AttributeInfo(name: "data-remote-src", rule: .image, only: ["img"])),
+        ("value", AttributeInfo(name: "value", rule: .plain, only: ["li"])),
+    ])
 
     static let linkIdPrefix = "mp-"
     static let neutralElement = "mailpipe-span"

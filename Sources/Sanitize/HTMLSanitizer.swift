@@ -39,7 +39,7 @@ public struct HTMLSanitizer: Sendable {
 
     public func sanitize(_ html: [UInt8]) -> (html: [UInt8], report: SanitizeReport) {
         let writer = SanitizingWriter(options: options)
-        HTMLStream.parse(IgnoredMarkup.removed(html), handler: writer)
+        HTMLStream.parse(BareAmpersands.escaped(IgnoredMarkup.removed(html)), handler: writer)
         return (writer.finish(), writer.report)
     }
 
@@ -107,11 +107,11 @@ final class SanitizingWriter: HTMLStreamHandler {
             frames.append(.dropped)
             return
         }
-        var name = ElementPolicy.htmlName(String(decoding: nameBytes, as: UTF8.self))
-        var rule = ElementPolicy.rule(for: name)
-        if case .rename(let neutral) = rule {
+        let info = ElementPolicy.element(nameBytes)
+        let name = info.name
+        var rule = info.rule
+        if case .rename = rule {
             report.elementsRemoved += 1
-            name = neutral
             rule = .keep
         }
         if wrapperPossible, rule != .structure {
@@ -172,7 +172,7 @@ final class SanitizingWriter: HTMLStreamHandler {
             dropDepth -= 1
         case .style:
             inStyle = false
-            styles += css.stylesheet(styleText)
+            styles += css.stylesheet(BareAmpersands.unescaped(styleText))
         case .structure:
             if String(decoding: name, as: UTF8.self) == "head" { inHead = false }
         case .wrapper:
@@ -199,11 +199,11 @@ final class SanitizingWriter: HTMLStreamHandler {
     private func writeAttributes(_ attributes: HTMLAttributes, element: String) {
         var hasLink = false
         for (nameBytes, value) in attributes {
-            let name = String(decoding: nameBytes, as: UTF8.self)
-            guard let rule = ElementPolicy.rule(forAttribute: name, on: element) else {
+            guard let info = ElementPolicy.attribute(nameBytes, on: element) else {
                 report.attributesRemoved += 1
                 continue
             }
+            let name = info.name, rule = info.rule
             guard let value else {
                 if rule == .plain { writeAttribute(name, []) } else { report.attributesRemoved += 1 }
                 continue

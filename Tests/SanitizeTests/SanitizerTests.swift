@@ -103,6 +103,16 @@ private func inner(_ html: String) -> String {
         #expect(inner("<![if !mso]><p>a</p><![endif]><!--[if mso]><p>b</p><![endif]-->") == "<p>a</p>")
     }
 
+    @Test func bogusCommentsAreIgnoredAsInABrowser() {
+        #expect(inner("<?xml:namespace prefix = o ns = \"urn:x\" /><p>a<!VR>b<? c ?>d<!-- <?x> -->e<?php echo 1; ?>f</p>") == "<p>abdef</p>")
+        #expect(inner("<p>a<? x <!ATTLIST y> z >b</p>") == "<p>a z &gt;b</p>")  // one inside the other (found by the fuzzer)
+    }
+
+    @Test func bareAmpersandsReadAsLiteralsAndReferencesAsCharacters() {
+        #expect(inner("<p title=\"a&b=1&amp;c&copy;d&#38;e&copy f\">Q&A &lt; & x</p><style>p{font-family:\"A&B\"}</style>")
+            == "<style>.mailpipe-body p{font-family:\"A&B\"}</style><p title=\"a&amp;b=1&amp;c\u{A9}d&amp;e&amp;copy f\">Q&amp;A &lt; &amp; x</p>")
+    }
+
     @Test func sanitizingTwiceChangesNothing() {
         let html = """
             <html><head><style>body{color:red} #a p{margin:0} @media (max-width:600px){.m{width:100%!important}}</style></head>
