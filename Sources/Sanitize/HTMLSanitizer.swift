@@ -63,7 +63,6 @@ final class SanitizingWriter: HTMLStreamHandler {
     private var inHead = false
     private var styleText: [UInt8] = []
     private var inStyle = false
-    private var bodyStarted = false
     private var wrapperPossible = false  // the next element may be a wrapper from an earlier run
     private var afterWrapper = false  // an earlier run's wrapper has ended
 
@@ -128,7 +127,6 @@ final class SanitizingWriter: HTMLStreamHandler {
             if name == "head" { inHead = true }
             if name == "body" {
                 inHead = false
-                bodyStarted = true
                 wrapperPossible = true
                 addWrapperStyle(attributes)
             }
