@@ -55,6 +55,7 @@ bench: build
 	bench/parallel.sh
 	.venv/bin/python bench/classifier-accuracy.py 1g
 	.venv/bin/python bench/html-sanitize.py
+	.venv/bin/python bench/text-extract.py
 
 # libFuzzer over html-sanitize's sanitizer (Fuzz/, built with -sanitize=fuzzer): every seed must
 # come out unchanged when sanitized again; then FUZZ_SECONDS of mutations must not crash it.

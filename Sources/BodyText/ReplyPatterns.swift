@@ -43,6 +43,8 @@ public struct ReplyPatterns: Sendable {
 final class ReplyMatcher {
     let attribution: TextPattern
     let attributionStart: TextPattern
+    /// attributionStart at the start of a text only (one try, not a search).
+    let attributionStartsLine: TextPattern
     let originalMessage: TextPattern
     let forwarded: TextPattern
     /// `^field:`, with groups 1–5 for from, sent, to, subject, cc.
@@ -68,6 +70,7 @@ final class ReplyMatcher {
         closing = any("closing")
         let starts = p.list("attribution_start").map { "(?:\($0))" }.joined(separator: "|")
         attributionStart = try! TextPattern("[\\s\\-]+(?=(?:\(starts.isEmpty ? "(?!)" : starts)))", caseInsensitive: true)
+        attributionStartsLine = try! TextPattern("^[\\s\\-]*(?=(?:\(starts.isEmpty ? "(?!)" : starts)))", caseInsensitive: true)
         func words(_ key: String) -> String {
             "(" + p.list(key).map { "\\Q\($0)\\E" }.joined(separator: "|") + ")"
         }

@@ -122,9 +122,11 @@ final class ReplySplitter {
         if m.headerField.fieldNumber(u).map({ $0 <= 3 }) == true, isHeaderBlock(lines, from: i) {
             return Header(line: i, length: 1, kind: .headerBlock)
         }
-        // reply text and attribution on one line
+        // Reply text and attribution on one line. An attribution ends the way mayEndHeader
+        // looks for (its patterns end in ':', '-', a verb such as 道 or 성, or an address), so
+        // only a line that ends so can hold one.
         var found: Header?
-        m.attributionStart.forEachMatch(in: u) { match in
+        if mayEndHeader(lines[i]), Self.hasDateOrAddress(u) { m.attributionStart.forEachMatch(in: u) { match in
             guard match.range.lowerBound > 0 else { return true }
             let rest = Array(u[match.range.upperBound...])
             if isAttribution(rest) {
@@ -133,7 +135,7 @@ final class ReplySplitter {
                 return false
             }
             return true
-        }
+        } }
         if let found { return found }
         // an attribution on one line, or wrapped onto up to five
         if let n = attributionLength(lines, at: i) { return Header(line: i, length: n, kind: .attribution) }
@@ -150,25 +152,29 @@ final class ReplySplitter {
             if t.isEmpty { if used == 0 { return nil } else { continue } }
             joined += (joined.isEmpty ? "" : " ") + String(t)
             used += 1
-            // more than one line only when the first looks like the start of one
-            if used == 1, isAttribution(Array(joined.utf16)) { return k - i }
+            // more than one line only when the first looks like the start of one; the text so
+            // far can be one only when its last line ends as an attribution does
+            let mayEnd = mayEndHeader(t)
+            if used == 1, mayEnd, isAttribution(Array(joined.utf16)) { return k - i }
             if used == 1, !startsAttribution(Substring(joined)) { return nil }
-            if used > 1, isAttribution(Array(joined.utf16)) { return k - i }
+            if used > 1, mayEnd, isAttribution(Array(joined.utf16)) { return k - i }
         }
         return nil
     }
 
     private func isAttribution(_ u: [UInt16]) -> Bool {
-        guard u.count < 600, m.attribution.wholeMatch(u) != nil else { return false }
-        // a date or an address in it: "He wrote:" alone is text
-        return u.contains { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x40 } || u.first == 0x2D
+        // a date or an address in it: "He wrote:" alone is text (checked first: it is cheap)
+        u.count < 600 && Self.hasDateOrAddress(u) && m.attribution.wholeMatch(u) != nil
+    }
+
+    private static func hasDateOrAddress(_ u: [UInt16]) -> Bool {
+        u.contains { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x40 } || u.first == 0x2D
     }
 
     private func startsAttribution(_ s: Substring) -> Bool {
-        let u = Array((" " + s).utf16)
         var starts = false
-        m.attributionStart.forEachMatch(in: u) { match in
-            starts = match.range.lowerBound == 0
+        m.attributionStartsLine.forEachMatch(in: Array(s.utf16)) { _ in
+            starts = true
             return false
         }
         return starts || s.first?.isNumber == true

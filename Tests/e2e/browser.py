@@ -165,8 +165,19 @@ def case_page(cases, text=False, events=True):
 ORIGINALS_PROBE = """<script>
 window.addEventListener('load', function () {
   document.querySelectorAll('iframe.harness-original').forEach(function (f) {
-    var body = f.contentDocument && f.contentDocument.body;
-    window.__harness('text', f.getAttribute('data-case') + '\\u0000' + (body ? body.innerText : ''));
+    var doc = f.contentDocument, body = doc && doc.body, key = f.getAttribute('data-case');
+    window.__harness('text', key + '\\u0000' + (body ? body.innerText : ''));
+    // the text of what is not shown: the outermost hidden elements of the body
+    var hidden = [];
+    if (body) body.querySelectorAll('*').forEach(function (e) {
+      var style = doc.defaultView.getComputedStyle(e);
+      if ((style.display == 'none' || style.visibility == 'hidden') && e.tagName != 'STYLE' && e.tagName != 'SCRIPT'
+          && !(e.parentElement && e.parentElement.closest('[data-harness-hidden]'))) {
+        e.setAttribute('data-harness-hidden', '');
+        hidden.push(e.textContent);
+      }
+    });
+    window.__harness('hidden', key + '\\u0000' + hidden.join('\\n'));
   });
   document.body.insertAdjacentHTML('beforeend', '<p id="harness-' + 'end">end</p>');
 });
@@ -182,11 +193,11 @@ def originals_page(cases):
     return f'<!DOCTYPE html><html><head><meta charset="utf-8">{HOOKS}</head><body>{frames}{ORIGINALS_PROBE}</body></html>'
 
 
-def texts(events):
-    """The visible text each case reported: {id: text}."""
+def texts(events, kind="text"):
+    """The visible text each case reported ("hidden": the text of its hidden elements): {id: text}."""
     out = {}
-    for kind, detail in events:
-        if kind == "text":
+    for k, detail in events:
+        if k == kind:
             key, _, text = detail.partition("\u0000")
             out[key] = text
     return out

@@ -1,0 +1,76 @@
+"""text-extract against email_reply_parser (plain-text replies) and inscriptis (HTML to text),
+each on its own kind of input, in one run: messages/s, MB/s and the ratio.
+- replies: every plain-text case of ../shared/vectors/reply/ (github email_reply_parser,
+  mail-parser-reply, talon), repeated to about SIZE MB; email_reply_parser's
+  EmailReplyParser.parse_reply against text-extract's reply_text. Target: 10x.
+- HTML: the newsletters of ../shared/vectors/html2text/ and the HTML bodies of ../shared/corpus/,
+  repeated to about SIZE MB; inscriptis.get_text against text-extract's body_text. Target: 4x.
+text-extract runs as in the pipeline (JSON Lines in and out, all its fields: body_text,
+reply_text, quoted_text, signature, snippet); the peers are called in-process on the strings.
+    .venv/bin/python bench/text-extract.py [SIZE_MB]   (default 20)"""
+import json
+import pathlib
+import subprocess
+import sys
+import time
+
+import inscriptis
+from email_reply_parser import EmailReplyParser
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+BIN = ROOT / ".build" / "release"
+NOT_MAIL = {".json", ".xml", ".html", ".pdf", ".jpg", ".tnef", ".list", ".dat"}
+
+
+def replies():
+    vectors = SHARED / "vectors" / "reply"
+    texts = [x["input"] for x in json.loads((vectors / "github_email_reply_parser.json").read_text())]
+    texts += [x["input"] for x in json.loads((vectors / "mail_parser_reply.json").read_text())]
+    texts += [x["input"] for x in json.loads((vectors / "talon_quotations.json").read_text()) if x["kind"] == "plain"]
+    return texts
+
+
+def html_documents():
+    docs = [p.read_text(errors="replace") for p in sorted((SHARED / "vectors" / "html2text").glob("*.html"))]
+    files = sorted(str(p) for p in (SHARED / "corpus").rglob("*") if p.is_file() and p.suffix not in NOT_MAIL)
+    parsed = subprocess.run([str(BIN / "mime-parse"), "--no-progress", *files], capture_output=True)
+    docs += [r["html"] for r in map(json.loads, parsed.stdout.splitlines()) if r.get("html")]
+    return docs
+
+
+def best_of(runs, fn):
+    best = None
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        t = time.perf_counter() - t0
+        best = t if best is None else min(best, t)
+    return best
+
+
+def compare(title, base, field, peer_name, peer, size_mb, target):
+    copies = max(1, int(size_mb * 1e6 / sum(len(d.encode()) for d in base)))
+    docs = base * copies
+    mb = sum(len(d.encode()) for d in docs) / 1e6
+    path = ROOT / ".bench-data" / f"text-extract-{field}.jsonl"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text("".join(json.dumps({"id": str(i), field: d}, ensure_ascii=False) + "\n" for i, d in enumerate(docs)))
+    ours = best_of(5, lambda: subprocess.run([str(BIN / "text-extract"), "--no-progress", str(path)],
+                                              stdout=subprocess.DEVNULL, check=True))
+    theirs = best_of(3, lambda: [peer(d) for d in docs])
+    print(f"{title}: {len(docs)} messages ({len(base)} distinct), {mb:.1f} MB")
+    print(f"  {'tool':<20}{'seconds':>9}{'MB/s':>9}{'msgs/s':>10}")
+    for name, t in [("text-extract", ours), (peer_name, theirs)]:
+        print(f"  {name:<20}{t:>9.2f}{mb / t:>9.1f}{len(docs) / t:>10.0f}")
+    print(f"  text-extract / {peer_name}: {theirs / ours:.1f}x faster (target {target}x)")
+
+
+def main():
+    size_mb = float(sys.argv[1]) if len(sys.argv) > 1 else 20
+    compare("plain-text replies", replies(), "text", "email_reply_parser", EmailReplyParser.parse_reply, size_mb, 10)
+    compare("HTML mail", html_documents(), "html", "inscriptis", inscriptis.get_text, size_mb, 4)
+
+
+if __name__ == "__main__":
+    main()
