@@ -1,14 +1,14 @@
 internal import CLibXML2
 
 /// An HTML document parsed by libxml2's HTML parser (recover mode, no network), owned by this
-/// object. Input must be UTF-8: the parser is told so and ignores any `<meta charset>`; NUL
-/// bytes are read as U+FFFD.
+/// object. Input must be UTF-8: the parser is told so and ignores any `<meta charset>`; it is
+/// prepared as `HTMLInput` says.
 public final class HTMLDocument {
     private let doc: OpaquePointer?  // htmlDocPtr, kept opaque so no C type leaks into a signature
 
     public init(utf8 bytes: [UInt8]) {
         HTMLLibrary.initializeOnce()
-        doc = HTMLInput.withoutNUL(bytes) { buf -> OpaquePointer? in
+        doc = HTMLInput.prepared(bytes) { buf -> OpaquePointer? in
             guard let base = buf.baseAddress, buf.count > 0 else { return nil }
             let p = base.withMemoryRebound(to: CChar.self, capacity: buf.count) {
                 htmlReadMemory($0, Int32(clamping: buf.count), nil, "UTF-8", mp_html_parse_options())

@@ -25,7 +25,7 @@ open class HTMLStreamHandler {
 /// `HTMLDocument`, at a fraction of the cost. Comments, doctypes and processing instructions
 /// are not reported, nor the `<p>` libxml2 invents around text outside any element.
 public enum HTMLStream {
-    /// Parses UTF-8 `bytes` (a contradicting `<meta charset>` is ignored); they must hold no NUL.
+    /// Parses bytes `HTMLInput` has prepared (a contradicting `<meta charset>` is ignored).
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, handler: HTMLStreamHandler) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         HTMLLibrary.initializeOnce()
@@ -59,30 +59,18 @@ public enum HTMLStream {
                 }, { ctx, chars, length in
                     guard let ctx, let chars, length > 0 else { return }
                     HTMLStreamHandler.with(ctx) { $0.text(UnsafeBufferPointer(start: chars, count: Int(length))) }
+                }, { ctx, chars, length in  // script and style: raw text, where nothing is decoded
+                    guard let ctx, let chars, length > 0 else { return }
+                    let raw = BareAmpersands.unescaped(Array(UnsafeBufferPointer(start: chars, count: Int(length))))
+                    HTMLStreamHandler.with(ctx) { h in raw.withUnsafeBufferPointer { h.text($0) } }
                 })
             }
         }
     }
 
-    /// Parses UTF-8 `bytes` (NUL bytes read as U+FFFD, see `HTMLInput`).
+    /// Parses UTF-8 `bytes`, prepared as `HTMLInput` says.
     public static func parse(_ bytes: [UInt8], handler: HTMLStreamHandler) {
-        HTMLInput.withoutNUL(bytes) { parse($0, handler: handler) }
-    }
-}
-
-/// What libxml2 is given to parse. NUL bytes become U+FFFD first, as a browser reads them:
-/// libxml2 stops at a NUL in text, and takes leading ones for a sign of UTF-32.
-enum HTMLInput {
-    static func withoutNUL<R>(_ bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        guard !bytes.isEmpty, bytes.withUnsafeBytes({ memchr($0.baseAddress!, 0, $0.count) }) != nil else {
-            return bytes.withUnsafeBufferPointer(body)
-        }
-        var clean: [UInt8] = []
-        clean.reserveCapacity(bytes.count + 16)
-        for b in bytes {
-            if b == 0 { clean += [0xEF, 0xBF, 0xBD] } else { clean.append(b) }
-        }
-        return clean.withUnsafeBufferPointer(body)
+        HTMLInput.prepared(bytes) { parse($0, handler: handler) }
     }
 }
 

@@ -39,7 +39,7 @@ public struct HTMLSanitizer: Sendable {
 
     public func sanitize(_ html: [UInt8]) -> (html: [UInt8], report: SanitizeReport) {
         let writer = SanitizingWriter(options: options)
-        HTMLStream.parse(BareAmpersands.escaped(IgnoredMarkup.removed(html)), handler: writer)
+        HTMLStream.parse(html, handler: writer)
         return (writer.finish(), writer.report)
     }
 
@@ -170,7 +170,7 @@ final class SanitizingWriter: HTMLStreamHandler {
             dropDepth -= 1
         case .style:
             inStyle = false
-            styles += css.stylesheet(BareAmpersands.unescaped(styleText))
+            styles += css.stylesheet(styleText)
         case .structure:
             if String(decoding: name, as: UTF8.self) == "head" { inHead = false }
         case .wrapper:

@@ -6,8 +6,8 @@ import Glibc
 /// before parsing. libxml2 reads both the same way, as a literal '&', but for the bare one it
 /// first raises, formats and stores an error; newsletters have thousands of them, and the
 /// errors were a tenth of html-sanitize's time. References with their ';' (`&amp;`, `&#38;`,
-/// `&nbsp;`) are left as they are. Inside `<style>`, where libxml2 decodes nothing, the
-/// sanitizer turns `&amp;` back into '&'.
+/// `&nbsp;`) are left as they are. Inside script and style, where libxml2 decodes nothing,
+/// `HTMLStream` turns `&amp;` back into '&'.
 enum BareAmpersands {
     static func escaped(_ html: [UInt8]) -> [UInt8] {
         html.withUnsafeBufferPointer { p -> [UInt8] in

@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What libxml2 is given to parse: the HTML as a browser would read it, in the few places
+/// where libxml2 (an HTML 4 parser) would read it otherwise or pay for an error at each:
+/// - NUL bytes become U+FFFD: libxml2 stops at a NUL in text, and takes leading ones for a
+///   sign of UTF-32;
+/// - markup a browser ignores is cut (`IgnoredMarkup`);
+/// - a '&' that starts no reference is written `&amp;` (`BareAmpersands`); inside script and
+///   style, where nothing is decoded, `HTMLStream` hands the text back as written (a tree from
+///   `HTMLDocument` keeps the `&amp;` there).
+enum HTMLInput {
+    static func prepared<R>(_ bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        BareAmpersands.escaped(IgnoredMarkup.removed(withoutNUL(bytes))).withUnsafeBufferPointer(body)
+    }
+
+    static func withoutNUL(_ bytes: [UInt8]) -> [UInt8] {
+        guard !bytes.isEmpty, bytes.withUnsafeBytes({ memchr($0.baseAddress!, 0, $0.count) }) != nil else { return bytes }
+        var clean: [UInt8] = []
+        clean.reserveCapacity(bytes.count + 16)
+        for b in bytes {
+            if b == 0 { clean += [0xEF, 0xBF, 0xBD] } else { clean.append(b) }
+        }
+        return clean
+    }
+}
