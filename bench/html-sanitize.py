@@ -8,26 +8,13 @@ it parses no CSS at all), and with a mail policy like ours (tables, font, style 
 filtered by property). Target: html-sanitize faster than nh3 per MB.
     .venv/bin/python bench/html-sanitize.py [SIZE_MB]   (default 50)"""
 import json
-import pathlib
 import subprocess
 import sys
-import time
 
 import bleach
 import nh3
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-BIN = ROOT / ".build" / "release"
-NOT_MAIL = {".json", ".xml", ".html", ".pdf", ".jpg", ".tnef", ".list", ".dat"}
-
-
-def documents():
-    docs = [p.read_text(errors="replace") for p in sorted((SHARED / "vectors" / "html2text").glob("*.html"))]
-    files = sorted(str(p) for p in (SHARED / "corpus").rglob("*") if p.is_file() and p.suffix not in NOT_MAIL)
-    parsed = subprocess.run([str(BIN / "mime-parse"), "--no-progress", *files], capture_output=True)
-    docs += [r["html"] for r in map(json.loads, parsed.stdout.splitlines()) if r.get("html")]
-    return docs
+from realhtml import BIN, ROOT, best_of, html_documents
 
 
 # nh3 told to keep what mail needs, as html-sanitize does (its CSS property list abridged)
@@ -49,19 +36,9 @@ def nh3_mail(html):
                      url_schemes={"http", "https", "mailto", "tel", "cid"}, filter_style_properties=MAIL_STYLE)
 
 
-def best_of(runs, fn):
-    best = None
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        t = time.perf_counter() - t0
-        best = t if best is None else min(best, t)
-    return best
-
-
 def main():
     size_mb = float(sys.argv[1]) if len(sys.argv) > 1 else 50
-    base = documents()
+    base = html_documents()
     base_bytes = sum(len(d.encode()) for d in base)
     copies = max(1, int(size_mb * 1e6 / base_bytes))
     docs = base * copies

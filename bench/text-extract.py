@@ -9,18 +9,13 @@ text-extract runs as in the pipeline (JSON Lines in and out, all its fields: bod
 reply_text, quoted_text, signature, snippet); the peers are called in-process on the strings.
     .venv/bin/python bench/text-extract.py [SIZE_MB]   (default 20)"""
 import json
-import pathlib
 import subprocess
 import sys
-import time
 
 import inscriptis
 from email_reply_parser import EmailReplyParser
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-BIN = ROOT / ".build" / "release"
-NOT_MAIL = {".json", ".xml", ".html", ".pdf", ".jpg", ".tnef", ".list", ".dat"}
+from realhtml import BIN, ROOT, SHARED, best_of, html_documents
 
 
 def replies():
@@ -29,24 +24,6 @@ def replies():
     texts += [x["input"] for x in json.loads((vectors / "mail_parser_reply.json").read_text())]
     texts += [x["input"] for x in json.loads((vectors / "talon_quotations.json").read_text()) if x["kind"] == "plain"]
     return texts
-
-
-def html_documents():
-    docs = [p.read_text(errors="replace") for p in sorted((SHARED / "vectors" / "html2text").glob("*.html"))]
-    files = sorted(str(p) for p in (SHARED / "corpus").rglob("*") if p.is_file() and p.suffix not in NOT_MAIL)
-    parsed = subprocess.run([str(BIN / "mime-parse"), "--no-progress", *files], capture_output=True)
-    docs += [r["html"] for r in map(json.loads, parsed.stdout.splitlines()) if r.get("html")]
-    return docs
-
-
-def best_of(runs, fn):
-    best = None
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        t = time.perf_counter() - t0
-        best = t if best is None else min(best, t)
-    return best
 
 
 def compare(title, base, field, peer_name, peer, size_mb, target):
