@@ -4,7 +4,7 @@ import UnixFilter
 /// The patterns that mark where a reply's new text ends: attributions, separators, header
 /// blocks, forward markers, signatures and disclaimers. Built in from reply-patterns.json; a
 /// user's file with the same keys adds to them. Each list holds ICU regular expressions.
-public struct ReplyPatterns: Sendable {
+public struct ReplyPatterns: Sendable, ExtensibleData {
     var lists: [String: [String]] = [:]
 
     static let keys = ["attribution", "attribution_start", "original_message", "forwarded", "header_from", "header_sent",

@@ -14,10 +14,8 @@ public struct TextExtract {
     /// The built-in patterns, then `$XDG_CONFIG_HOME/mailpipe/reply-patterns.json` (or a
     /// folder of that name), then each `--patterns` file.
     public func loadPatterns(_ diagnostics: Diagnostics) throws -> ReplyPatterns {
-        var patterns = ReplyPatterns.builtIn
-        let files = DataFiles.paths(user: ["reply-patterns.json", "reply-patterns"], extra: patternFiles)
-        try DataFiles.load(files, diagnostics: diagnostics) { try patterns.add(json: $0) }
-        return patterns
+        try DataFiles.extend(ReplyPatterns.builtIn, user: ["reply-patterns.json", "reply-patterns"], extra: patternFiles,
+                             diagnostics: diagnostics)
     }
 
     public func run(_ run: FilterRun) throws {

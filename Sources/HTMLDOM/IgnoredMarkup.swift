@@ -9,8 +9,8 @@ import Glibc
 ///   `<!--[if mso]>…<![endif]-->`, is a comment and goes with the other comments.)
 /// - HTML5's bogus comments: `<!` followed by anything but `--` or a doctype, and `<?`, up to
 ///   the next `>` (`<!VR>`, `<![CDATA[…]>`, Office's `<?xml:namespace … />`). libxml2 takes
-///   `<?` for a processing instruction and, when it is not one, reports an error at every
-///   byte it then skips: a megabyte of such text cost seconds.
+///   `<?` for a processing instruction and, when it is not one, raises an error at every byte
+///   it then skips (two junk documents of the corpus raised 24,000).
 enum IgnoredMarkup {
     static func removed(_ html: [UInt8]) -> [UInt8] {
         var cut: [Range<Int>] = []

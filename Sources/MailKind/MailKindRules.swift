@@ -4,7 +4,7 @@ import UTF8Text
 
 /// The signals newsletter-detect looks for. The defaults are built in from mail-kind.json; a
 /// user's file with the same keys adds to them.
-public struct MailKindRules: Sendable {
+public struct MailKindRules: Sendable, ExtensibleData {
     var bulkHeaders: Set<String> = []
     var discussionListHeaders: Set<String> = []
     var autoReplyHeaders: Set<String> = []

@@ -21,10 +21,8 @@ public struct NewsletterDetect {
     /// The built-in rules, then `$XDG_CONFIG_HOME/mailpipe/mail-kind.json` (or a folder of that
     /// name), then each `--rules` file.
     public func loadRules(_ diagnostics: Diagnostics) throws -> MailKindRules {
-        var rules = MailKindRules.builtIn
-        let files = DataFiles.paths(user: ["mail-kind.json", "mail-kind"], extra: ruleFiles)
-        try DataFiles.load(files, diagnostics: diagnostics) { try rules.add(json: $0) }
-        return rules
+        try DataFiles.extend(MailKindRules.builtIn, user: ["mail-kind.json", "mail-kind"], extra: ruleFiles,
+                             diagnostics: diagnostics)
     }
 
     public func run(_ run: FilterRun) throws {

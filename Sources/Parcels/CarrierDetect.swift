@@ -13,10 +13,7 @@ public struct CarrierDetect {
     /// The built-in carriers, then `$XDG_CONFIG_HOME/mailpipe/carriers/*.json`, then each
     /// `--carriers` file.
     public func loadSpecs(_ diagnostics: Diagnostics) throws -> CarrierSpecs {
-        let specs = CarrierSpecs.builtIn()
-        let files = DataFiles.paths(user: ["carriers"], extra: carrierFiles)
-        try DataFiles.load(files, diagnostics: diagnostics) { try specs.add(json: $0) }
-        return specs
+        try DataFiles.extend(CarrierSpecs.builtIn(), user: ["carriers"], extra: carrierFiles, diagnostics: diagnostics)
     }
 
     public func run(_ run: FilterRun) throws {

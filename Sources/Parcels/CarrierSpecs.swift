@@ -1,3 +1,4 @@
+import UnixFilter
 import JSONLines
 import UnicodeServices
 import UTF8Text
@@ -129,7 +130,7 @@ final class TrackingFormat {
 }
 
 /// Every carrier and format carrier-detect knows, with the words around numbers it weighs.
-public final class CarrierSpecs {
+public final class CarrierSpecs: ExtensibleData {
     var formats: [TrackingFormat] = []
     var words: [String: [String]] = [:]
     var senderDomains: [String: [String]] = [:]

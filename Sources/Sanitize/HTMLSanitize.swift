@@ -13,10 +13,8 @@ public struct HTMLSanitize {
     /// The built-in trackers, then `$XDG_CONFIG_HOME/mailpipe/trackers.json` (or a folder of
     /// that name), then each `--trackers` file.
     public func loadTrackers(_ diagnostics: Diagnostics) throws -> Trackers {
-        var trackers = Trackers.builtIn
-        let files = DataFiles.paths(user: ["trackers.json", "trackers"], extra: trackerFiles)
-        try DataFiles.load(files, diagnostics: diagnostics) { try trackers.add(json: $0) }
-        return trackers
+        try DataFiles.extend(Trackers.builtIn, user: ["trackers.json", "trackers"], extra: trackerFiles,
+                             diagnostics: diagnostics)
     }
 
     public func run(_ run: FilterRun) throws {

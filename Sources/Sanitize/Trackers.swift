@@ -3,7 +3,7 @@ import UTF8Text
 
 /// Who watches a message being read: tracking-pixel hosts and URL shapes, and the query
 /// parameters that tag a link's click. Data, in trackers.json, that users can extend.
-public struct Trackers: Sendable {
+public struct Trackers: Sendable, ExtensibleData {
     var hosts: Set<String> = []
     var imageURLPatterns: [String] = []
     var exactParameters: Set<String> = []

@@ -1,5 +1,3 @@
-import UTF8Text
-
 /// URLs as a browser reads them, checked against an allowlist of schemes. Entities are already
 /// decoded by the parser; what is left of obfuscation (tabs and newlines inside the scheme,
 /// leading spaces and control characters, mixed case) is undone here before the check.
@@ -67,7 +65,8 @@ enum URLPolicy {
 
     /// The host of an absolute http(s) URL, lowercase, without port or user.
     static func host(_ url: [UInt8]) -> String? {
-        guard let slashes = ByteSearch.firstIndex(of: Array("//".utf8), in: url) else { return nil }
+        guard let slashes = url.indices.dropLast().first(where: { url[$0] == UInt8(ascii: "/") && url[$0 + 1] == UInt8(ascii: "/") })
+        else { return nil }
         var host = url[(slashes + 2)...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") && $0 != UInt8(ascii: "\\") }
         if let at = host.lastIndex(of: UInt8(ascii: "@")) { host = host[(at + 1)...] }
         if host.first == UInt8(ascii: "[") {

@@ -16,15 +16,3 @@ public enum ByteSearch {
         }
     }
 }
-
-extension ByteSearch {
-    /// Where `needle` first occurs in `haystack` at or after `start`.
-    public static func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
-        guard start < haystack.count, !needle.isEmpty else { return nil }
-        return haystack.withUnsafeBytes { h in
-            needle.withUnsafeBytes { n in
-                mp_memmem(h.baseAddress! + start, h.count - start, n.baseAddress, n.count).map { $0 - UnsafeRawPointer(h.baseAddress!) }
-            }
-        }
-    }
-}

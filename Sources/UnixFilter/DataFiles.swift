@@ -23,7 +23,7 @@ public enum DataFiles {
     /// The files that extend a tool's built-in data, in the order they apply: the user's
     /// `<dir>/<name>` for each of `names` (a file, or a folder of `*.json`), then each path
     /// named on the command line.
-    public static func paths(user names: [String], extra: [String]) -> [String] {
+    static func paths(user names: [String], extra: [String]) -> [String] {
         names.flatMap { userFiles($0) } + extra.flatMap { expand($0) }
     }
 
@@ -77,7 +77,7 @@ public enum DataFiles {
     /// Reads each file in turn and hands its bytes to `add`. A file that cannot be read, or
     /// that `add` refuses, is reported as `program: path: message` and ends the run: 66 or 74
     /// when it cannot be read, 65 when its contents are wrong.
-    public static func load(_ paths: [String], diagnostics: Diagnostics, _ add: ([UInt8]) throws -> Void) throws {
+    static func load(_ paths: [String], diagnostics: Diagnostics, _ add: ([UInt8]) throws -> Void) throws {
         for path in paths {
             do {
                 try add(try read(path))
@@ -90,4 +90,19 @@ public enum DataFiles {
             }
         }
     }
+
+    /// A tool's built-in `data` extended by the user's files (`<dir>/<name>` for each of
+    /// `names`, a file or a folder of `*.json`), then by each file named on the command line,
+    /// as `load` reads them.
+    public static func extend<Data: ExtensibleData>(_ data: Data, user names: [String], extra: [String],
+                                                  diagnostics: Diagnostics) throws -> Data {
+        var data = data
+        try load(paths(user: names, extra: extra), diagnostics: diagnostics) { try data.add(json: $0) }
+        return data
+    }
+}
+
+/// Data built into a tool that users extend with JSON files of the same shape.
+public protocol ExtensibleData {
+    mutating func add(json: [UInt8]) throws
 }
