@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "MailKindTests", dependencies: ["MailKind", "JSONLines"]),
         .testTarget(name: "ParcelsTests", dependencies: ["Parcels", "JSONLines"]),
         .testTarget(name: "ConversationsTests", dependencies: ["Conversations", "JSONLines", "UTF8Text"]),
-        .testTarget(name: "BodyTextTests", dependencies: ["BodyText"]),
+        .testTarget(name: "BodyTextTests", dependencies: ["BodyText", "JSONLines", "UnicodeServices"]),
         .testTarget(name: "SanitizeTests", dependencies: ["Sanitize"]),
     ]
 )

@@ -15,9 +15,9 @@ enum HTMLText {
                                       "form", "fieldset", "details", "summary", "tbody", "thead", "tfoot", "caption", "body"]
     static let paragraphs: Set<String> = ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "blockquote", "pre", "ul", "ol", "hr"]
 
-    static func render(_ html: String) -> String {
+    static func render(utf8 html: [UInt8]) -> String {
         var r = Renderer()
-        let doc = HTMLDocument(utf8: Array(html.utf8))
+        let doc = HTMLDocument(utf8: html)
         doc.walk(enter: { r.enter($0) }, leave: { r.leave($0) })
         return r.finish()
     }

@@ -41,26 +41,21 @@ public struct ReplyPatterns: Sendable, ExtensibleData {
 
 /// The patterns compiled, ready to match lines. Holds ICU regexes: one per thread.
 final class ReplyMatcher {
-    let attribution: TextPattern
-    let attributionStart: TextPattern
+    let attribution: CuedPattern
+    let attributionStart: CuedPattern
     /// attributionStart at the start of a text only (one try, not a search).
-    let attributionStartsLine: TextPattern
-    let originalMessage: TextPattern
-    let forwarded: TextPattern
+    let attributionStartsLine: CuedPattern
+    let originalMessage: CuedPattern
+    let forwarded: CuedPattern
     /// `^field:`, with groups 1–5 for from, sent, to, subject, cc.
-    let headerField: TextPattern
-    let signatureDelimiter: TextPattern
-    let mobileSignature: TextPattern
-    let disclaimer: TextPattern
-    let closing: TextPattern
+    let headerField: CuedPattern
+    let signatureDelimiter: CuedPattern
+    let mobileSignature: CuedPattern
+    let disclaimer: CuedPattern
+    let closing: CuedPattern
 
     init(_ p: ReplyPatterns) {
-        func any(_ key: String) -> TextPattern {
-            let list = p.list(key)
-            let body = list.isEmpty ? "(?!)" : list.map { "(?:\($0))" }.joined(separator: "|")
-            // the lists were checked one by one when loaded
-            return try! TextPattern("(?:\(body))", caseInsensitive: true)
-        }
+        func any(_ key: String) -> CuedPattern { CuedPattern(p.list(key)) }
         attribution = any("attribution")
         originalMessage = any("original_message")
         forwarded = any("forwarded")
@@ -69,12 +64,12 @@ final class ReplyMatcher {
         disclaimer = any("disclaimer")
         closing = any("closing")
         let starts = p.list("attribution_start").map { "(?:\($0))" }.joined(separator: "|")
-        attributionStart = try! TextPattern("[\\s\\-]+(?=(?:\(starts.isEmpty ? "(?!)" : starts)))", caseInsensitive: true)
-        attributionStartsLine = try! TextPattern("^[\\s\\-]*(?=(?:\(starts.isEmpty ? "(?!)" : starts)))", caseInsensitive: true)
+        attributionStart = CuedPattern("[\\s\\-]+(?=(?:\(starts.isEmpty ? "(?!)" : starts)))")
+        attributionStartsLine = CuedPattern("^[\\s\\-]*(?=(?:\(starts.isEmpty ? "(?!)" : starts)))")
         func words(_ key: String) -> String {
             "(" + p.list(key).map { "\\Q\($0)\\E" }.joined(separator: "|") + ")"
         }
         let fields = ["header_from", "header_sent", "header_to", "header_subject", "header_cc"].map(words).joined(separator: "|")
-        headerField = try! TextPattern("^[*\\s]*(?:\(fields))[*\\s]*[:：]", caseInsensitive: true)
+        headerField = CuedPattern("^[*\\s]*(?:\(fields))[*\\s]*[:：]")
     }
 }

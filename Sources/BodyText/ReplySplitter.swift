@@ -4,9 +4,9 @@ import UnicodeServices
 /// (with its attribution or header block), and the signature (with mobile footers and legal
 /// disclaimers).
 public struct ReplyParts: Equatable {
-    public var reply: String
-    public var quoted: String
-    public var signature: String
+    public var reply: [UInt8]
+    public var quoted: [UInt8]
+    public var signature: [UInt8]
     /// The new text only introduces a forwarded message.
     public var forwarded: Bool
 }
@@ -24,190 +24,191 @@ final class ReplySplitter {
         var length: Int
         var kind: HeaderKind
         /// Reply text before the attribution on the same line ("Thanks! On Mon, … wrote:").
-        var prefix: Substring?
+        var prefix: Range<Int>?
     }
 
-    func split(_ text: String) -> ReplyParts {
-        let lines = textLines(text)
-        var reply: [Substring] = []
-        var quoted: [Substring] = []
+    /// A line, or the part of one, by its bytes in the text.
+    private typealias Piece = Range<Int>
+
+    func split(_ text: TextLines) -> ReplyParts {
+        var reply: [Piece] = []
+        var quoted: [Piece] = []
         var forwarded = false
-        splitQuotes(lines[...], reply: &reply, quoted: &quoted, forwarded: &forwarded)
-        let signatureStart = signatureLine(reply)
+        splitQuotes(text, 0..<text.count, reply: &reply, quoted: &quoted, forwarded: &forwarded)
+        let signatureStart = signatureLine(text, reply)
         let signature = signatureStart.map { Array(reply[$0...]) } ?? []
         if let s = signatureStart { reply.removeSubrange(s...) }
-        return ReplyParts(reply: joined(reply), quoted: joined(quoted), signature: joined(signature), forwarded: forwarded)
+        return ReplyParts(reply: joined(text, reply), quoted: joined(text, quoted), signature: joined(text, signature),
+                          forwarded: forwarded)
     }
 
     /// Sorts `lines` into reply and quoted: everything from the first header on is quoted,
     /// unless the header's quoted block ends and unquoted text follows it (a reply written
     /// below the quote); quoted lines between reply lines are dropped from the reply.
-    private func splitQuotes(_ lines: ArraySlice<Substring>, reply: inout [Substring], quoted: inout [Substring], forwarded: inout Bool) {
-        guard let h = firstHeader(lines) else {
-            for line in lines {
-                if isQuote(line) { quoted.append(line) } else { reply.append(line) }
+    private func splitQuotes(_ t: TextLines, _ lines: Range<Int>, reply: inout [Piece], quoted: inout [Piece], forwarded: inout Bool) {
+        func sort(_ range: Range<Int>) {
+            for i in range {
+                if t.isQuote(i) { quoted.append(t.lines[i]) } else { reply.append(t.lines[i]) }
             }
-            return
         }
-        var before = lines[..<h.line]
+        guard let h = firstHeader(t, lines) else { return sort(lines) }
+        var before = lines.lowerBound..<h.line
         if h.kind == .headerBlock {
             // a message that starts with a header block: the text under it is the message
-            if !before.contains(where: { !isBlank($0) }) {
-                let end = headerBlockEnd(lines, from: h.line)
-                quoted += lines[lines.startIndex..<end]
-                if end < lines.endIndex { splitQuotes(lines[end...], reply: &reply, quoted: &quoted, forwarded: &forwarded) }
+            if before.allSatisfy({ t.isBlank($0) }) {
+                let end = headerBlockEnd(t, lines, from: h.line)
+                quoted += t.lines[lines.lowerBound..<end]
+                if end < lines.upperBound { splitQuotes(t, end..<lines.upperBound, reply: &reply, quoted: &quoted, forwarded: &forwarded) }
                 return
             }
             // the rule Outlook draws above it belongs to it
             var start = h.line
-            while start > before.startIndex, isBlank(lines[start - 1]) || isRule(lines[start - 1]) { start -= 1 }
-            before = lines[..<start]
-            quoted += lines[start..<h.line]
+            while start > before.lowerBound, t.isBlank(start - 1) || isRule(t, start - 1) { start -= 1 }
+            before = lines.lowerBound..<start
+            quoted += t.lines[start..<h.line]
         }
-        for line in before {
-            if isQuote(line) { quoted.append(line) } else { reply.append(line) }
-        }
+        sort(before)
         if let prefix = h.prefix { reply.append(prefix) }
-        if h.kind == .forward, !reply.contains(where: { !isBlank($0) }) { forwarded = true }
+        if h.kind == .forward, reply.allSatisfy({ t.isBlank($0) }) { forwarded = true }
         var k = h.line + h.length
         if h.kind == .attribution {
-            while k < lines.endIndex, isBlank(lines[k]) { k += 1 }
-            if k < lines.endIndex, isQuote(lines[k]) {
-                while k < lines.endIndex, isQuote(lines[k]) || isBlank(lines[k]) { k += 1 }
-                quoted += lines[h.line..<k]
-                if k < lines.endIndex {
-                    reply.append("")
-                    splitQuotes(lines[k...], reply: &reply, quoted: &quoted, forwarded: &forwarded)
+            while k < lines.upperBound, t.isBlank(k) { k += 1 }
+            if k < lines.upperBound, t.isQuote(k) {
+                while k < lines.upperBound, t.isQuote(k) || t.isBlank(k) { k += 1 }
+                quoted += t.lines[h.line..<k]
+                if k < lines.upperBound {
+                    reply.append(0..<0)
+                    splitQuotes(t, k..<lines.upperBound, reply: &reply, quoted: &quoted, forwarded: &forwarded)
                 }
                 return
             }
         }
-        quoted += lines[h.line...]
+        quoted += t.lines[h.line..<lines.upperBound]
     }
 
-    private func firstHeader(_ lines: ArraySlice<Substring>) -> Header? {
+    private func firstHeader(_ t: TextLines, _ lines: Range<Int>) -> Header? {
         // The patterns are costly and headers rare: a header, or the last line of one wrapped
         // onto several, ends in one of a few characters; only near such a line are they tried.
-        var lastCandidate = -1
-        for i in lines.indices.reversed() where mayEndHeader(lines[i]) {
-            lastCandidate = i
-            break
-        }
-        var nextCandidate = lines.startIndex
-        for i in lines.indices where !isQuote(lines[i]) && !isBlank(lines[i]) {
+        guard let lastCandidate = lines.reversed().first(where: { mayEndHeader(t, t.lines[$0]) }) else { return nil }
+        var nextCandidate = lines.lowerBound
+        for i in lines where !t.isQuote(i) && !t.isBlank(i) {
             if i > lastCandidate { return nil }
             if nextCandidate < i { nextCandidate = i }
-            while nextCandidate < lines.endIndex, nextCandidate <= lastCandidate, !mayEndHeader(lines[nextCandidate]) { nextCandidate += 1 }
+            while nextCandidate <= lastCandidate, !mayEndHeader(t, t.lines[nextCandidate]) { nextCandidate += 1 }
             guard nextCandidate - i < 5 else { continue }
-            if let h = header(lines, at: i) { return h }
+            if let h = header(t, lines, at: i) { return h }
         }
         return nil
     }
 
     // no ">": a date-and-address attribution ending "<a@b>" has its "@"; lines of links end in ">" too
-    private static let headerEnds: Set<Unicode.Scalar> = [":", "：", "-", "_", "—", "道", "た", "성", "ル", "到"]
+    private static let headerEnds: [[UInt8]] = [":", "：", "-", "_", "—", "道", "た", "성", "ル", "到"].map { Array($0.utf8) }
 
-    private func mayEndHeader(_ line: Substring) -> Bool {
-        guard let last = line.unicodeScalars.last(where: { !$0.properties.isWhitespace }) else { return false }
-        return Self.headerEnds.contains(last) || line.utf8.contains(0x40)
+    private func mayEndHeader(_ t: TextLines, _ range: Range<Int>) -> Bool {
+        let trimmed = t.trimmed(range)
+        return Self.headerEnds.contains { t.hasSuffix($0, trimmed) } || t.contains(0x40, in: trimmed)
     }
 
-    private func header(_ lines: ArraySlice<Substring>, at i: Int) -> Header? {
-        let line = trimmed(lines[i])
-        let u = Array(line.utf16)
-        if m.forwarded.wholeMatch(u) != nil { return Header(line: i, length: 1, kind: .forward) }
-        if m.originalMessage.wholeMatch(u) != nil {
-            return Header(line: i, length: 1, kind: .separator)
-        }
-        if m.headerField.fieldNumber(u).map({ $0 <= 3 }) == true, isHeaderBlock(lines, from: i) {
+    private func header(_ t: TextLines, _ lines: Range<Int>, at i: Int) -> Header? {
+        let trimmed = t.trimmed(i)
+        let line = t.patternText(trimmed)
+        if m.forwarded.matchesWhole(line) { return Header(line: i, length: 1, kind: .forward) }
+        if m.originalMessage.matchesWhole(line) { return Header(line: i, length: 1, kind: .separator) }
+        if m.headerField.fieldNumber(line).map({ $0 <= 3 }) == true, isHeaderBlock(t, lines, from: i) {
             return Header(line: i, length: 1, kind: .headerBlock)
         }
         // Reply text and attribution on one line. An attribution ends the way mayEndHeader
         // looks for (its patterns end in ':', '-', a verb such as 道 or 성, or an address), so
         // only a line that ends so can hold one.
         var found: Header?
-        if mayEndHeader(lines[i]), Self.hasDateOrAddress(u) { m.attributionStart.forEachMatch(in: u) { match in
-            guard match.range.lowerBound > 0 else { return true }
-            let rest = Array(u[match.range.upperBound...])
-            if isAttribution(rest) {
-                let prefix = String(decoding: u[..<match.range.lowerBound], as: UTF16.self)
-                found = Header(line: i, length: 1, kind: .attribution, prefix: Substring(prefix))
-                return false
+        if mayEndHeader(t, trimmed), Self.hasDateOrAddress(line.utf16), m.attribution.mayMatch(line) {
+            m.attributionStart.forEachMatch(in: line) { match in
+                guard match.range.lowerBound > 0 else { return true }
+                let rest = Array(line.utf16[match.range.upperBound...])
+                if isAttribution(PatternText(utf16: rest)) {
+                    let prefixEnd = trimmed.lowerBound + utf8Length(line.utf16[..<match.range.lowerBound])
+                    found = Header(line: i, length: 1, kind: .attribution, prefix: trimmed.lowerBound..<prefixEnd)
+                    return false
+                }
+                return true
             }
-            return true
-        } }
+        }
         if let found { return found }
         // an attribution on one line, or wrapped onto up to five
-        if let n = attributionLength(lines, at: i) { return Header(line: i, length: n, kind: .attribution) }
+        if let n = attributionLength(t, lines, at: i) { return Header(line: i, length: n, kind: .attribution) }
         return nil
     }
 
-    private func attributionLength(_ lines: ArraySlice<Substring>, at i: Int) -> Int? {
-        var joined = ""
+    private func attributionLength(_ t: TextLines, _ lines: Range<Int>, at i: Int) -> Int? {
+        var joined: [UInt8] = []
         var used = 0
         var k = i
-        while k < lines.endIndex, used < 5 {
-            let t = trimmed(lines[k])
+        while k < lines.upperBound, used < 5 {
+            let trimmed = t.trimmed(k)
             k += 1
-            if t.isEmpty { if used == 0 { return nil } else { continue } }
-            joined += (joined.isEmpty ? "" : " ") + String(t)
+            if trimmed.isEmpty { if used == 0 { return nil } else { continue } }
+            if !joined.isEmpty { joined.append(0x20) }
+            joined += t.bytes[trimmed]
             used += 1
             // more than one line only when the first looks like the start of one; the text so
             // far can be one only when its last line ends as an attribution does
-            let mayEnd = mayEndHeader(t)
-            if used == 1, mayEnd, isAttribution(Array(joined.utf16)) { return k - i }
-            if used == 1, !startsAttribution(Substring(joined)) { return nil }
-            if used > 1, mayEnd, isAttribution(Array(joined.utf16)) { return k - i }
+            let mayEnd = mayEndHeader(t, trimmed)
+            if mayEnd, isAttribution(PatternText(joined)) { return k - i }
+            if used == 1, !startsAttribution(joined) { return nil }
         }
         return nil
     }
 
-    private func isAttribution(_ u: [UInt16]) -> Bool {
+    private func isAttribution(_ text: PatternText) -> Bool {
         // a date or an address in it: "He wrote:" alone is text (checked first: it is cheap)
-        u.count < 600 && Self.hasDateOrAddress(u) && m.attribution.wholeMatch(u) != nil
+        text.utf16.count < 600 && Self.hasDateOrAddress(text.utf16) && m.attribution.matchesWhole(text)
     }
 
     private static func hasDateOrAddress(_ u: [UInt16]) -> Bool {
         u.contains { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x40 } || u.first == 0x2D
     }
 
-    private func startsAttribution(_ s: Substring) -> Bool {
+    private func startsAttribution(_ text: [UInt8]) -> Bool {
+        if let first = text.first, first >= 0x30 && first <= 0x39 { return true }
+        if let first = String(decoding: text.prefix(4), as: UTF8.self).first, first.isNumber { return true }
         var starts = false
-        m.attributionStartsLine.forEachMatch(in: Array(s.utf16)) { _ in
+        m.attributionStartsLine.forEachMatch(in: PatternText(text)) { _ in
             starts = true
             return false
         }
-        return starts || s.first?.isNumber == true
+        return starts
     }
 
     /// A From:, Date: or To: line with another field of a header (From, Sent, To, Subject,
     /// Cc) under it.
-    private func isHeaderBlock(_ lines: ArraySlice<Substring>, from i: Int) -> Bool {
-        let first = m.headerField.fieldNumber(Array(trimmed(lines[i]).utf16))
+    private func isHeaderBlock(_ t: TextLines, _ lines: Range<Int>, from i: Int) -> Bool {
+        let first = m.headerField.fieldNumber(t.patternText(t.trimmed(i)))
         var k = i + 1
-        while k < lines.endIndex, k <= i + 8 {
-            if let f = m.headerField.fieldNumber(Array(trimmed(lines[k]).utf16)), f != first { return true }
+        while k < lines.upperBound, k <= i + 8 {
+            if let f = m.headerField.fieldNumber(t.patternText(t.trimmed(k))), f != first { return true }
             k += 1
         }
         return false
     }
 
     /// The lines of a header block: up to the first blank line after its fields.
-    private func headerBlockEnd(_ lines: ArraySlice<Substring>, from i: Int) -> Int {
+    private func headerBlockEnd(_ t: TextLines, _ lines: Range<Int>, from i: Int) -> Int {
         var k = i
-        while k < lines.endIndex, !isBlank(lines[k]) { k += 1 }
+        while k < lines.upperBound, !t.isBlank(k) { k += 1 }
         return k
     }
 
     /// Where the signature starts: a `-- ` line, a mobile footer among the last lines, or a
     /// trailing legal disclaimer.
-    private func signatureLine(_ reply: [Substring]) -> Int? {
-        let firstText = reply.firstIndex { !isBlank($0) } ?? reply.count
+    private func signatureLine(_ t: TextLines, _ reply: [Piece]) -> Int? {
+        func text(_ i: Int) -> PatternText { t.patternText(t.trimmed(reply[i])) }
+        func isBlank(_ i: Int) -> Bool { t.isBlank(reply[i]) }
+        let firstText = reply.firstIndex { !t.isBlank($0) } ?? reply.count
         var cut: Int?
         for i in reply.indices where i > firstText {
-            let t = trimmed(reply[i])
-            guard let c = t.unicodeScalars.first, c == "-" || c == "—" || c == "_" || c == "/" else { continue }
-            if m.signatureDelimiter.wholeMatch(Array(t.utf16)) != nil {
+            let trimmed = t.trimmed(reply[i])
+            guard let c = trimmed.first.map({ t.bytes[$0] }), c == UInt8(ascii: "-") || c == 0xE2 || c == UInt8(ascii: "_") || c == UInt8(ascii: "/") else { continue }
+            if m.signatureDelimiter.matchesWhole(t.patternText(trimmed)) {
                 cut = i
                 break
             }
@@ -217,100 +218,80 @@ final class ReplySplitter {
         var seen = 0
         var i = end - 1
         while i > firstText, seen < 3 {
-            if !isBlank(reply[i]) {
+            if !isBlank(i) {
                 seen += 1
-                if m.mobileSignature.wholeMatch(Array(trimmed(reply[i]).utf16)) != nil { cut = i }
+                if m.mobileSignature.matchesWhole(text(i)) { cut = i }
             }
             i -= 1
         }
         // disclaimers: trailing paragraphs whose first line says so
         var k = (cut ?? reply.count) - 1
         while k > firstText {
-            if isBlank(reply[k - 1]) || k == firstText + 1, !isBlank(reply[k]) {
-                guard m.disclaimer.wholeMatch(Array(trimmed(reply[k]).utf16)) != nil else { break }
+            if isBlank(k - 1) || k == firstText + 1, !isBlank(k) {
+                guard m.disclaimer.matchesWhole(text(k)) else { break }
                 cut = k
             }
             k -= 1
         }
         // a sign-off ("Regards,") and up to three name lines, at the end
         var last = (cut ?? reply.count) - 1
-        while last > firstText, isBlank(reply[last]) { last -= 1 }
+        while last > firstText, isBlank(last) { last -= 1 }
         var j = last
-        while j > firstText, j >= last - 3, !isBlank(reply[j]) {
-            if m.closing.wholeMatch(Array(trimmed(reply[j]).utf16)) != nil { cut = j; break }
+        while j > firstText, j >= last - 3, !isBlank(j) {
+            if m.closing.matchesWhole(text(j)) { cut = j; break }
             j -= 1
         }
         return cut
     }
 
     /// A line of dashes or underscores only, as drawn above a quoted header.
-    private func isRule(_ line: Substring) -> Bool {
-        let t = trimmed(line)
-        return t.count >= 5 && t.allSatisfy { $0 == "-" || $0 == "_" }
+    private func isRule(_ t: TextLines, _ line: Int) -> Bool {
+        let trimmed = t.trimmed(line)
+        return trimmed.count >= 5 && trimmed.allSatisfy { t.bytes[$0] == UInt8(ascii: "-") || t.bytes[$0] == UInt8(ascii: "_") }
     }
 
-    private func isQuote(_ line: Substring) -> Bool {
-        for c in line.utf8 {
-            if c == 0x3E { return true }
-            if c != 0x20 && c != 0x09 { return false }
+    /// The pieces as lines, without blank lines at either end or two in a row, nor trailing
+    /// spaces.
+    private func joined(_ t: TextLines, _ pieces: [Piece]) -> [UInt8] {
+        var out: [UInt8] = []
+        var lastWasBlank = true
+        for piece in pieces {
+            var end = piece.upperBound
+            while end > piece.lowerBound, t.bytes[end - 1] == 0x20 || t.bytes[end - 1] == 0x09 || t.bytes[end - 1] == 0x0D { end -= 1 }
+            let blank = end == piece.lowerBound
+            if blank, lastWasBlank { continue }
+            if !out.isEmpty { out.append(0x0A) }
+            out += t.bytes[piece.lowerBound..<end]
+            lastWasBlank = blank
         }
-        return false
-    }
-
-    private func isBlank(_ line: Substring) -> Bool { line.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
-
-    private func trimmed(_ line: Substring) -> Substring {
-        let scalars = line.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        return line[first...last]
-    }
-
-    /// The lines without blank lines at either end or two in a row, nor trailing spaces.
-    private func joined(_ lines: [Substring]) -> String {
-        var out: [Substring] = []
-        for line in lines {
-            var l = line
-            while let last = l.last, last == " " || last == "\t" || last == "\r" { l.removeLast() }
-            if l.isEmpty, out.last?.isEmpty ?? true { continue }
-            out.append(l)
-        }
-        if out.last?.isEmpty == true { out.removeLast() }
-        return out.joined(separator: "\n")
+        if lastWasBlank, out.last == 0x0A { out.removeLast() }
+        return out
     }
 }
 
-extension TextPattern {
-    /// The group number of the header field `u` starts with, nil when none.
-    func fieldNumber(_ u: [UInt16]) -> Int? {
+/// The UTF-8 length of UTF-16 text.
+private func utf8Length(_ u: ArraySlice<UInt16>) -> Int {
+    var n = 0
+    for c in u {
+        switch c {
+        case 0..<0x80: n += 1
+        case 0x80..<0x800: n += 2
+        case 0xD800..<0xDC00: n += 4  // a surrogate pair, counted at its first half
+        case 0xDC00..<0xE000: break
+        default: n += 3
+        }
+    }
+    return n
+}
+
+extension CuedPattern {
+    /// The group number of the header field `text` starts with, nil when none.
+    func fieldNumber(_ text: PatternText) -> Int? {
         var n: Int?
-        forEachMatch(in: u) { match in
+        forEachMatch(in: text) { match in
             if match.range.lowerBound == 0 { n = match.groups.indices.dropFirst().first { match.groups[$0] != nil } }
             return false
         }
         return n
     }
-}
-
-
-/// The lines of `text`, split at LF with any CR before it dropped. (A String splits at
-/// Characters, and CR LF is one Character: split the UTF-8.)
-func textLines(_ text: String) -> [Substring] {
-    var lines: [Substring] = []
-    let utf8 = text.utf8
-    var start = utf8.startIndex
-    var i = start
-    while i != utf8.endIndex {
-        if utf8[i] == 0x0A {
-            var end = i
-            if end > start, utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
-            lines.append(text[start..<end])
-            start = utf8.index(after: i)
-        }
-        i = utf8.index(after: i)
-    }
-    var end = utf8.endIndex
-    if end > start, utf8[utf8.index(before: end)] == 0x0D { end = utf8.index(before: end) }
-    lines.append(text[start..<end])
-    return lines
 }

@@ -21,10 +21,9 @@ public struct TextExtract {
     public func run(_ run: FilterRun) throws {
         let extractor = Extractor(patterns: try loadPatterns(run.diagnostics))
         try filterRecords(run, progressNoun: "messages") { record in
-            let text = record.value("text")
-            let html = record.value("html")
-            guard text != nil || html != nil else { throw MissingField(name: "text") }
-            let result = extractor.extract(text: text?.stringValue, format: record.string("text_format"), html: html?.stringValue)
+            guard record.member("text") != nil || record.member("html") != nil else { throw MissingField(name: "text") }
+            let result = extractor.extract(text: record.stringBytes("text"), format: record.string("text_format"),
+                                           html: record.stringBytes("html"))
             return record.updated(Self.fields(result))
         }
     }
@@ -35,9 +34,9 @@ public struct TextExtract {
     }
 
     static func fields(_ r: Extracted?) -> [(key: String, value: [UInt8]?)] {
-        func string(_ s: String?) -> [UInt8] {
-            var w = JSONWriter(capacity: (s?.utf8.count ?? 4) + 16)
-            if let s, !s.isEmpty { w.string(s) } else { w.null() }
+        func string(_ s: [UInt8]?) -> [UInt8] {
+            var w = JSONWriter(capacity: (s?.count ?? 4) + 16)
+            if let s, !s.isEmpty { w.string(utf8: s) } else { w.null() }
             return w.bytes
         }
         return [
@@ -52,9 +51,9 @@ public struct TextExtract {
 }
 
 struct Extracted {
-    var body: String
+    var body: [UInt8]
     var parts: ReplyParts
-    var snippet: String
+    var snippet: [UInt8]
 }
 
 /// The text of one message, whole and split. Holds ICU regexes: one per thread.
@@ -63,31 +62,38 @@ public final class Extractor {
 
     public init(patterns: ReplyPatterns = .builtIn) { splitter = ReplySplitter(patterns: patterns) }
 
-    /// The message as plain text: `text` with format=flowed undone, else `html` rendered.
-    public func bodyText(text: String?, format: String?, html: String?) -> String? {
+    /// The message as plain text (UTF-8): `text` with format=flowed undone, else `html` rendered.
+    func bodyText(text: [UInt8]?, format: String?, html: [UInt8]?) -> [UInt8]? {
         if let text, !text.isEmpty {
             switch format {
-            case "flowed": return FlowedText.unflow(text, delSp: false)
-            case "flowed_delsp": return FlowedText.unflow(text, delSp: true)
+            case "flowed": return Array(FlowedText.unflow(String(decoding: text, as: UTF8.self), delSp: false).utf8)
+            case "flowed_delsp": return Array(FlowedText.unflow(String(decoding: text, as: UTF8.self), delSp: true).utf8)
             default: return text
             }
         }
-        if let html, !html.isEmpty { return HTMLText.render(html) }
+        if let html, !html.isEmpty { return Array(HTMLText.render(utf8: html).utf8) }
         return nil
     }
 
-    public func split(_ body: String) -> ReplyParts { splitter.split(body) }
-
-    func extract(text: String?, format: String?, html: String?) -> Extracted? {
+    func extract(text: [UInt8]?, format: String?, html: [UInt8]?) -> Extracted? {
         guard let body = bodyText(text: text, format: format, html: html) else { return nil }
-        let parts = splitter.split(body)
-        let snippet = Snippet.of(parts.reply.isEmpty ? body : parts.reply)
-        return Extracted(body: trimmedLines(body), parts: parts, snippet: snippet)
+        let lines = TextLines(body)
+        let parts = splitter.split(lines)
+        let snippet = Snippet.of(utf8: parts.reply.isEmpty ? body : parts.reply)
+        return Extracted(body: withoutTrailingBlankLines(lines), parts: parts, snippet: snippet)
     }
 
-    private func trimmedLines(_ s: String) -> String {
-        var lines = textLines(s)
-        while lines.last?.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) == true { lines.removeLast() }
-        return lines.joined(separator: "\n")
+    /// The lines joined with LF, without the blank ones at the end.
+    private func withoutTrailingBlankLines(_ t: TextLines) -> [UInt8] {
+        var count = t.count
+        while count > 0, t.lines[count - 1].allSatisfy({ t.bytes[$0] == 0x20 || t.bytes[$0] == 0x09 }) { count -= 1 }
+        if count == t.count, !t.bytes.contains(0x0D) { return t.bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(t.bytes.count)
+        for (n, line) in t.lines[..<count].enumerated() {
+            if n > 0 { out.append(0x0A) }
+            out += t.bytes[line]
+        }
+        return out
     }
 }

@@ -6,6 +6,7 @@
 #include <unicode/uidna.h>
 #include <unicode/unorm2.h>
 #include <unicode/uregex.h>
+#include <unicode/ustring.h>
 #include <unicode/utypes.h>
 
 static inline UConverter *mp_ucnv_open(const char *name, UErrorCode *err) { return ucnv_open(name, err); }
@@ -35,6 +36,10 @@ static inline const UNormalizer2 *mp_nfkc_casefold(UErrorCode *err) { return uno
 static inline int32_t mp_unorm2_normalize(const UNormalizer2 *n, const UChar *src, int32_t length, UChar *dest,
                                           int32_t capacity, UErrorCode *err) {
     return unorm2_normalize(n, src, length, dest, capacity, err);
+}
+
+static inline int32_t mp_u_strFoldCase(UChar *dest, int32_t capacity, const UChar *src, int32_t length, UErrorCode *err) {
+    return u_strFoldCase(dest, capacity, src, length, U_FOLD_CASE_DEFAULT, err);
 }
 
 static inline URegularExpression *mp_uregex_open(const UChar *pattern, int32_t length, uint32_t flags,

@@ -32,6 +32,30 @@ public enum Snippet {
         return String(snippet)
     }
 
+    /// The snippet of UTF-8 text, as UTF-8. ASCII text, where every character is one byte, is
+    /// cut without making a String of it.
+    public static func of(utf8 text: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(length + 1)
+        var pendingSpace = false
+        for c in text {
+            if c >= 0x80 { return Array(of(String(decoding: text, as: UTF8.self)).utf8) }
+            if c == 0x20 || (c >= 0x09 && c <= 0x0D) {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace {
+                if out.count == length { break }
+                out.append(0x20)
+                pendingSpace = false
+            }
+            if out.count == length { break }
+            out.append(c)
+        }
+        while out.last == 0x20 { out.removeLast() }
+        return out
+    }
+
     /// Unicode's White_Space property.
     public static func isWhitespace(_ s: Unicode.Scalar) -> Bool {
         switch s.value {

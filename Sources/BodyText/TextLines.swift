@@ -1,0 +1,170 @@
+import UnicodeServices
+
+/// A text as UTF-8 with its lines (split at LF, a CR before it dropped), read byte by byte:
+/// the splitter looks at every line of every message, so no String is made of a line unless a
+/// pattern has to read it.
+struct TextLines {
+    let bytes: [UInt8]
+    /// Each line's bytes, without its line end.
+    let lines: [Range<Int>]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        var lines: [Range<Int>] = []
+        lines.reserveCapacity(bytes.count / 32 + 1)
+        bytes.withUnsafeBufferPointer { b in
+            var start = 0
+            while let p = memchrLF(b, from: start) {
+                lines.append(start..<(p > start && b[p - 1] == 0x0D ? p - 1 : p))
+                start = p + 1
+            }
+            let end = bytes.count
+            lines.append(start..<(end > start && b[end - 1] == 0x0D ? end - 1 : end))
+        }
+        self.lines = lines
+    }
+
+    var count: Int { lines.count }
+
+    func isBlank(_ line: Int) -> Bool { isBlank(lines[line]) }
+
+    /// Only spaces, tabs and CRs.
+    func isBlank(_ range: Range<Int>) -> Bool {
+        for i in range where bytes[i] != 0x20 && bytes[i] != 0x09 && bytes[i] != 0x0D { return false }
+        return true
+    }
+
+    /// Quoted with `>` (after any spaces or tabs).
+    func isQuote(_ line: Int) -> Bool {
+        for i in lines[line] {
+            let c = bytes[i]
+            if c == 0x3E { return true }
+            if c != 0x20 && c != 0x09 { return false }
+        }
+        return false
+    }
+
+    /// The line without Unicode white space at either end.
+    func trimmed(_ line: Int) -> Range<Int> { trimmed(lines[line]) }
+
+    func trimmed(_ range: Range<Int>) -> Range<Int> {
+        var start = range.lowerBound, end = range.upperBound
+        while start < end, let n = whitespaceLength(at: start, end: end) { start += n }
+        while end > start, let n = whitespaceLength(before: end, start: start) { end -= n }
+        return start..<end
+    }
+
+    /// The length of the white-space character (Unicode's White_Space) starting at `i`.
+    private func whitespaceLength(at i: Int, end: Int) -> Int? {
+        let c = bytes[i]
+        if c < 0x80 { return c == 0x20 || (c >= 0x09 && c <= 0x0D) ? 1 : nil }
+        for w in Self.wideWhitespace where i + w.count <= end && bytes[i..<(i + w.count)].elementsEqual(w) { return w.count }
+        return nil
+    }
+
+    private func whitespaceLength(before end: Int, start: Int) -> Int? {
+        let c = bytes[end - 1]
+        if c < 0x80 { return c == 0x20 || (c >= 0x09 && c <= 0x0D) ? 1 : nil }
+        for w in Self.wideWhitespace where end - w.count >= start && bytes[(end - w.count)..<end].elementsEqual(w) { return w.count }
+        return nil
+    }
+
+    /// White_Space beyond ASCII, in UTF-8: U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028,
+    /// U+2029, U+202F, U+205F, U+3000.
+    private static let wideWhitespace: [[UInt8]] =
+        [[0xC2, 0x85], [0xC2, 0xA0], [0xE1, 0x9A, 0x80]] + (0x80...0x8A).map { [0xE2, 0x80, UInt8($0)] }
+        + [[0xE2, 0x80, 0xA8], [0xE2, 0x80, 0xA9], [0xE2, 0x80, 0xAF], [0xE2, 0x81, 0x9F], [0xE3, 0x80, 0x80]]
+
+    func contains(_ byte: UInt8, in range: Range<Int>) -> Bool {
+        for i in range where bytes[i] == byte { return true }
+        return false
+    }
+
+    func hasSuffix(_ suffix: [UInt8], _ range: Range<Int>) -> Bool {
+        range.count >= suffix.count && bytes[(range.upperBound - suffix.count)..<range.upperBound].elementsEqual(suffix)
+    }
+
+    /// The bytes of `range` as patterns read them.
+    func patternText(_ range: Range<Int>) -> PatternText {
+        bytes.withUnsafeBytes { PatternText(utf8: UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+}
+
+/// A piece of text as a pattern reads it: UTF-16 for ICU, and case-folded for the cues.
+struct PatternText {
+    let utf16: [UInt16]
+    let folded: [UInt16]
+
+    init(utf8: UnsafeRawBufferPointer) {
+        if utf8.allSatisfy({ $0 < 0x80 }) {
+            utf16 = utf8.map { UInt16($0) }
+            folded = utf16.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        } else {
+            utf16 = Array(String(decoding: utf8, as: UTF8.self).utf16)
+            folded = CaseFolding.folded(utf16)
+        }
+    }
+
+    init(_ bytes: [UInt8]) { self = bytes.withUnsafeBytes { PatternText(utf8: $0) } }
+
+    init(utf16: [UInt16]) {
+        self.utf16 = utf16
+        folded = CaseFolding.folded(utf16)
+    }
+}
+
+/// A list of patterns, and the literals one of which a text must hold for each to match.
+struct CuedPattern {
+    /// The alternation of the whole list, for searches and groups.
+    let regex: TextPattern
+    let cues: LiteralCues?
+    /// Each pattern on its own: a whole-text match tries only those whose cues the text holds.
+    private let alternatives: [Alternative]
+
+    /// One pattern of the list, compiled when first tried.
+    private final class Alternative {
+        let source: String
+        let cues: LiteralCues?
+        lazy var regex = try! TextPattern(source, caseInsensitive: true)
+
+        init(_ source: String) {
+            self.source = source
+            cues = LiteralCues(pattern: source)
+        }
+    }
+
+    init(_ list: [String]) {
+        let pattern = list.isEmpty ? "(?!)" : "(?:" + list.map { "(?:\($0))" }.joined(separator: "|") + ")"
+        self.init(pattern, alternatives: list)
+    }
+
+    init(_ pattern: String, alternatives: [String]? = nil) {
+        // the lists were checked one by one when loaded
+        regex = try! TextPattern(pattern, caseInsensitive: true)
+        cues = LiteralCues(pattern: pattern)
+        self.alternatives = (alternatives ?? [pattern]).map(Alternative.init)
+    }
+
+    func mayMatch(_ t: PatternText) -> Bool { cues?.mayMatch(folded: t.folded) ?? true }
+
+    /// Whether one of the patterns matches all of `t`.
+    func matchesWhole(_ t: PatternText) -> Bool {
+        guard mayMatch(t) else { return false }
+        return alternatives.contains { a in
+            (a.cues?.mayMatch(folded: t.folded) ?? true) && a.regex.wholeMatch(t.utf16) != nil
+        }
+    }
+
+    func forEachMatch(in t: PatternText, _ body: (TextPattern.Match) -> Bool) {
+        if mayMatch(t) { regex.forEachMatch(in: t.utf16, body) }
+    }
+}
+
+private func memchrLF(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    var i = start
+    while i < b.count {
+        if b[i] == 0x0A { return i }
+        i += 1
+    }
+    return nil
+}
