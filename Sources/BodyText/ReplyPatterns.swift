@@ -47,8 +47,8 @@ final class ReplyMatcher {
     let attributionStartsLine: CuedPattern
     let originalMessage: CuedPattern
     let forwarded: CuedPattern
-    /// `^field:`, with groups 1–5 for from, sent, to, subject, cc.
-    let headerField: CuedPattern
+    /// `^field:` for from, sent, to, subject, cc, in that order.
+    let headerFields: [CuedPattern]
     let signatureDelimiter: CuedPattern
     let mobileSignature: CuedPattern
     let disclaimer: CuedPattern
@@ -66,10 +66,9 @@ final class ReplyMatcher {
         let starts = p.list("attribution_start").map { "(?:\($0))" }.joined(separator: "|")
         attributionStart = CuedPattern("[\\s\\-]+(?=(?:\(starts.isEmpty ? "(?!)" : starts)))")
         attributionStartsLine = CuedPattern("^[\\s\\-]*(?=(?:\(starts.isEmpty ? "(?!)" : starts)))")
-        func words(_ key: String) -> String {
-            "(" + p.list(key).map { "\\Q\($0)\\E" }.joined(separator: "|") + ")"
+        headerFields = ["header_from", "header_sent", "header_to", "header_subject", "header_cc"].map { key in
+            let words = p.list(key).map { "\\Q\($0)\\E" }.joined(separator: "|")
+            return CuedPattern("^[*\\s]*(?:\(words.isEmpty ? "(?!)" : words))[*\\s]*[:：]")
         }
-        let fields = ["header_from", "header_sent", "header_to", "header_subject", "header_cc"].map(words).joined(separator: "|")
-        headerField = CuedPattern("^[*\\s]*(?:\(fields))[*\\s]*[:：]")
     }
 }

@@ -114,7 +114,7 @@ final class ReplySplitter {
         let line = t.patternText(trimmed)
         if m.forwarded.matchesWhole(line) { return Header(line: i, length: 1, kind: .forward) }
         if m.originalMessage.matchesWhole(line) { return Header(line: i, length: 1, kind: .separator) }
-        if m.headerField.fieldNumber(line).map({ $0 <= 3 }) == true, isHeaderBlock(t, lines, from: i) {
+        if m.fieldNumber(line).map({ $0 <= 3 }) == true, isHeaderBlock(t, lines, from: i) {
             return Header(line: i, length: 1, kind: .headerBlock)
         }
         // Reply text and attribution on one line. An attribution ends the way mayEndHeader
@@ -171,21 +171,16 @@ final class ReplySplitter {
     private func startsAttribution(_ text: [UInt8]) -> Bool {
         if let first = text.first, first >= 0x30 && first <= 0x39 { return true }
         if let first = String(decoding: text.prefix(4), as: UTF8.self).first, first.isNumber { return true }
-        var starts = false
-        m.attributionStartsLine.forEachMatch(in: PatternText(text)) { _ in
-            starts = true
-            return false
-        }
-        return starts
+        return m.attributionStartsLine.matchesStart(PatternText(text))
     }
 
     /// A From:, Date: or To: line with another field of a header (From, Sent, To, Subject,
     /// Cc) under it.
     private func isHeaderBlock(_ t: TextLines, _ lines: Range<Int>, from i: Int) -> Bool {
-        let first = m.headerField.fieldNumber(t.patternText(t.trimmed(i)))
+        let first = m.fieldNumber(t.patternText(t.trimmed(i)))
         var k = i + 1
         while k < lines.upperBound, k <= i + 8 {
-            if let f = m.headerField.fieldNumber(t.patternText(t.trimmed(k))), f != first { return true }
+            if let f = m.fieldNumber(t.patternText(t.trimmed(k))), f != first { return true }
             k += 1
         }
         return false
@@ -284,14 +279,9 @@ private func utf8Length(_ u: ArraySlice<UInt16>) -> Int {
     return n
 }
 
-extension CuedPattern {
-    /// The group number of the header field `text` starts with, nil when none.
+extension ReplyMatcher {
+    /// Which header field `text` starts with (1–5: from, sent, to, subject, cc), nil when none.
     func fieldNumber(_ text: PatternText) -> Int? {
-        var n: Int?
-        forEachMatch(in: text) { match in
-            if match.range.lowerBound == 0 { n = match.groups.indices.dropFirst().first { match.groups[$0] != nil } }
-            return false
-        }
-        return n
+        headerFields.firstIndex { $0.matchesStart(text) }.map { $0 + 1 }
     }
 }

@@ -90,46 +90,72 @@ struct TextLines {
     }
 }
 
-/// A piece of text as a pattern reads it: UTF-16 for ICU, and case-folded for the cues.
+/// A piece of text as a pattern reads it: UTF-16 for ICU, and case-folded for the cues and
+/// FoldedMatcher.
 struct PatternText {
     let utf16: [UInt16]
     let folded: [UInt16]
+    /// FoldedMatcher can read `folded` for this text.
+    let foldedIsExact: Bool
 
     init(utf8: UnsafeRawBufferPointer) {
-        if utf8.allSatisfy({ $0 < 0x80 }) {
-            utf16 = utf8.map { UInt16($0) }
-            folded = utf16.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        } else {
-            utf16 = Array(String(decoding: utf8, as: UTF8.self).utf16)
-            folded = CaseFolding.folded(utf16)
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            self.init(utf16: Array(String(decoding: utf8, as: UTF8.self).utf16))
+            return
         }
+        let utf16 = utf8.map { UInt16($0) }
+        self.init(utf16: utf16, folded: utf16.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, foldedIsExact: true)
+    }
+
+    private init(utf16: [UInt16], folded: [UInt16], foldedIsExact: Bool) {
+        self.utf16 = utf16
+        self.folded = folded
+        self.foldedIsExact = foldedIsExact
     }
 
     init(_ bytes: [UInt8]) { self = bytes.withUnsafeBytes { PatternText(utf8: $0) } }
 
     init(utf16: [UInt16]) {
-        self.utf16 = utf16
-        folded = CaseFolding.folded(utf16)
+        let folded = CaseFolding.folded(utf16)
+        self.init(utf16: utf16, folded: folded, foldedIsExact: FoldedMatcher.canRead(original: utf16, folded: folded))
     }
 }
 
 /// A list of patterns, and the literals one of which a text must hold for each to match.
+/// Each is matched by FoldedMatcher where it can, else by ICU.
 struct CuedPattern {
-    /// The alternation of the whole list, for searches and groups.
-    let regex: TextPattern
-    let cues: LiteralCues?
+    /// The alternation of the whole list.
+    let source: String
+    private let whole: Alternative
     /// Each pattern on its own: a whole-text match tries only those whose cues the text holds.
     private let alternatives: [Alternative]
 
-    /// One pattern of the list, compiled when first tried.
+    var cues: LiteralCues? { whole.cues }
+
+    /// One pattern, compiled when first tried.
     private final class Alternative {
         let source: String
         let cues: LiteralCues?
-        lazy var regex = try! TextPattern(source, caseInsensitive: true)
+        lazy var icu = try! TextPattern(source, caseInsensitive: true)  // the lists were checked when loaded
+        lazy var folded = FoldedMatcher(pattern: source)
 
         init(_ source: String) {
             self.source = source
             cues = LiteralCues(pattern: source)
+        }
+
+        func mayMatch(_ t: PatternText) -> Bool { cues?.mayMatch(folded: t.folded) ?? true }
+
+        func matchesWhole(_ t: PatternText) -> Bool {
+            guard mayMatch(t) else { return false }
+            if t.foldedIsExact, let folded { return folded.matchesWhole(t.folded) }
+            return icu.wholeMatch(t.utf16) != nil
+        }
+
+        func matchesStart(_ t: PatternText) -> Bool {
+            guard mayMatch(t) else { return false }
+            if t.foldedIsExact, let folded { return folded.matchesStart(t.folded) }
+            return icu.matchesStart(t.utf16)
         }
     }
 
@@ -139,24 +165,23 @@ struct CuedPattern {
     }
 
     init(_ pattern: String, alternatives: [String]? = nil) {
-        // the lists were checked one by one when loaded
-        regex = try! TextPattern(pattern, caseInsensitive: true)
-        cues = LiteralCues(pattern: pattern)
-        self.alternatives = (alternatives ?? [pattern]).map(Alternative.init)
+        source = pattern
+        whole = Alternative(pattern)
+        self.alternatives = alternatives.map { $0.map(Alternative.init) } ?? [whole]
     }
 
-    func mayMatch(_ t: PatternText) -> Bool { cues?.mayMatch(folded: t.folded) ?? true }
+    func mayMatch(_ t: PatternText) -> Bool { whole.mayMatch(t) }
 
     /// Whether one of the patterns matches all of `t`.
     func matchesWhole(_ t: PatternText) -> Bool {
-        guard mayMatch(t) else { return false }
-        return alternatives.contains { a in
-            (a.cues?.mayMatch(folded: t.folded) ?? true) && a.regex.wholeMatch(t.utf16) != nil
-        }
+        mayMatch(t) && alternatives.contains { $0.matchesWhole(t) }
     }
 
+    /// Whether the pattern matches a start of `t`.
+    func matchesStart(_ t: PatternText) -> Bool { whole.matchesStart(t) }
+
     func forEachMatch(in t: PatternText, _ body: (TextPattern.Match) -> Bool) {
-        if mayMatch(t) { regex.forEachMatch(in: t.utf16, body) }
+        if mayMatch(t) { whole.icu.forEachMatch(in: t.utf16, body) }
     }
 }
 

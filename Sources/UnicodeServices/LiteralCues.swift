@@ -10,8 +10,8 @@ public struct LiteralCues: Sendable {
     /// nil when the pattern gives no such strings (e.g. `\w+:`) or uses syntax not read here:
     /// then every text may match.
     public init?(pattern: String) {
-        var analyzer = PatternAnalyzer(Array(pattern.unicodeScalars))
-        guard let info = try? analyzer.alternation(), analyzer.atEnd else { return nil }
+        guard let tree = try? RegexNode.parse(pattern) else { return nil }
+        let info = CueAnalysis.info(tree)
         // the most telling first: the longest shortest string, then the fewest strings
         let sets = info.required.sorted { PieceInfo.score($0) > PieceInfo.score($1) }.prefix(3)
         guard !sets.isEmpty else { return nil }
@@ -108,33 +108,44 @@ private enum PieceInfo {
     static func score(_ set: Set<[UInt16]>) -> (Int, Int) { (set.map(\.count).min() ?? 0, -set.count) }
 }
 
-/// A recursive-descent reader of ICU's regular-expression syntax, just enough to find required
-/// literals. What it does not understand it throws on, and the pattern gets no cues.
-private struct PatternAnalyzer {
-    struct Unsupported: Error {}
-    private let s: [Unicode.Scalar]
-    private var i = 0
-    private static let maxStrings = 16
+private enum CueAnalysis {
+    static let maxStrings = 16
 
-    init(_ scalars: [Unicode.Scalar]) { s = scalars }
-
-    var atEnd: Bool { i == s.count }
-
-    private func peek(_ offset: Int = 0) -> Unicode.Scalar? { i + offset < s.count ? s[i + offset] : nil }
-
-    mutating func alternation() throws(Unsupported) -> PieceInfo {
-        var branches = [try concatenation()]
-        while peek() == "|" {
-            i += 1
-            branches.append(try concatenation())
+    static func info(_ node: RegexNode) -> PieceInfo {
+        switch node {
+        case .literal(let scalars):
+            var units: [UInt16] = []
+            for c in scalars { units += String(c).utf16 }
+            return .exact([CaseFolding.folded(units)])
+        case .set(let set?) where !set.negated && set.items.count <= 4:
+            var strings: Set<[UInt16]> = []
+            for item in set.items {
+                guard case .scalar(let c) = item else { return .unknown }
+                strings.insert(CaseFolding.folded(Array(String(c).utf16)))
+            }
+            return .exact(strings)
+        case .set, .any, .opaque: return .unknown
+        case .startOfText, .opaqueAnchor, .wordBoundary, .flags: return .empty
+        case .concat(let items): return concatenation(items.map(info))
+        case .alternation(let branches): return alternation(branches.map(info))
+        case .repetition(let child, let minimum, let maximum, _, _):
+            let piece = info(child)
+            if minimum == 0, maximum == 1, case .exact(let set) = piece { return .exact(set.union([[]])) }
+            if minimum == 1, maximum == 1 { return piece }
+            return minimum == 0 ? .unknown : .contains(piece.required)
+        case .look(let child, _, let negative):
+            // what a positive look-around sees is in the text, if not in the match
+            return negative ? .empty : .contains(info(child).required)
         }
-        guard branches.count > 1 else { return branches[0] }
+    }
+
+    private static func alternation(_ branches: [PieceInfo]) -> PieceInfo {
         var exact: Set<[UInt16]> = []
         var allExact = true
         for b in branches {
             if case .exact(let set) = b { exact.formUnion(set) } else { allExact = false }
         }
-        if allExact, exact.count <= Self.maxStrings { return .exact(exact) }
+        if allExact, exact.count <= maxStrings { return .exact(exact) }
         var union: Set<[UInt16]> = []
         for b in branches {
             guard let r = b.best else { return .unknown }
@@ -143,17 +154,16 @@ private struct PatternAnalyzer {
         return .contains([PieceInfo.minimal(union)])
     }
 
-    private mutating func concatenation() throws(Unsupported) -> PieceInfo {
+    private static func concatenation(_ pieces: [PieceInfo]) -> PieceInfo {
         var required: [Set<[UInt16]>] = []
         var run: Set<[UInt16]> = [[]]
         var allExact = true
-        while let c = peek(), c != "|", c != ")" {
-            let piece = try quantified(try atom())
+        for piece in pieces {
             switch piece {
             case .exact(let set):
                 var product: Set<[UInt16]> = []
                 for a in run { for b in set { product.insert(a + b) } }
-                if product.count > Self.maxStrings {
+                if product.count > maxStrings {
                     required.append(PieceInfo.minimal(run))
                     run = set
                     allExact = false
@@ -170,168 +180,5 @@ private struct PatternAnalyzer {
         if allExact { return .exact(run) }
         required.append(PieceInfo.minimal(run))
         return .contains(required.filter { !$0.contains([]) })
-    }
-
-    private mutating func quantified(_ piece: PieceInfo) throws(Unsupported) -> PieceInfo {
-        guard let c = peek() else { return piece }
-        var minimum: Int, maximum: Int?
-        switch c {
-        case "*": (minimum, maximum) = (0, nil); i += 1
-        case "+": (minimum, maximum) = (1, nil); i += 1
-        case "?": (minimum, maximum) = (0, 1); i += 1
-        case "{":
-            i += 1
-            minimum = try number()
-            maximum = minimum
-            if peek() == "," {
-                i += 1
-                maximum = peek() == "}" ? nil : try number()
-            }
-            guard peek() == "}" else { throw Unsupported() }
-            i += 1
-        default: return piece
-        }
-        if peek() == "?" || peek() == "+" { i += 1 }  // lazy, possessive
-        if minimum == 0, maximum == 1, case .exact(let set) = piece { return .exact(set.union([[]])) }
-        if minimum == 1, maximum == 1 { return piece }
-        return minimum == 0 ? .unknown : .contains(piece.required)
-    }
-
-    private mutating func number() throws(Unsupported) -> Int {
-        var n = 0, digits = 0
-        while let c = peek(), let d = c.properties.numericType == .decimal ? Int(String(c)) : nil {
-            n = n * 10 + d
-            digits += 1
-            i += 1
-        }
-        guard digits > 0 else { throw Unsupported() }
-        return n
-    }
-
-    private mutating func atom() throws(Unsupported) -> PieceInfo {
-        let c = s[i]
-        i += 1
-        switch c {
-        case "(": return try group()
-        case "[": return try characterClass()
-        case "\\": return try escape()
-        case ".": return .unknown
-        case "^", "$": return .empty
-        case "*", "+", "?", "{", "}", "]": throw Unsupported()
-        default: return literal(c)
-        }
-    }
-
-    private func literal(_ c: Unicode.Scalar) -> PieceInfo { .exact([CaseFolding.folded(Array(String(c).utf16))]) }
-
-    private mutating func group() throws(Unsupported) -> PieceInfo {
-        var lookaround: Bool?  // true: positive, false: negative
-        if peek() == "?" {
-            i += 1
-            switch peek() {
-            case ":", ">": i += 1
-            case "=": i += 1; lookaround = true
-            case "!": i += 1; lookaround = false
-            case "<" where peek(1) == "=": i += 2; lookaround = true
-            case "<" where peek(1) == "!": i += 2; lookaround = false
-            case "<":
-                while let c = peek(), c != ">" { i += 1 }  // a named group
-                i += 1
-            case "#":
-                while let c = peek(), c != ")" { i += 1 }
-                i += 1
-                return .empty
-            default:
-                // flags: (?i) (?-i) (?i:…); free spacing (x) changes how the rest reads
-                var on = true
-                while let c = peek(), "imsw-".unicodeScalars.contains(c) || c == "x" {
-                    if c == "-" { on = false }
-                    if c == "x", on { throw Unsupported() }
-                    i += 1
-                }
-                if peek() == ")" {
-                    i += 1
-                    return .empty
-                }
-                guard peek() == ":" else { throw Unsupported() }
-                i += 1
-            }
-        }
-        let inner = try alternation()
-        guard peek() == ")" else { throw Unsupported() }
-        i += 1
-        switch lookaround {
-        case true?: return .contains(inner.required)  // in the text, if not in the match
-        case false?: return .empty
-        case nil: return inner
-        }
-    }
-
-    /// A set `[…]`: up to four plain characters are exact, anything else unknown.
-    private mutating func characterClass() throws(Unsupported) -> PieceInfo {
-        var depth = 1
-        var members: [Unicode.Scalar] = []
-        var plain = peek() != "^"
-        while depth > 0 {
-            guard let c = peek() else { throw Unsupported() }
-            i += 1
-            switch c {
-            case "\\":
-                plain = false
-                guard let e = peek() else { throw Unsupported() }
-                i += 1
-                if "pPNx".unicodeScalars.contains(e), peek() == "{" {
-                    while let b = peek(), b != "}" { i += 1 }
-                    i += 1
-                }
-            case "[": depth += 1; plain = false
-            case "]": depth -= 1
-            case "-", "&", "{", "}", "$", "^": plain = false
-            default: members.append(c)
-            }
-        }
-        let posix = members.count > 1 && members.first == ":" && members.last == ":"  // [:alpha:]
-        guard plain, !posix, !members.isEmpty, members.count <= 4 else { return .unknown }
-        var set: Set<[UInt16]> = []
-        for m in members { if case .exact(let f) = literal(m) { set.formUnion(f) } }
-        return .exact(set)
-    }
-
-    private mutating func escape() throws(Unsupported) -> PieceInfo {
-        guard let c = peek() else { throw Unsupported() }
-        i += 1
-        switch c {
-        case "Q":
-            var text: [Unicode.Scalar] = []
-            while i < s.count, !(s[i] == "\\" && peek(1) == "E") {
-                text.append(s[i])
-                i += 1
-            }
-            if i < s.count { i += 2 }
-            var units: [UInt16] = []
-            for t in text { units += String(t).utf16 }
-            return .exact([CaseFolding.folded(units)])
-        case "b", "B", "A", "z", "Z", "G": return .empty
-        case "p", "P", "N", "x", "k":
-            let close: Unicode.Scalar = c == "k" ? ">" : "}"
-            if peek() == "{" || (c == "k" && peek() == "<") {
-                while let b = peek(), b != close { i += 1 }
-                guard peek() == close else { throw Unsupported() }
-                i += 1
-            } else {
-                i += c == "x" ? 2 : 1
-            }
-            return .unknown
-        case "u": i += 4; return .unknown
-        case "U": i += 8; return .unknown
-        case "c": i += 1; return .unknown
-        case "0", "1", "2", "3", "4", "5", "6", "7", "8", "9":
-            while let d = peek(), d.properties.numericType == .decimal { i += 1 }
-            return .unknown
-        case "s", "S", "d", "D", "w", "W", "h", "H", "v", "V", "R", "X", "t", "n", "r", "f", "e", "a": return .unknown
-        default:
-            if c.properties.isAlphabetic || c.properties.numericType != nil { throw Unsupported() }
-            return literal(c)
-        }
     }
 }

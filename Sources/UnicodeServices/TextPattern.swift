@@ -75,6 +75,14 @@ public final class TextPattern {
         }
     }
 
+    /// Whether the pattern matches a start of `text`.
+    public func matchesStart(_ text: [UInt16]) -> Bool {
+        text.withUnsafeBufferPointer { buf in
+            var status = U_ZERO_ERROR
+            mp_uregex_setText(regex, buf.baseAddress ?? UnsafePointer(bitPattern: 1), Int32(buf.count), &status)
+            return mp_uregex_lookingAt(regex, &status) != 0 && mp_u_failure(status) == 0
+        }
+    }
 
     private func currentMatch() -> Match {
         var groups: [Range<Int>?] = []

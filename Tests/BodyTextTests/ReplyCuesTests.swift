@@ -4,13 +4,17 @@ import Testing
 import UnicodeServices
 @testable import BodyText
 
-/// The cues only let the splitter skip a pattern that cannot match: wherever ICU finds a
-/// match of a built-in pattern in a line, the line holds its cues.
-@Test func cuesNeverHideAMatch() throws {
+/// Lines of every reply vector, upper-cased too, and lines written to trip case folding,
+/// white space and word boundaries.
+private let sampleLines: [String] = {
     var lines = [
         "ON MON, JAN 1, 2024 AT 10:00, JOHN <J@X.COM> WROTE:", "Am 01.01.2024 um 10:00 schrieb Hans <h@x.de>:",
         "ИВАН ПИШЕТ:", "ſENT FROM MY IPHONE", "VON MEINEM IPHONE GESENDET", "MIT FREUNDLICHEN GRÜSSEN",
         "-----URSPRÜNGLICHE NACHRICHT-----", "从我的iPhone发送", "寄件者: 王小明", "2024年1月1日 10:00 田中 <t@x.jp>:",
+        "On\u{A0}Mon, 1 Jan 2024, Jo <j@x.com> wrote:", "On Mon\u{2028}Jo wrote:", "On Mon, Jo wrote\u{3000}:",
+        "-- Jo\u{301}wrote --", "-- Jo\u{200B}wrote --", "On Mon, 1 Jan, Jo\u{301}wrote:", "Sent\u{0B}from my iPhone", "Jo\u{301} wrote:", "Jo\u{200D}wrote:", "-Jo\u{301}sé", "/Ana María", "—",
+        "Le 1 janv. 2024 à 10:00, Éric <e@x.fr> a écrit :", "El 1 ene 2024, a las 10:00, Ana <a@x.es> escribió:",
+        "2024-01-01 10:00 GMT+01:00 Jo <j@x.com>:", "Gesendet von meinem Telefon", "Sent from my 📱", "Best,", "regards",
     ]
     for file in ["github_email_reply_parser.json", "mail_parser_reply.json", "talon_quotations.json", "talon_signatures.json"] {
         guard case .array(let cases)? = try? JSONValue.parse(try read("../shared/vectors/reply/" + file)) else {
@@ -22,6 +26,13 @@ import UnicodeServices
             lines += input.split(separator: "\n").map { String($0) }
         }
     }
+    return lines + lines.map { $0.uppercased() }
+}()
+
+/// The cues only let the splitter skip a pattern that cannot match: wherever ICU finds a
+/// match of a built-in pattern in a line, the line holds its cues.
+@Test func cuesNeverHideAMatch() throws {
+    let lines = sampleLines
     #expect(lines.count > 1000)
     let patterns = ReplyPatterns.builtIn
     var checked = 0
@@ -46,11 +57,61 @@ import UnicodeServices
     #expect(checked > 500)
 }
 
+/// FoldedMatcher answers as ICU does, for every built-in pattern it takes, on every line it
+/// can read; and it takes the patterns that run on most lines.
+@Test func foldedMatcherAgreesWithICU() throws {
+    let patterns = ReplyPatterns.builtIn
+    var compared = 0, matched = 0, taken = 0, total = 0
+    for key in ReplyPatterns.keys where !ReplyPatterns.wordKeys.contains(key) {
+        for source in patterns.list(key) {
+            total += 1
+            let regex = try TextPattern(source, caseInsensitive: true)
+            guard let fast = FoldedMatcher(pattern: source) else { continue }
+            taken += 1
+            for line in sampleLines {
+                let u = Array(line.utf16), f = CaseFolding.folded(u)
+                guard FoldedMatcher.canRead(original: u, folded: f) else { continue }
+                let icu = regex.wholeMatch(u) != nil
+                compared += 1
+                if icu { matched += 1 }
+                #expect(fast.matchesWhole(f) == icu, "\(key) \(source) on '\(line)'")
+            }
+        }
+    }
+    #expect(taken == total)
+    #expect(matched > 300)
+    #expect(compared > 100_000)
+}
+
+@Test func foldedMatcherStartsAsICUDoes() throws {
+    let m = ReplyMatcher(.builtIn)
+    for pattern in [m.attributionStartsLine] + m.headerFields {
+        let regex = try TextPattern(pattern.source, caseInsensitive: true)
+        let fast = try #require(FoldedMatcher(pattern: pattern.source))
+        for line in sampleLines {
+            let u = Array(line.utf16), f = CaseFolding.folded(u)
+            guard FoldedMatcher.canRead(original: u, folded: f) else { continue }
+            var icu = false
+            regex.forEachMatch(in: u) { match in
+                icu = match.range.lowerBound == 0
+                return false
+            }
+            #expect(fast.matchesStart(f) == icu, "\(pattern.source) on '\(line)'")
+        }
+    }
+}
+
+@Test func foldedMatcherDeclinesWhatItDoesNotModel() {
+    for pattern in ["(?<=a)b", "(a)\\1", "(?:ab)+", "a++", "(?-i)a", "[A-Z]", "\\p{Lu}", "a$", "(?x) a"] {
+        #expect(FoldedMatcher(pattern: pattern) == nil, "\(pattern)")
+    }
+}
+
 /// Every built-in list has cues, so that no line pays for every pattern.
 @Test func everyBuiltInListHasCues() {
     let m = ReplyMatcher(.builtIn)
     for (name, p) in [("attribution", m.attribution), ("attribution_start", m.attributionStart), ("original_message", m.originalMessage),
-                      ("forwarded", m.forwarded), ("header", m.headerField), ("signature_delimiter", m.signatureDelimiter),
+                      ("forwarded", m.forwarded), ("header_from", m.headerFields[0]), ("signature_delimiter", m.signatureDelimiter),
                       ("mobile_signature", m.mobileSignature), ("disclaimer", m.disclaimer), ("closing", m.closing)] {
         #expect(p.cues != nil, "\(name)")
     }
