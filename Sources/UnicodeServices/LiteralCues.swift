@@ -25,39 +25,63 @@ public struct LiteralCues: Sendable {
     }
 }
 
-/// Literals by the low byte of their first unit, for one pass over a text. Flat arrays: an
-/// array of arrays costs a retain and a release at every text position.
+/// Literals indexed for one pass over a text: one-unit literals in a bitmap (ASCII) or a
+/// list, longer ones bucketed by their first two units, so that a text position has rarely
+/// more than one candidate. Flat arrays: an array of arrays costs a retain and a release at
+/// every text position.
 private struct FirstUnitTable: Sendable {
-    /// The literals end to end; literal n is `units[bounds[n]..<bounds[n + 1]]`.
-    let units: [UInt16]
-    let bounds: [Int]
-    /// The literals starting with low byte b are `order[first[b]..<first[b + 1]]`.
-    let first: [Int]
-    let order: [Int]
+    private var singleASCII: (UInt64, UInt64) = (0, 0)
+    private var singleOther: [UInt16] = []
+    /// The longer literals end to end; literal n is `units[bounds[n]..<bounds[n + 1]]`.
+    private let units: [UInt16]
+    private let bounds: [Int]
+    /// The literals of bucket b are `order[bucketStart[b]..<bucketStart[b + 1]]`.
+    private let bucketStart: [Int]
+    private let order: [Int]
+
+    private static func bucket(_ a: UInt16, _ b: UInt16) -> Int { Int(a & 0x3F) << 6 | Int(b & 0x3F) }
 
     init(_ literals: [[UInt16]]) {
-        units = literals.flatMap { $0 }
-        bounds = literals.reduce(into: [0]) { $0.append($0.last! + $1.count) }
-        let byte = literals.map { Int($0[0] & 0xFF) }
-        order = literals.indices.sorted { (byte[$0], $0) < (byte[$1], $1) }
-        var first = [Int](repeating: 0, count: 257)
-        for b in byte { first[b + 1] += 1 }
-        for b in 0..<256 { first[b + 1] += first[b] }
-        self.first = first
+        var long: [[UInt16]] = []
+        for l in literals {
+            if l.count > 1 {
+                long.append(l)
+            } else if l[0] < 64 {
+                singleASCII.0 |= 1 << UInt64(l[0])
+            } else if l[0] < 128 {
+                singleASCII.1 |= 1 << UInt64(l[0] - 64)
+            } else {
+                singleOther.append(l[0])
+            }
+        }
+        units = long.flatMap { $0 }
+        bounds = long.reduce(into: [0]) { $0.append($0.last! + $1.count) }
+        let key = long.map { Self.bucket($0[0], $0[1]) }
+        order = long.indices.sorted { (key[$0], $0) < (key[$1], $1) }
+        var start = [Int](repeating: 0, count: 4097)
+        for k in key { start[k + 1] += 1 }
+        for b in 0..<4096 { start[b + 1] += start[b] }
+        bucketStart = start
     }
 
     func anyIn(_ text: [UInt16]) -> Bool {
         text.withUnsafeBufferPointer { t in
             units.withUnsafeBufferPointer { u in
                 bounds.withUnsafeBufferPointer { bounds in
-                    first.withUnsafeBufferPointer { first in
+                    bucketStart.withUnsafeBufferPointer { bucketStart in
                         order.withUnsafeBufferPointer { order in
-                            for i in t.indices {
-                                let b = Int(t[i] & 0xFF)
-                                for k in first[b]..<first[b + 1] {
-                                    let n = order[k]
-                                    let start = bounds[n], count = bounds[n + 1] - start
-                                    guard count <= t.count - i else { continue }
+                            let n = t.count
+                            for i in 0..<n {
+                                let c = t[i]
+                                if c < 64 ? (singleASCII.0 >> UInt64(c)) & 1 == 1
+                                    : c < 128 ? (singleASCII.1 >> UInt64(c - 64)) & 1 == 1
+                                    : !singleOther.isEmpty && singleOther.contains(c) { return true }
+                                guard i + 1 < n else { break }
+                                let b = Self.bucket(c, t[i + 1])
+                                for k in bucketStart[b]..<bucketStart[b + 1] {
+                                    let l = order[k]
+                                    let start = bounds[l], count = bounds[l + 1] - start
+                                    guard count <= n - i else { continue }
                                     var j = 0
                                     while j < count, u[start + j] == t[i + j] { j += 1 }
                                     if j == count { return true }
