@@ -16,13 +16,37 @@ enum HTMLText {
     static let paragraphs: Set<String> = ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "blockquote", "pre", "ul", "ol", "hr"]
 
     static func render(utf8 html: [UInt8]) -> String {
-        var r = Renderer()
-        let doc = HTMLDocument(utf8: html)
-        doc.walk(enter: { r.enter($0) }, leave: { r.leave($0) })
+        let r = Renderer()
+        HTMLStream.parse(html, handler: r)
         return r.finish()
     }
 
-    private struct Renderer {
+    /// The attributes the renderer reads, from the parser's.
+    private struct Attributes {
+        var id, classes, style, alt, width, height, href, start: String?
+        var hidden = false, ariaHidden = false
+
+        init(_ attributes: HTMLAttributes) {
+            for (name, value) in attributes {
+                func string() -> String? { value.map { String(decoding: $0, as: UTF8.self) } }
+                switch name.count {
+                case 2 where name.elementsEqual("id".utf8): id = string()
+                case 3 where name.elementsEqual("alt".utf8): alt = string()
+                case 4 where name.elementsEqual("href".utf8): href = string()
+                case 5 where name.elementsEqual("class".utf8): classes = string()
+                case 5 where name.elementsEqual("style".utf8): style = string()
+                case 5 where name.elementsEqual("width".utf8): width = string()
+                case 5 where name.elementsEqual("start".utf8): start = string()
+                case 6 where name.elementsEqual("height".utf8): height = string()
+                case 6 where name.elementsEqual("hidden".utf8): hidden = true
+                case 11 where name.elementsEqual("aria-hidden".utf8): ariaHidden = value.map { $0.elementsEqual("true".utf8) } ?? false
+                default: break
+                }
+            }
+        }
+    }
+
+    private final class Renderer: HTMLStreamHandler {
         var lines: [(text: String, quoted: Bool)] = []
         var line = ""
         var lineQuoted = false
@@ -37,22 +61,26 @@ enum HTMLText {
         /// The text written since the outermost open link began (to compare with its URL).
         var linkText = ""
         var openQuotes: [Bool] = []  // for each open element, whether it quotes
+        var skipDepth = 0  // inside a skipped or hidden element: how many elements deep
 
-        mutating func enter(_ n: HTMLNode) -> Bool {
-            switch n.kind {
-            case .text:
-                text(n.text)
-                return false
-            case .element:
-                break
-            default:
-                return false
+        override func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+            if skipDepth == 0 { text(String(decoding: bytes, as: UTF8.self)) }
+        }
+
+        override func startElement(_ nameBytes: UnsafeBufferPointer<UInt8>, _ attributes: HTMLAttributes) {
+            if skipDepth > 0 {
+                skipDepth += 1
+                return
             }
-            let name = n.name
-            if HTMLText.skipped.contains(name) || isHidden(n) { return false }
+            let name = String(decoding: nameBytes, as: UTF8.self)
+            let n = Attributes(attributes)
+            if HTMLText.skipped.contains(name) || isHidden(n, name) {
+                skipDepth = 1
+                return
+            }
             // html-sanitize prefixes ids with "mp-"
-            let id = n.attribute("id").map { $0.hasPrefix("mp-") ? String($0.dropFirst(3)) : $0 }
-            let classes = n.attribute("class")?.split(separator: " ") ?? []
+            let id = n.id.map { $0.hasPrefix("mp-") ? String($0.dropFirst(3)) : $0 }
+            let classes = n.classes?.split(separator: " ") ?? []
             // quoted history: its lines get "> "; after Outlook's reply header, all the rest is
             if id == "divRplyFwdMsg" { quoteRest = true }
             let quotes = name == "blockquote" || id == "yahoo_quoted"
@@ -65,7 +93,7 @@ enum HTMLText {
             case "pre":
                 preDepth += 1
             case "ul", "ol":
-                lists.append((name == "ol", Int(n.attribute("start") ?? "") ?? 1))
+                lists.append((name == "ol", Int(n.start ?? "") ?? 1))
             case "li":
                 blockBreak(1)
                 if let last = lists.indices.last {
@@ -78,20 +106,23 @@ enum HTMLText {
             case "td", "th":
                 if !line.isEmpty { pendingSpace = true }
             case "img":
-                if let alt = n.attribute("alt")?.trimmingWhitespace, !alt.isEmpty, !isTiny(n) { text(alt) }
+                if let alt = n.alt?.trimmingWhitespace, !alt.isEmpty, !isTiny(n) { text(alt) }
             case "a":
-                links.append((n.attribute("href"), linkText.utf8.count))
+                links.append((n.href, linkText.utf8.count))
             case "hr":
                 blockBreak(1)
             default:
                 break
             }
             openQuotes.append(quotes)
-            return true
         }
 
-        mutating func leave(_ n: HTMLNode) {
-            let name = n.name
+        override func endElement(_ nameBytes: UnsafeBufferPointer<UInt8>) {
+            if skipDepth > 0 {
+                skipDepth -= 1
+                return
+            }
+            let name = String(decoding: nameBytes, as: UTF8.self)
             let quoted = openQuotes.popLast() ?? false
             switch name {
             case "pre": preDepth -= 1
@@ -113,7 +144,7 @@ enum HTMLText {
             }
         }
 
-        mutating func text(_ raw: String) {
+        func text(_ raw: String) {
             if preDepth > 0 {
                 var first = true
                 for part in raw.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -140,7 +171,7 @@ enum HTMLText {
             if trailing { pendingSpace = true }
         }
 
-        mutating func emit(_ s: String, space: Bool) {
+        func emit(_ s: String, space: Bool) {
             if pendingBreaks > 0, !(line.isEmpty && lines.isEmpty) {
                 flushLine()
                 if pendingBreaks > 1, lines.last.map({ !$0.text.isEmpty }) ?? false { lines.append(("", quoting)) }
@@ -158,25 +189,25 @@ enum HTMLText {
 
         var quoting: Bool { quoteDepth > 0 || quoteRest }
 
-        mutating func newline() {
+        func newline() {
             if line.isEmpty && pendingBreaks == 0, !lines.isEmpty { lines.append(("", quoting)) ; return }
             flushLine()
             pendingBreaks = 0
             pendingSpace = false
         }
 
-        mutating func blockBreak(_ n: Int) {
+        func blockBreak(_ n: Int) {
             pendingBreaks = max(pendingBreaks, n)
             pendingSpace = false
         }
 
-        mutating func flushLine() {
+        func flushLine() {
             if !line.isEmpty || !lines.isEmpty { lines.append((line, lineQuoted)) }
             line = ""
             lineQuoted = quoting
         }
 
-        mutating func finish() -> String {
+        func finish() -> String {
             if !line.isEmpty { flushLine() }
             var out: [String] = []
             for (text, quoted) in lines {
@@ -188,9 +219,9 @@ enum HTMLText {
             return out.joined(separator: "\n")
         }
 
-        func isHidden(_ n: HTMLNode) -> Bool {
-            if n.attribute("hidden") != nil || n.attribute("aria-hidden") == "true" && n.name != "img" { return true }
-            guard let style = n.attribute("style") else { return false }
+        func isHidden(_ n: Attributes, _ name: String) -> Bool {
+            if n.hidden || n.ariaHidden && name != "img" { return true }
+            guard let style = n.style else { return false }
             // lowercase ASCII, without whitespace, ending in ";" so that "x:0;" finds a last "x:0"
             var s = ASCII.lowercased(style.utf8.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D })
             s.append(UInt8(ascii: ";"))
@@ -200,9 +231,9 @@ enum HTMLText {
                 || has("font-size:0;") || has("font-size:0px") || has("opacity:0;")
         }
 
-        func isTiny(_ n: HTMLNode) -> Bool {
-            let w = n.attribute("width").flatMap { Int($0) }
-            let h = n.attribute("height").flatMap { Int($0) }
+        func isTiny(_ n: Attributes) -> Bool {
+            let w = n.width.flatMap { Int($0) }
+            let h = n.height.flatMap { Int($0) }
             return (w ?? 2) <= 1 || (h ?? 2) <= 1
         }
 
