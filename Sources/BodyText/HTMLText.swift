@@ -15,7 +15,7 @@ enum HTMLText {
                                       "form", "fieldset", "details", "summary", "tbody", "thead", "tfoot", "caption", "body"]
     static let paragraphs: Set<String> = ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "blockquote", "pre", "ul", "ol", "hr"]
 
-    static func render(utf8 html: [UInt8]) -> String {
+    static func render(utf8 html: [UInt8]) -> [UInt8] {
         let r = Renderer()
         HTMLStream.parse(html, handler: r)
         return r.finish()
@@ -47,8 +47,8 @@ enum HTMLText {
     }
 
     private final class Renderer: HTMLStreamHandler {
-        var lines: [(text: String, quoted: Bool)] = []
-        var line = ""
+        var lines: [(text: [UInt8], quoted: Bool)] = []
+        var line: [UInt8] = []
         var lineQuoted = false
         var pendingBreaks = 0  // line breaks owed before the next text (2 = a blank line)
         var pendingSpace = false
@@ -59,12 +59,12 @@ enum HTMLText {
         /// Open links: the URL, and where their text starts in `linkText`.
         var links: [(href: String?, start: Int)] = []
         /// The text written since the outermost open link began (to compare with its URL).
-        var linkText = ""
+        var linkText: [UInt8] = []
         var openQuotes: [Bool] = []  // for each open element, whether it quotes
         var skipDepth = 0  // inside a skipped or hidden element: how many elements deep
 
         override func text(_ bytes: UnsafeBufferPointer<UInt8>) {
-            if skipDepth == 0 { text(String(decoding: bytes, as: UTF8.self)) }
+            if skipDepth == 0 { words(bytes) }
         }
 
         override func startElement(_ nameBytes: UnsafeBufferPointer<UInt8>, _ attributes: HTMLAttributes) {
@@ -99,16 +99,19 @@ enum HTMLText {
                 if let last = lists.indices.last {
                     let marker = lists[last].ordered ? "\(lists[last].next). " : "• "
                     lists[last].next += 1
-                    emit(String(repeating: "  ", count: max(0, lists.count - 1)) + marker, space: false)
+                    emit(String(repeating: "  ", count: max(0, lists.count - 1)) + marker)
                 } else {
-                    emit("• ", space: false)
+                    emit("• ")
                 }
             case "td", "th":
                 if !line.isEmpty { pendingSpace = true }
             case "img":
-                if let alt = n.alt?.trimmingWhitespace, !alt.isEmpty, !isTiny(n) { text(alt) }
+                if let alt = n.alt?.trimmingWhitespace, !alt.isEmpty, !isTiny(n) {
+                    var alt = alt
+                    alt.withUTF8 { words($0) }
+                }
             case "a":
-                links.append((n.href, linkText.utf8.count))
+                links.append((n.href, linkText.count))
             case "hr":
                 blockBreak(1)
             default:
@@ -129,11 +132,11 @@ enum HTMLText {
             case "ul", "ol": _ = lists.popLast()
             case "a":
                 guard let (href, start) = links.popLast() else { break }
-                let text = String(decoding: linkText.utf8.dropFirst(start), as: UTF8.self)
-                if links.isEmpty { linkText = "" }
+                let text = String(decoding: linkText.dropFirst(start), as: UTF8.self)
+                if links.isEmpty { linkText = [] }
                 if let href, let shown = linkSuffix(href: href, text: text) {
                     // after the link's last words, even when a block inside it has just ended
-                    if line.isEmpty { emit("<\(shown)>", space: true) } else { line += " <\(shown)>" }
+                    if line.isEmpty { emit("<\(shown)>", space: true) } else { line += Array(" <\(shown)>".utf8) }
                 }
             default: break
             }
@@ -144,43 +147,51 @@ enum HTMLText {
             }
         }
 
-        func text(_ raw: String) {
+        /// Text as it reads: words between collapsed white space, or as written inside `<pre>`.
+        func words(_ raw: UnsafeBufferPointer<UInt8>) {
             if preDepth > 0 {
-                var first = true
-                for part in raw.split(separator: "\n", omittingEmptySubsequences: false) {
-                    if !first { newline() }
-                    first = false
-                    if !part.isEmpty { emit(String(part), space: false) }
+                var start = 0
+                for i in 0...raw.count where i == raw.count || raw[i] == 0x0A {
+                    if start > 0 { newline() }
+                    if i > start { emit(UnsafeBufferPointer(rebasing: raw[start..<i]), space: false) }
+                    start = i + 1
                 }
                 return
             }
-            var words: [Substring] = []
-            var leading = false
-            var trailing = false
-            if let f = raw.unicodeScalars.first, isSpace(f) { leading = true }
-            if let l = raw.unicodeScalars.last, isSpace(l) { trailing = true }
-            words = raw.split(whereSeparator: { $0.unicodeScalars.allSatisfy(isSpace) })
-            if words.isEmpty {
-                if !raw.isEmpty { pendingSpace = true }
-                return
+            // words between white space; a space before, between or after them is owed
+            var i = 0, wordStart = -1, words = 0
+            while i <= raw.count {
+                let n = i < raw.count ? spaceLength(raw, i) : 1
+                if n > 0 {
+                    if wordStart >= 0 {
+                        emit(UnsafeBufferPointer(rebasing: raw[wordStart..<i]), space: words > 0)
+                        words += 1
+                        wordStart = -1
+                    }
+                    if i < raw.count { pendingSpace = true }
+                    i += n
+                } else {
+                    if wordStart < 0 { wordStart = i }
+                    i += 1
+                }
             }
-            if leading { pendingSpace = true }
-            for (i, w) in words.enumerated() {
-                emit(String(w), space: i > 0)
-            }
-            if trailing { pendingSpace = true }
         }
 
-        func emit(_ s: String, space: Bool) {
+        func emit(_ s: String, space: Bool = false) {
+            var s = s
+            s.withUTF8 { emit($0, space: space) }
+        }
+
+        func emit(_ s: UnsafeBufferPointer<UInt8>, space: Bool) {
             if pendingBreaks > 0, !(line.isEmpty && lines.isEmpty) {
                 flushLine()
-                if pendingBreaks > 1, lines.last.map({ !$0.text.isEmpty }) ?? false { lines.append(("", quoting)) }
+                if pendingBreaks > 1, lines.last.map({ !$0.text.isEmpty }) ?? false { lines.append(([], quoting)) }
             }
             pendingBreaks = 0
             if line.isEmpty {
                 lineQuoted = quoting
             } else if space || pendingSpace {
-                line += " "
+                line.append(0x20)
             }
             pendingSpace = false
             line += s
@@ -190,7 +201,7 @@ enum HTMLText {
         var quoting: Bool { quoteDepth > 0 || quoteRest }
 
         func newline() {
-            if line.isEmpty && pendingBreaks == 0, !lines.isEmpty { lines.append(("", quoting)) ; return }
+            if line.isEmpty && pendingBreaks == 0, !lines.isEmpty { lines.append(([], quoting)) ; return }
             flushLine()
             pendingBreaks = 0
             pendingSpace = false
@@ -203,20 +214,27 @@ enum HTMLText {
 
         func flushLine() {
             if !line.isEmpty || !lines.isEmpty { lines.append((line, lineQuoted)) }
-            line = ""
+            line = []
             lineQuoted = quoting
         }
 
-        func finish() -> String {
+        func finish() -> [UInt8] {
             if !line.isEmpty { flushLine() }
-            var out: [String] = []
+            var out: [UInt8] = []
+            var lastWasEmpty = true
+            var keep = 0  // out up to the last line with text
             for (text, quoted) in lines {
-                let t = text.trimmingTrailingSpaces
-                if t.isEmpty, out.last?.isEmpty ?? true { continue }
-                out.append(quoted ? (t.isEmpty ? ">" : "> " + t) : t)
+                var end = text.count
+                while end > 0, let n = spaceLength(before: end, text) { end -= n }
+                if end == 0, lastWasEmpty { continue }
+                if !out.isEmpty { out.append(0x0A) }
+                if quoted { out += end == 0 ? [UInt8(ascii: ">")] : [UInt8(ascii: ">"), 0x20] }
+                out += text[..<end]
+                lastWasEmpty = end == 0 && !quoted  // ">" lines are kept, as a text client quotes
+                if end > 0 { keep = out.count }
             }
-            while let last = out.last, last.isEmpty || last == ">" { out.removeLast() }
-            return out.joined(separator: "\n")
+            out.removeSubrange(keep...)
+            return out
         }
 
         func isHidden(_ n: Attributes, _ name: String) -> Bool {
@@ -257,17 +275,30 @@ private func isSpace(_ s: Unicode.Scalar) -> Bool {
     s == " " || s == "\t" || s == "\n" || s == "\r" || s == "\u{0C}" || s == "\u{A0}" || s == "\u{200B}" || s == "\u{200C}" || s == "\u{FEFF}" || s == "\u{034F}"
 }
 
+/// The length of the white space (as isSpace says) that starts at `i` in UTF-8, 0 if none.
+private func spaceLength(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+    let c = b[i]
+    if c < 0x80 { return c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C ? 1 : 0 }
+    for w in wideSpaces where i + w.count <= b.count && b[i] == w[0] && b[(i + 1)..<(i + w.count)].elementsEqual(w.dropFirst()) { return w.count }
+    return 0
+}
+
+/// The length of the white space that ends at `end` in UTF-8, nil if none.
+private func spaceLength(before end: Int, _ b: [UInt8]) -> Int? {
+    let c = b[end - 1]
+    if c < 0x80 { return c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C ? 1 : nil }
+    for w in wideSpaces where end >= w.count && b[(end - w.count)..<end].elementsEqual(w) { return w.count }
+    return nil
+}
+
+/// U+00A0, U+200B, U+200C, U+FEFF, U+034F in UTF-8.
+private let wideSpaces: [[UInt8]] = [[0xC2, 0xA0], [0xE2, 0x80, 0x8B], [0xE2, 0x80, 0x8C], [0xEF, 0xBB, 0xBF], [0xCD, 0x8F]]
+
 extension String {
     var trimmingWhitespace: String {
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !isSpace($0) }), let end = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
         return String(scalars[start...end])
-    }
-
-    var trimmingTrailingSpaces: String {
-        var s = Substring(self)
-        while let last = s.unicodeScalars.last, isSpace(last) { s = s.dropLast() }
-        return String(s)
     }
 
     func drop(prefix: String) -> String { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self }

@@ -71,7 +71,7 @@ public final class Extractor {
             default: return text
             }
         }
-        if let html, !html.isEmpty { return Array(HTMLText.render(utf8: html).utf8) }
+        if let html, !html.isEmpty { return HTMLText.render(utf8: html) }
         return nil
     }
 
