@@ -48,7 +48,7 @@ final class ReplySplitter {
     private func splitQuotes(_ t: TextLines, _ lines: Range<Int>, reply: inout [Piece], quoted: inout [Piece], forwarded: inout Bool) {
         func sort(_ range: Range<Int>) {
             for i in range {
-                if t.isQuote(i) { quoted.append(t.lines[i]) } else { reply.append(t.lines[i]) }
+                if isQuote(t, i) { quoted.append(t.lines[i]) } else { reply.append(t.lines[i]) }
             }
         }
         guard let h = firstHeader(t, lines) else { return sort(lines) }
@@ -74,7 +74,7 @@ final class ReplySplitter {
         if h.kind == .attribution {
             while k < lines.upperBound, t.isBlank(k) { k += 1 }
             if k < lines.upperBound, t.isQuote(k) {
-                while k < lines.upperBound, t.isQuote(k) || t.isBlank(k) { k += 1 }
+                while k < lines.upperBound, isQuote(t, k) || t.isBlank(k) { k += 1 }
                 quoted += t.lines[h.line..<k]
                 if k < lines.upperBound {
                     reply.append(0..<0)
@@ -121,7 +121,13 @@ final class ReplySplitter {
         // looks for (its patterns end in ':', '-', a verb such as 道 or 성, or an address), so
         // only a line that ends so can hold one.
         var found: Header?
-        if mayEndHeader(t, trimmed), Self.hasDateOrAddress(line.utf16), m.attribution.mayMatch(line) {
+        let mayBeAttribution = mayEndHeader(t, trimmed) && Self.hasDateOrAddress(line.utf16) && m.attribution.mayMatch(line)
+        // a line that starts as an attribution does and is one has no reply text before it
+        // ("På 14 september 2015 på 02:23, X skrev:" is not "På 14 september 2015" and one)
+        if mayBeAttribution, m.attributionStartsLine.matchesStart(line), isAttribution(line) {
+            return Header(line: i, length: 1, kind: .attribution)
+        }
+        if mayBeAttribution {
             m.attributionStart.forEachMatch(in: line) { match in
                 guard match.range.lowerBound > 0 else { return true }
                 let rest = Array(line.utf16[match.range.upperBound...])
@@ -134,9 +140,18 @@ final class ReplySplitter {
             }
         }
         if let found { return found }
-        // an attribution on one line, or wrapped onto up to five
-        if let n = attributionLength(t, lines, at: i) { return Header(line: i, length: n, kind: .attribution) }
-        return nil
+        // an attribution on one line, or wrapped onto up to five; it starts at the last line from
+        // which it still reads as one ("Am heutigen Tage" above "Am So., … schrieb X:" is text)
+        guard let n = attributionLength(t, lines, at: i) else { return nil }
+        var start = i
+        let end = i + n
+        for j in (i + 1)..<end where !t.isBlank(j) && m.attributionStartsLine.matchesStart(t.patternText(t.trimmed(j))) {
+            if let m = attributionLength(t, lines, at: j), j + m == end {
+                start = j
+                break
+            }
+        }
+        return Header(line: start, length: end - start, kind: .attribution)
     }
 
     private func attributionLength(_ t: TextLines, _ lines: Range<Int>, at i: Int) -> Int? {
@@ -238,6 +253,18 @@ final class ReplySplitter {
         }
         return cut
     }
+
+    /// Quoted with `>`, or a piece of a quoted line that a mailer wrapped without quoting it:
+    /// one line between quoted lines, with a link in it or no space at all.
+    private func isQuote(_ t: TextLines, _ i: Int) -> Bool {
+        if t.isQuote(i) { return true }
+        guard i > 0, i + 1 < t.count, t.isQuote(i - 1), t.isQuote(i + 1) else { return false }
+        let line = t.trimmed(i)
+        guard !line.isEmpty else { return false }
+        return !t.contains(0x20, in: line) || t.contains(Self.http, in: line)
+    }
+
+    private static let http = Array("http".utf8)
 
     /// A line of dashes or underscores only, as drawn above a quoted header.
     private func isRule(_ t: TextLines, _ line: Int) -> Bool {

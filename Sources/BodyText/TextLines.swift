@@ -80,6 +80,11 @@ struct TextLines {
         return false
     }
 
+    func contains(_ needle: [UInt8], in range: Range<Int>) -> Bool {
+        guard needle.count <= range.count else { return false }
+        return (range.lowerBound...(range.upperBound - needle.count)).contains { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+
     func hasSuffix(_ suffix: [UInt8], _ range: Range<Int>) -> Bool {
         range.count >= suffix.count && bytes[(range.upperBound - suffix.count)..<range.upperBound].elementsEqual(suffix)
     }
