@@ -49,6 +49,8 @@ final class ReplyMatcher {
     let forwarded: CuedPattern
     /// `^field:` for from, sent, to, subject, cc, in that order.
     let headerFields: [CuedPattern]
+    /// Any of those fields after a space: "From: a@b.c Date: …" is a header block on one line.
+    let laterField: CuedPattern
     let signatureDelimiter: CuedPattern
     let mobileSignature: CuedPattern
     let disclaimer: CuedPattern
@@ -66,9 +68,12 @@ final class ReplyMatcher {
         let starts = p.list("attribution_start").map { "(?:\($0))" }.joined(separator: "|")
         attributionStart = CuedPattern("[\\s\\-]+(?=(?:\(starts.isEmpty ? "(?!)" : starts)))")
         attributionStartsLine = CuedPattern("^[\\s\\-]*(?=(?:\(starts.isEmpty ? "(?!)" : starts)))")
-        headerFields = ["header_from", "header_sent", "header_to", "header_subject", "header_cc"].map { key in
-            let words = p.list(key).map { "\\Q\($0)\\E" }.joined(separator: "|")
-            return CuedPattern("^[*\\s]*(?:\(words.isEmpty ? "(?!)" : words))[*\\s]*[:：]")
+        let fieldKeys = ["header_from", "header_sent", "header_to", "header_subject", "header_cc"]
+        func words(_ keys: [String]) -> String {
+            let words = keys.flatMap(p.list).map { "\\Q\($0)\\E" }.joined(separator: "|")
+            return words.isEmpty ? "(?!)" : words
         }
+        headerFields = fieldKeys.map { CuedPattern("^[*\\s]*(?:\(words([$0])))[*\\s]*[:：]") }
+        laterField = CuedPattern("\\s[*\\s]*(?:\(words(fieldKeys)))[*\\s]*[:：]")
     }
 }

@@ -190,9 +190,16 @@ final class ReplySplitter {
     }
 
     /// A From:, Date: or To: line with another field of a header (From, Sent, To, Subject,
-    /// Cc) under it.
+    /// Cc) under it, or after it on the same line.
     private func isHeaderBlock(_ t: TextLines, _ lines: Range<Int>, from i: Int) -> Bool {
-        let first = m.fieldNumber(t.patternText(t.trimmed(i)))
+        let line = t.patternText(t.trimmed(i))
+        var fieldsOnOneLine = false
+        m.laterField.forEachMatch(in: line) { _ in
+            fieldsOnOneLine = true
+            return false
+        }
+        if fieldsOnOneLine { return true }
+        let first = m.fieldNumber(line)
         var k = i + 1
         while k < lines.upperBound, k <= i + 8 {
             if let f = m.fieldNumber(t.patternText(t.trimmed(k))), f != first { return true }
