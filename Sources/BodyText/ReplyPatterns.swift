@@ -8,7 +8,7 @@ public struct ReplyPatterns: Sendable, ExtensibleData {
     var lists: [String: [String]] = [:]
 
     static let keys = ["attribution", "attribution_start", "original_message", "forwarded", "header_from", "header_sent",
-                       "header_to", "header_subject", "header_cc", "signature_delimiter", "mobile_signature", "disclaimer", "closing"]
+                       "header_to", "header_subject", "header_cc", "signature_delimiter", "mobile_signature", "disclaimer", "banner", "closing"]
     /// Lists of plain words, not expressions.
     static let wordKeys: Set<String> = ["header_from", "header_sent", "header_to", "header_subject", "header_cc"]
 
@@ -54,6 +54,8 @@ final class ReplyMatcher {
     let signatureDelimiter: CuedPattern
     let mobileSignature: CuedPattern
     let disclaimer: CuedPattern
+    /// An external-sender warning above the text.
+    let banner: CuedPattern
     let closing: CuedPattern
 
     init(_ p: ReplyPatterns) {
@@ -64,6 +66,7 @@ final class ReplyMatcher {
         signatureDelimiter = any("signature_delimiter")
         mobileSignature = any("mobile_signature")
         disclaimer = any("disclaimer")
+        banner = any("banner")
         closing = any("closing")
         let starts = p.list("attribution_start").map { "(?:\($0))" }.joined(separator: "|")
         attributionStart = CuedPattern("[\\s\\-]+(?=(?:\(starts.isEmpty ? "(?!)" : starts)))")

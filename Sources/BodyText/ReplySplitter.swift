@@ -35,9 +35,13 @@ final class ReplySplitter {
         var quoted: [Piece] = []
         var forwarded = false
         splitQuotes(text, 0..<text.count, reply: &reply, quoted: &quoted, forwarded: &forwarded)
-        let signatureStart = signatureLine(text, reply)
-        let signature = signatureStart.map { Array(reply[$0...]) } ?? []
-        if let s = signatureStart { reply.removeSubrange(s...) }
+        let banner = bannerLength(text, reply)
+        var signature = Array(reply[..<banner])
+        reply.removeSubrange(..<banner)
+        if let s = signatureLine(text, reply) {
+            signature += [0..<0] + reply[s...]
+            reply.removeSubrange(s...)
+        }
         return ReplyParts(reply: joined(text, reply), quoted: joined(text, quoted), signature: joined(text, signature),
                           forwarded: forwarded)
     }
@@ -272,6 +276,16 @@ final class ReplySplitter {
     }
 
     private static let http = Array("http".utf8)
+
+    /// How many pieces at the start of the reply are an external-sender warning: its
+    /// paragraph, when the first line with text is one.
+    private func bannerLength(_ t: TextLines, _ reply: [Piece]) -> Int {
+        guard let first = reply.firstIndex(where: { !t.isBlank($0) }),
+              m.banner.matchesWhole(t.patternText(t.trimmed(reply[first]))) else { return 0 }
+        var end = first
+        while end < reply.count, !t.isBlank(reply[end]) { end += 1 }
+        return end
+    }
 
     /// A line of dashes or underscores only, as drawn above a quoted header.
     private func isRule(_ t: TextLines, _ line: Int) -> Bool {

@@ -23,7 +23,6 @@ KNOWN_MISSES = {
     "mpr/email_3_1": "not handled yet",
     "mpr/email_nl_1_2": "not handled yet",
     "mpr/begins_with_signature": "the input is still quoted-printable (w=\\nrote:); not handled yet",
-    "mpr/caution": "not handled yet: an external-sender banner above the reply",
     "mpr/email_2_2": "not handled yet",
     "mpr/email_bullets": "not handled yet",
     "talon/0/test_too_many_lines": "only holds with talon's line limit patched to 1 (the vector says so)",
