@@ -18,7 +18,9 @@ public final class FoldedMatcher {
         case startOfText
         case wordBoundary(Bool)
         case alternation(start: Int, count: Int)
-        case repeatOne(matcher: Int, min: Int, max: Int, lazy: Bool)
+        /// `follow`: the units what comes after can start with (an index into `unitSets`), -1
+        /// when anything can; positions where it cannot are not tried.
+        case repeatOne(matcher: Int, min: Int, max: Int, lazy: Bool, follow: Int)
         case look(child: Int, negative: Bool)
     }
 
@@ -34,6 +36,25 @@ public final class FoldedMatcher {
     private var branches: [Int] = []
     private var branchFirstUnit: [Int] = []
     private var entry = 0
+    private var unitSets: [UnitSet] = []
+    /// The ASCII part of each of unitSets, apart: reading a UnitSet would retain its array.
+    private var followLow: [UInt64] = [], followHigh: [UInt64] = []
+
+    /// A few units, ASCII by bitmap.
+    private struct UnitSet {
+        var low: UInt64 = 0, high: UInt64 = 0
+        var other: [UInt16] = []
+
+        mutating func insert(_ u: UInt16) {
+            if u < 64 { low |= 1 << UInt64(u) } else if u < 128 { high |= 1 << UInt64(u - 64) } else if !other.contains(u) { other.append(u) }
+        }
+
+        func contains(_ u: UInt16) -> Bool {
+            if u < 64 { return (low >> UInt64(u)) & 1 == 1 }
+            if u < 128 { return (high >> UInt64(u - 64)) & 1 == 1 }
+            return other.contains(u)
+        }
+    }
 
     private struct Unsupported: Error {}
 
@@ -89,7 +110,14 @@ public final class FoldedMatcher {
             guard !possessive else { throw Unsupported() }
             if isOneCharacter(child) {
                 let matcher = try compile(child, next: -1)
-                return add(.repeatOne(matcher: matcher, min: minimum, max: maximum ?? Int.max, lazy: lazy), next: next)
+                var follow = -1
+                if let units = firstUnits(next) {
+                    unitSets.append(units)
+                    followLow.append(units.low)
+                    followHigh.append(units.high)
+                    follow = unitSets.count - 1
+                }
+                return add(.repeatOne(matcher: matcher, min: minimum, max: maximum ?? Int.max, lazy: lazy, follow: follow), next: next)
             }
             if minimum == 1, maximum == 1 { return try compile(child, next: next) }
             guard minimum == 0, maximum == 1 else { throw Unsupported() }
@@ -108,6 +136,29 @@ public final class FoldedMatcher {
             if e >= 0, case .literal(let s, _) = nodes[e].op { branchFirstUnit.append(Int(units[s])) } else { branchFirstUnit.append(-1) }
         }
         return add(.alternation(start: start, count: entries.count), next: next)
+    }
+
+    /// The units a match from node `n` can start with; nil when it can start with anything or
+    /// match nothing at all.
+    private func firstUnits(_ n: Int) -> UnitSet? {
+        guard n >= 0 else { return nil }
+        switch nodes[n].op {
+        case .literal(let s, _):
+            var set = UnitSet()
+            set.insert(units[s])
+            return set
+        case .wordBoundary, .startOfText, .look: return firstUnits(nodes[n].next)
+        case .alternation(let s, let count):
+            var set = UnitSet()
+            for k in s..<(s + count) {
+                guard let b = firstUnits(branches[k]) else { return nil }
+                set.low |= b.low
+                set.high |= b.high
+                for u in b.other { set.insert(u) }
+            }
+            return set
+        default: return nil
+        }
     }
 
     private func isOneCharacter(_ node: RegexNode) -> Bool {
@@ -153,7 +204,7 @@ public final class FoldedMatcher {
                     if run(branches[k], i, t, whole: whole) { return true }
                 }
                 return false
-            case .repeatOne(let matcher, let minimum, let maximum, let lazy):
+            case .repeatOne(let matcher, let minimum, let maximum, let lazy, let follow):
                 var j = 0
                 if lazy {
                     while j < minimum {
@@ -161,7 +212,7 @@ public final class FoldedMatcher {
                         j += 1
                     }
                     while true {
-                        if run(node.next, i + j, t, whole: whole) { return true }
+                        if mayFollow(follow, t, i + j), run(node.next, i + j, t, whole: whole) { return true }
                         guard j < maximum, matchesOne(matcher, t, i + j) else { return false }
                         j += 1
                     }
@@ -169,7 +220,7 @@ public final class FoldedMatcher {
                     while j < maximum, matchesOne(matcher, t, i + j) { j += 1 }
                     guard j >= minimum else { return false }
                     while true {
-                        if run(node.next, i + j, t, whole: whole) { return true }
+                        if mayFollow(follow, t, i + j), run(node.next, i + j, t, whole: whole) { return true }
                         guard j > minimum else { return false }
                         j -= 1
                     }
@@ -179,6 +230,17 @@ public final class FoldedMatcher {
             }
             n = node.next
         }
+    }
+
+    /// Whether what follows a repetition (its `follow` set) can start at `p`: a cheap look
+    /// before trying it.
+    @inline(__always) private func mayFollow(_ follow: Int, _ t: UnsafeBufferPointer<UInt16>, _ p: Int) -> Bool {
+        guard follow >= 0 else { return true }
+        guard p < t.count else { return false }
+        let u = t[p]
+        if u < 64 { return (followLow[follow] >> UInt64(u)) & 1 == 1 }
+        if u < 128 { return (followHigh[follow] >> UInt64(u - 64)) & 1 == 1 }
+        return unitSets[follow].other.contains(u)
     }
 
     /// Whether the one-character node `n` matches the unit at `i`.
