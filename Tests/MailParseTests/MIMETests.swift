@@ -244,3 +244,35 @@ import JSONLines
         #expect(r["text"] == .string("line1\nline2"))  // CRLF read as LF
     }
 }
+
+/// Base64 against a plain reference, for every length and line layout, with the encoded text
+/// inside a larger buffer (the decoder must not read past its end).
+@Test func base64MatchesAReference() {
+    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    func encode(_ data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var i = 0
+        while i < data.count {
+            let chunk = Array(data[i..<min(i + 3, data.count)])
+            let v = chunk.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
+            for k in 0..<4 { out.append(k <= chunk.count ? alphabet[(v >> (18 - 6 * k)) & 63] : UInt8(ascii: "=")) }
+            i += 3
+        }
+        return out
+    }
+    for length in 0..<40 {
+        let data = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let encoded = encode(data)
+        for lineLength in [0, 4, 8, 12, 76] {
+            var text: [UInt8] = []
+            for (k, c) in encoded.enumerated() {
+                if lineLength > 0, k > 0, k % lineLength == 0 { text += [0x0D, 0x0A] }
+                text.append(c)
+            }
+            let buffer = text + Array("?=garbage".utf8)
+            let (bytes, invalid) = buffer.withUnsafeBytes { Base64.decode(UnsafeRawBufferPointer(rebasing: $0[..<text.count])) }
+            #expect(bytes == data, "length \(length), lines of \(lineLength)")
+            #expect(!invalid, "length \(length), lines of \(lineLength)")
+        }
+    }
+}

@@ -75,30 +75,63 @@ enum Base64 {
         return t
     }()
 
+    /// The table shifted into place for each of a group's four characters; anything outside
+    /// the alphabet sets the top byte.
+    static let shifted: [UInt32] = {
+        var t = [UInt32](repeating: 0xFF00_0000, count: 4 * 256)
+        for c in 0..<256 where table[c] != 0xFF {
+            let v = UInt32(table[c])
+            t[c] = v << 18
+            t[256 + c] = v << 12
+            t[512 + c] = v << 6
+            t[768 + c] = v
+        }
+        return t
+    }()
+
     /// The decoded bytes, and whether anything but the alphabet, whitespace and padding was seen.
     static func decode(_ b: UnsafeRawBufferPointer) -> (bytes: [UInt8], sawInvalid: Bool) {
         var sawInvalid = false
         let n = b.count
         let out = [UInt8](unsafeUninitializedCapacity: n / 4 * 3 + 3) { buffer, count in
             table.withUnsafeBufferPointer { t in
+            shifted.withUnsafeBufferPointer { d in
                 var o = 0
                 var acc: UInt32 = 0
                 var bits = 0
                 var ended = false
                 var i = 0
                 while i < n {
-                    if bits == 0, i + 4 <= n {
-                        let d0 = t[Int(b[i])], d1 = t[Int(b[i + 1])], d2 = t[Int(b[i + 2])], d3 = t[Int(b[i + 3])]
-                        if (d0 | d1 | d2 | d3) & 0x80 == 0 {
-                            let v = UInt32(d0) << 18 | UInt32(d1) << 12 | UInt32(d2) << 6 | UInt32(d3)
-                            buffer[o] = UInt8(truncatingIfNeeded: v >> 16)
-                            buffer[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-                            buffer[o + 2] = UInt8(truncatingIfNeeded: v)
-                            o += 3
-                            i += 4
+                    // whole groups: two at a time, then one
+                    if bits == 0 {
+                        while i + 8 <= n {
+                            let w = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                            let v0 = d[Int(w & 0xFF)] | d[256 + Int((w >> 8) & 0xFF)] | d[512 + Int((w >> 16) & 0xFF)] | d[768 + Int((w >> 24) & 0xFF)]
+                            let v1 = d[Int((w >> 32) & 0xFF)] | d[256 + Int((w >> 40) & 0xFF)] | d[512 + Int((w >> 48) & 0xFF)] | d[768 + Int(w >> 56)]
+                            guard (v0 | v1) & 0xFF00_0000 == 0 else { break }
+                            buffer[o] = UInt8(truncatingIfNeeded: v0 >> 16)
+                            buffer[o + 1] = UInt8(truncatingIfNeeded: v0 >> 8)
+                            buffer[o + 2] = UInt8(truncatingIfNeeded: v0)
+                            buffer[o + 3] = UInt8(truncatingIfNeeded: v1 >> 16)
+                            buffer[o + 4] = UInt8(truncatingIfNeeded: v1 >> 8)
+                            buffer[o + 5] = UInt8(truncatingIfNeeded: v1)
+                            o += 6
+                            i += 8
                             ended = false
-                            continue
                         }
+                        if i + 4 <= n {
+                            let v = d[Int(b[i])] | d[256 + Int(b[i + 1])] | d[512 + Int(b[i + 2])] | d[768 + Int(b[i + 3])]
+                            if v & 0xFF00_0000 == 0 {
+                                buffer[o] = UInt8(truncatingIfNeeded: v >> 16)
+                                buffer[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                                buffer[o + 2] = UInt8(truncatingIfNeeded: v)
+                                o += 3
+                                i += 4
+                                ended = false
+                                continue
+                            }
+                        }
+                        guard i < n else { break }
                     }
                     let c = b[i]
                     i += 1
@@ -127,6 +160,7 @@ enum Base64 {
                 }
                 if bits >= 6 { sawInvalid = true }  // a lone character at the end carries no whole byte
                 count = o
+            }
             }
         }
         return (out, sawInvalid)
