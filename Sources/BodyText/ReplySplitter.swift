@@ -150,7 +150,7 @@ final class ReplySplitter {
         var start = i
         let end = i + n
         for j in (i + 1)..<end where !t.isBlank(j) && m.attributionStartsLine.matchesStart(t.patternText(t.trimmed(j))) {
-            if let m = attributionLength(t, lines, at: j), j + m == end {
+            if let length = attributionLength(t, lines, at: j), j + length == end {
                 start = j
                 break
             }

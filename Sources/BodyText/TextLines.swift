@@ -14,7 +14,7 @@ struct TextLines {
         lines.reserveCapacity(bytes.count / 32 + 1)
         bytes.withUnsafeBufferPointer { b in
             var start = 0
-            while let p = memchrLF(b, from: start) {
+            while let p = b[start...].firstIndex(of: 0x0A) {
                 lines.append(start..<(p > start && b[p - 1] == 0x0D ? p - 1 : p))
                 start = p + 1
             }
@@ -104,25 +104,16 @@ struct PatternText {
     let foldedIsExact: Bool
 
     init(utf8: UnsafeRawBufferPointer) {
-        guard utf8.allSatisfy({ $0 < 0x80 }) else {
-            self.init(utf16: Array(String(decoding: utf8, as: UTF8.self).utf16))
-            return
-        }
-        let utf16 = utf8.map { UInt16($0) }
-        self.init(utf16: utf16, folded: utf16.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, foldedIsExact: true)
-    }
-
-    private init(utf16: [UInt16], folded: [UInt16], foldedIsExact: Bool) {
-        self.utf16 = utf16
-        self.folded = folded
-        self.foldedIsExact = foldedIsExact
+        let ascii = utf8.allSatisfy { $0 < 0x80 }
+        self.init(utf16: ascii ? utf8.map { UInt16($0) } : Array(String(decoding: utf8, as: UTF8.self).utf16))
     }
 
     init(_ bytes: [UInt8]) { self = bytes.withUnsafeBytes { PatternText(utf8: $0) } }
 
     init(utf16: [UInt16]) {
-        let folded = CaseFolding.folded(utf16)
-        self.init(utf16: utf16, folded: folded, foldedIsExact: FoldedMatcher.canRead(original: utf16, folded: folded))
+        self.utf16 = utf16
+        folded = CaseFolding.folded(utf16)
+        foldedIsExact = FoldedMatcher.canRead(original: utf16, folded: folded)
     }
 }
 
@@ -188,13 +179,4 @@ struct CuedPattern {
     func forEachMatch(in t: PatternText, _ body: (TextPattern.Match) -> Bool) {
         if mayMatch(t) { whole.icu.forEachMatch(in: t.utf16, body) }
     }
-}
-
-private func memchrLF(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-    var i = start
-    while i < b.count {
-        if b[i] == 0x0A { return i }
-        i += 1
-    }
-    return nil
 }

@@ -21,12 +21,4 @@ public enum CaseFolding {
             return out
         }
     }
-
-    /// `utf8` as UTF-16, folded; ASCII without a detour through String.
-    public static func folded(utf8: UnsafeRawBufferPointer) -> [UInt16] {
-        var ascii = true
-        for b in utf8 where b >= 0x80 { ascii = false; break }
-        if ascii { return utf8.map { UInt16($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) } }
-        return folded(Array(String(decoding: utf8, as: UTF8.self).utf16))
-    }
 }

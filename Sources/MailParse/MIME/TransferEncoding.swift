@@ -95,72 +95,72 @@ enum Base64 {
         let n = b.count
         let out = [UInt8](unsafeUninitializedCapacity: n / 4 * 3 + 3) { buffer, count in
             table.withUnsafeBufferPointer { t in
-            shifted.withUnsafeBufferPointer { d in
-                var o = 0
-                var acc: UInt32 = 0
-                var bits = 0
-                var ended = false
-                var i = 0
-                while i < n {
-                    // whole groups: two at a time, then one
-                    if bits == 0 {
-                        while i + 8 <= n {
-                            let w = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                            let v0 = d[Int(w & 0xFF)] | d[256 + Int((w >> 8) & 0xFF)] | d[512 + Int((w >> 16) & 0xFF)] | d[768 + Int((w >> 24) & 0xFF)]
-                            let v1 = d[Int((w >> 32) & 0xFF)] | d[256 + Int((w >> 40) & 0xFF)] | d[512 + Int((w >> 48) & 0xFF)] | d[768 + Int(w >> 56)]
-                            guard (v0 | v1) & 0xFF00_0000 == 0 else { break }
-                            buffer[o] = UInt8(truncatingIfNeeded: v0 >> 16)
-                            buffer[o + 1] = UInt8(truncatingIfNeeded: v0 >> 8)
-                            buffer[o + 2] = UInt8(truncatingIfNeeded: v0)
-                            buffer[o + 3] = UInt8(truncatingIfNeeded: v1 >> 16)
-                            buffer[o + 4] = UInt8(truncatingIfNeeded: v1 >> 8)
-                            buffer[o + 5] = UInt8(truncatingIfNeeded: v1)
-                            o += 6
-                            i += 8
-                            ended = false
-                        }
-                        if i + 4 <= n {
-                            let v = d[Int(b[i])] | d[256 + Int(b[i + 1])] | d[512 + Int(b[i + 2])] | d[768 + Int(b[i + 3])]
-                            if v & 0xFF00_0000 == 0 {
-                                buffer[o] = UInt8(truncatingIfNeeded: v >> 16)
-                                buffer[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-                                buffer[o + 2] = UInt8(truncatingIfNeeded: v)
-                                o += 3
-                                i += 4
+                shifted.withUnsafeBufferPointer { d in
+                    var o = 0
+                    var acc: UInt32 = 0
+                    var bits = 0
+                    var ended = false
+                    var i = 0
+                    while i < n {
+                        // whole groups: two at a time, then one
+                        if bits == 0 {
+                            while i + 8 <= n {
+                                let w = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                                let v0 = d[Int(w & 0xFF)] | d[256 + Int((w >> 8) & 0xFF)] | d[512 + Int((w >> 16) & 0xFF)] | d[768 + Int((w >> 24) & 0xFF)]
+                                let v1 = d[Int((w >> 32) & 0xFF)] | d[256 + Int((w >> 40) & 0xFF)] | d[512 + Int((w >> 48) & 0xFF)] | d[768 + Int(w >> 56)]
+                                guard (v0 | v1) & 0xFF00_0000 == 0 else { break }
+                                buffer[o] = UInt8(truncatingIfNeeded: v0 >> 16)
+                                buffer[o + 1] = UInt8(truncatingIfNeeded: v0 >> 8)
+                                buffer[o + 2] = UInt8(truncatingIfNeeded: v0)
+                                buffer[o + 3] = UInt8(truncatingIfNeeded: v1 >> 16)
+                                buffer[o + 4] = UInt8(truncatingIfNeeded: v1 >> 8)
+                                buffer[o + 5] = UInt8(truncatingIfNeeded: v1)
+                                o += 6
+                                i += 8
                                 ended = false
-                                continue
                             }
+                            if i + 4 <= n {
+                                let v = d[Int(b[i])] | d[256 + Int(b[i + 1])] | d[512 + Int(b[i + 2])] | d[768 + Int(b[i + 3])]
+                                if v & 0xFF00_0000 == 0 {
+                                    buffer[o] = UInt8(truncatingIfNeeded: v >> 16)
+                                    buffer[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                                    buffer[o + 2] = UInt8(truncatingIfNeeded: v)
+                                    o += 3
+                                    i += 4
+                                    ended = false
+                                    continue
+                                }
+                            }
+                            guard i < n else { break }
                         }
-                        guard i < n else { break }
-                    }
-                    let c = b[i]
-                    i += 1
-                    let v = t[Int(c)]
-                    if v == 0xFF {
-                        if c == UInt8(ascii: "=") {
-                            ended = true
-                        } else if !Bytes.isWhitespace(c) {
-                            sawInvalid = true
+                        let c = b[i]
+                        i += 1
+                        let v = t[Int(c)]
+                        if v == 0xFF {
+                            if c == UInt8(ascii: "=") {
+                                ended = true
+                            } else if !Bytes.isWhitespace(c) {
+                                sawInvalid = true
+                            }
+                            continue
                         }
-                        continue
+                        if ended {  // data after padding: a second base64 stream glued on
+                            ended = false
+                            acc = 0
+                            bits = 0
+                        }
+                        acc = acc << 6 | UInt32(v)
+                        bits += 6
+                        if bits >= 8 {
+                            bits -= 8
+                            buffer[o] = UInt8(truncatingIfNeeded: acc >> UInt32(bits))
+                            o += 1
+                            acc &= (1 << UInt32(bits)) - 1
+                        }
                     }
-                    if ended {  // data after padding: a second base64 stream glued on
-                        ended = false
-                        acc = 0
-                        bits = 0
-                    }
-                    acc = acc << 6 | UInt32(v)
-                    bits += 6
-                    if bits >= 8 {
-                        bits -= 8
-                        buffer[o] = UInt8(truncatingIfNeeded: acc >> UInt32(bits))
-                        o += 1
-                        acc &= (1 << UInt32(bits)) - 1
-                    }
+                    if bits >= 6 { sawInvalid = true }  // a lone character at the end carries no whole byte
+                    count = o
                 }
-                if bits >= 6 { sawInvalid = true }  // a lone character at the end carries no whole byte
-                count = o
-            }
             }
         }
         return (out, sawInvalid)
