@@ -1,0 +1,96 @@
+import Testing
+import UnicodeServices
+
+/// A small deterministic generator (SplitMix64), so that a failure names a seed to replay.
+private struct Random {
+    var state: UInt64
+    mutating func next(_ n: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(n))
+    }
+    mutating func pick<T>(_ items: [T]) -> T { items[next(items.count)] }
+}
+
+/// A pattern from the subset FoldedMatcher reads, of about `depth` levels.
+private func pattern(_ r: inout Random, depth: Int) -> String {
+    let atoms = ["a", "b", "A", "é", "É", "ß", "-", " ", ":", "\\s", "\\S", "\\d", "\\w", "\\W", ".", "[ab]", "[^a ]",
+                 "[a-c]", "\\p{L}", "[\\s:]", "\\b", "^", "x"]
+    var out = ""
+    for _ in 0...(r.next(4)) {
+        var piece: String
+        if depth > 0, r.next(4) == 0 {
+            let inner = (0...r.next(2)).map { _ in pattern(&r, depth: depth - 1) }.joined(separator: "|")
+            piece = r.pick(["(?:\(inner))", "(\(inner))", "(?=\(inner))", "(?!\(inner))"])
+        } else {
+            piece = r.pick(atoms)
+        }
+        if r.next(3) == 0, piece != "^", piece != "\\b", !piece.hasPrefix("(?=") && !piece.hasPrefix("(?!") {
+            piece += r.pick(["?", "*", "+", "{0,2}", "{1,3}", "{2}", "??", "*?", "+?", "{0,3}?"])
+        }
+        out += piece
+    }
+    return out
+}
+
+private func text(_ r: inout Random) -> String {
+    let pieces = ["a", "b", "A", "B", "c", "é", "É", "ß", "ǅ", " ", "  ", ":", "-", "1", "22", "_", "\u{301}", "\u{A0}", "x", "ς", "Σ"]
+    return (0..<r.next(9)).map { _ in r.pick(pieces) }.joined()
+}
+
+/// LiteralCues never hide a match: wherever ICU finds one of a random pattern in a random
+/// text, the text holds the pattern's cues.
+@Test func cuesHoldForRandomPatterns() throws {
+    var r = Random(state: 5)
+    var found = 0
+    for _ in 0..<1500 {
+        let source = pattern(&r, depth: 2)
+        // the subset FoldedMatcher takes: ICU's backtracking on nested repeated groups is
+        // exponential, and these short texts would not come back
+        guard FoldedMatcher(pattern: source) != nil, let icu = try? TextPattern(source, caseInsensitive: true),
+              let cues = LiteralCues(pattern: source) else { continue }
+        for _ in 0..<40 {
+            let u = Array(text(&r).utf16)
+            var matched = false
+            icu.forEachMatch(in: u) { _ in
+                matched = true
+                return false
+            }
+            guard matched else { continue }
+            found += 1
+            #expect(cues.mayMatch(folded: CaseFolding.folded(u)), "/\(source)/ on \(String(decoding: u, as: UTF16.self))")
+        }
+    }
+    #expect(found > 2_000)
+}
+
+/// FoldedMatcher against ICU on random patterns of the subset it reads and random texts of
+/// letters that fold (É, ß, Σ/ς, ǅ), combining marks, spaces and digits: the same answer for
+/// every text FoldedMatcher can read.
+@Test func foldedMatcherAgreesWithICUOnRandomPatterns() throws {
+    var r = Random(state: 2026)
+    var compared = 0, matched = 0, declined = 0
+    for _ in 0..<1500 {
+        let source = pattern(&r, depth: 2)
+        guard let icu = try? TextPattern(source, caseInsensitive: true) else { continue }
+        guard let fast = FoldedMatcher(pattern: source) else {
+            declined += 1
+            continue
+        }
+        for _ in 0..<40 {
+            let t = text(&r)
+            let u = Array(t.utf16), f = CaseFolding.folded(u)
+            guard FoldedMatcher.canRead(original: u, folded: f) else { continue }
+            let whole = icu.wholeMatch(u) != nil
+            compared += 1
+            if whole { matched += 1 }
+            #expect(fast.matchesWhole(f) == whole, "whole: /\(source)/ on \(t.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(fast.matchesStart(f) == icu.matchesStart(u), "start: /\(source)/ on \(t.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+    #expect(compared > 20_000)
+    #expect(matched > 1_000)
+    #expect(declined < 500)
+}
