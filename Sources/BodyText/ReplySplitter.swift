@@ -146,7 +146,7 @@ final class ReplySplitter {
         if let found { return found }
         // an attribution on one line, or wrapped onto up to five; it starts at the last line from
         // which it still reads as one ("Am heutigen Tage" above "Am So., … schrieb X:" is text)
-        guard let n = attributionLength(t, lines, at: i) else { return nil }
+        guard let n = attributionLength(t, lines, at: i, first: line) else { return nil }
         var start = i
         let end = i + n
         for j in (i + 1)..<end where !t.isBlank(j) && m.attributionStartsLine.matchesStart(t.patternText(t.trimmed(j))) {
@@ -158,7 +158,8 @@ final class ReplySplitter {
         return Header(line: start, length: end - start, kind: .attribution)
     }
 
-    private func attributionLength(_ t: TextLines, _ lines: Range<Int>, at i: Int) -> Int? {
+    /// `first`: line i as the patterns read it, when the caller has it.
+    private func attributionLength(_ t: TextLines, _ lines: Range<Int>, at i: Int, first: PatternText? = nil) -> Int? {
         var joined: [UInt8] = []
         var used = 0
         var k = i
@@ -171,9 +172,10 @@ final class ReplySplitter {
             used += 1
             // more than one line only when the first looks like the start of one; the text so
             // far can be one only when its last line ends as an attribution does
-            let mayEnd = mayEndHeader(t, trimmed)
-            if mayEnd, isAttribution(PatternText(joined)) { return k - i }
-            if used == 1, !startsAttribution(joined) { return nil }
+            // (the first line alone is read once, for both questions)
+            let text = used == 1 ? first ?? t.patternText(trimmed) : PatternText(joined)
+            if mayEndHeader(t, trimmed), isAttribution(text) { return k - i }
+            if used == 1, !startsAttribution(text) { return nil }
         }
         return nil
     }
@@ -187,10 +189,10 @@ final class ReplySplitter {
         u.contains { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x40 } || u.first == 0x2D
     }
 
-    private func startsAttribution(_ text: [UInt8]) -> Bool {
-        if let first = text.first, first >= 0x30 && first <= 0x39 { return true }
-        if let first = String(decoding: text.prefix(4), as: UTF8.self).first, first.isNumber { return true }
-        return m.attributionStartsLine.matchesStart(PatternText(text))
+    private func startsAttribution(_ text: PatternText) -> Bool {
+        if let first = text.utf16.first, first >= 0x30 && first <= 0x39 { return true }
+        if let first = String(decoding: text.utf16.prefix(4), as: UTF16.self).first, first.isNumber { return true }
+        return m.attributionStartsLine.matchesStart(text)
     }
 
     /// A From:, Date: or To: line with another field of a header (From, Sent, To, Subject,
@@ -330,6 +332,8 @@ private func utf8Length(_ u: ArraySlice<UInt16>) -> Int {
 extension ReplyMatcher {
     /// Which header field `text` starts with (1–5: from, sent, to, subject, cc), nil when none.
     func fieldNumber(_ text: PatternText) -> Int? {
-        headerFields.firstIndex { $0.matchesStart(text) }.map { $0 + 1 }
+        // every field pattern ends with its colon
+        guard text.folded.contains(where: { $0 == 0x3A || $0 == 0xFF1A }) else { return nil }
+        return headerFields.firstIndex { $0.matchesStart(text) }.map { $0 + 1 }
     }
 }
