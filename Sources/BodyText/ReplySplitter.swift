@@ -133,10 +133,10 @@ final class ReplySplitter {
         }
         if mayBeAttribution {
             m.attributionStart.forEachMatch(in: line) { match in
-                guard match.range.lowerBound > 0 else { return true }
-                let rest = Array(line.utf16[match.range.upperBound...])
+                guard match.lowerBound > 0 else { return true }
+                let rest = Array(line.utf16[match.upperBound...])
                 if isAttribution(PatternText(utf16: rest)) {
-                    let prefixEnd = trimmed.lowerBound + utf8Length(line.utf16[..<match.range.lowerBound])
+                    let prefixEnd = trimmed.lowerBound + utf8Length(line.utf16[..<match.lowerBound])
                     found = Header(line: i, length: 1, kind: .attribution, prefix: trimmed.lowerBound..<prefixEnd)
                     return false
                 }

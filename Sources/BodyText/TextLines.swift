@@ -176,7 +176,17 @@ struct CuedPattern {
     /// Whether the pattern matches a start of `t`.
     func matchesStart(_ t: PatternText) -> Bool { whole.matchesStart(t) }
 
-    func forEachMatch(in t: PatternText, _ body: (TextPattern.Match) -> Bool) {
-        if mayMatch(t) { whole.icu.forEachMatch(in: t.utf16, body) }
+    /// Each match in `t` (by UTF-16 offsets), the next searched from the end of the last, until
+    /// `body` returns false.
+    func forEachMatch(in t: PatternText, _ body: (Range<Int>) -> Bool) {
+        guard mayMatch(t) else { return }
+        guard t.foldedIsExact, let folded = whole.folded else {
+            whole.icu.forEachMatch(in: t.utf16) { body($0.range) }
+            return
+        }
+        var from = 0
+        while from <= t.folded.count, let range = folded.firstMatch(in: t.folded, from: from), body(range) {
+            from = range.isEmpty ? range.lowerBound + 1 : range.upperBound
+        }
     }
 }

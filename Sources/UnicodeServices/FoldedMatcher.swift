@@ -77,6 +77,22 @@ public final class FoldedMatcher {
         folded.withUnsafeBufferPointer { run(entry, 0, $0, whole: false) }
     }
 
+    /// The first match at or after `from`, as ICU finds it (the leftmost start, and the end its
+    /// order of trying gives: greedy repetitions longest first, alternatives left to right).
+    public func firstMatch(in folded: [UInt16], from: Int = 0) -> Range<Int>? {
+        folded.withUnsafeBufferPointer { t in
+            var start = from
+            while start <= t.count {
+                if run(entry, start, t, whole: false) { return start..<matchEnd }
+                start += 1
+            }
+            return nil
+        }
+    }
+
+    /// Where the last successful `run` ended (one matcher per thread, as for ICU's).
+    private var matchEnd = 0
+
     // MARK: compiling, from the last piece to the first: each node knows what follows it
 
     private func add(_ op: Op, next: Int) -> Int {
@@ -184,7 +200,10 @@ public final class FoldedMatcher {
         while true {
             let node = nodes[n]
             switch node.op {
-            case .end: return !whole || i == t.count
+            case .end:
+                guard !whole || i == t.count else { return false }
+                matchEnd = i
+                return true
             case .accept: return true
             case .literal(let s, let count):
                 guard count <= t.count - i else { return false }

@@ -88,6 +88,12 @@ private func text(_ r: inout Random) -> String {
             if whole { matched += 1 }
             #expect(fast.matchesWhole(f) == whole, "whole: /\(source)/ on \(t.unicodeScalars.map { String($0.value, radix: 16) })")
             #expect(fast.matchesStart(f) == icu.matchesStart(u), "start: /\(source)/ on \(t.unicodeScalars.map { String($0.value, radix: 16) })")
+            var first: Range<Int>?
+            icu.forEachMatch(in: u) { match in
+                first = match.range
+                return false
+            }
+            #expect(fast.firstMatch(in: f) == first, "find: /\(source)/ on \(t.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
     #expect(compared > 20_000)
