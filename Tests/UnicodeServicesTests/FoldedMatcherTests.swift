@@ -100,3 +100,22 @@ private func text(_ r: inout Random) -> String {
     #expect(matched > 1_000)
     #expect(declined < 500)
 }
+
+/// The pattern reader takes any string without crashing (user files hold patterns), and where
+/// both it and ICU take a random string of pattern syntax, they agree on a few texts.
+@Test func anyStringOfPatternSyntax() throws {
+    var r = Random(state: 77)
+    let alphabet = Array("ab(|)[]{}^$.*+?\\-:,0123456789sdwbpQELk<>=!#ix é".unicodeScalars)
+    var both = 0
+    for _ in 0..<20_000 {
+        let source = String(String.UnicodeScalarView((0..<r.next(12)).map { _ in r.pick(alphabet) }))
+        _ = LiteralCues(pattern: source)
+        guard let fast = FoldedMatcher(pattern: source), let icu = try? TextPattern(source, caseInsensitive: true) else { continue }
+        both += 1
+        for t in ["", "a", "ab", "AB-1", "b:a b", "é", "aaaa"] {
+            let u = Array(t.utf16)
+            #expect(fast.matchesWhole(CaseFolding.folded(u)) == (icu.wholeMatch(u) != nil), "/\(source)/ on '\(t)'")
+        }
+    }
+    #expect(both > 1_000)
+}
