@@ -345,28 +345,30 @@ final class SanitizingWriter: HTMLStreamHandler {
         var src: [UInt8]?
         var width: Int?, height: Int?
         var hidden = false
-        for (nameBytes, value) in attributes {
+        for (name, value) in attributes {
             guard let value else { continue }
-            switch String(decoding: nameBytes, as: UTF8.self) {
-            case "src": src = URLPolicy.cleaned(value)
-            case "width": width = Self.pixels(Array(value)[...])
-            case "height": height = Self.pixels(Array(value)[...])
-            case "style":
+            if name.elementsEqual("src".utf8) {
+                src = URLPolicy.cleaned(value)
+            } else if name.elementsEqual("width".utf8) {
+                width = Self.pixels(value[...])
+            } else if name.elementsEqual("height".utf8) {
+                height = Self.pixels(value[...])
+            } else if name.elementsEqual("style".utf8) {
                 for d in CSSPolicy.split(CSSPolicy.withoutComments(Array(value)[...])[...], at: UInt8(ascii: ";")) {
                     guard let colon = d.firstIndex(of: UInt8(ascii: ":")) else { continue }
-                    let property = String(decoding: CSSPolicy.trimmed(d[..<colon]).map(CSSPolicy.lower), as: UTF8.self)
+                    let property = CSSPolicy.trimmed(d[..<colon]).map(CSSPolicy.lower)
                     let v = CSSPolicy.trimmed(d[(colon + 1)...])
-                    let text = String(decoding: v.map(CSSPolicy.lower), as: UTF8.self)
+                    func value(is prefix: String) -> Bool { v.map(CSSPolicy.lower).starts(with: prefix.utf8) }
                     switch property {
-                    case "width", "max-width": width = min(width ?? Int.max, Self.pixels(v) ?? Int.max)
-                    case "height", "max-height": height = min(height ?? Int.max, Self.pixels(v) ?? Int.max)
-                    case "display": hidden = hidden || text.hasPrefix("none")
-                    case "visibility": hidden = hidden || text.hasPrefix("hidden")
-                    case "opacity": hidden = hidden || Double(text.prefix { $0 != " " && $0 != "!" }) == 0
+                    case Self.width, Self.maxWidth: width = min(width ?? Int.max, Self.pixels(v) ?? Int.max)
+                    case Self.height, Self.maxHeight: height = min(height ?? Int.max, Self.pixels(v) ?? Int.max)
+                    case Self.display: hidden = hidden || value(is: "none")
+                    case Self.visibility: hidden = hidden || value(is: "hidden")
+                    case Self.opacity:
+                        hidden = hidden || Double(String(decoding: v.map(CSSPolicy.lower).prefix { $0 != 0x20 && $0 != 0x21 }, as: UTF8.self)) == 0
                     default: break
                     }
                 }
-            default: break
             }
         }
         guard let src, case .remote(let url) = URLPolicy.image(src) else { return nil }
@@ -377,9 +379,13 @@ final class SanitizingWriter: HTMLStreamHandler {
         return nil
     }
 
-    /// A length in CSS pixels ("1", "1px", "0"), nil for anything else.
-    private static func pixels(_ value: ArraySlice<UInt8>) -> Int? {
-        let text = String(decoding: CSSPolicy.trimmed(value).map(CSSPolicy.lower), as: UTF8.self)
+    private static let width = Array("width".utf8), maxWidth = Array("max-width".utf8)
+    private static let height = Array("height".utf8), maxHeight = Array("max-height".utf8)
+    private static let display = Array("display".utf8), visibility = Array("visibility".utf8), opacity = Array("opacity".utf8)
+
+    /// A length in CSS pixels ("1", "1px", "0", " 1.5PX "), nil for anything else.
+    private static func pixels<C: Collection<UInt8>>(_ value: C) -> Int? {
+        let text = String(decoding: CSSPolicy.trimmed(ArraySlice(value)).map(CSSPolicy.lower), as: UTF8.self)
         let number = text.hasSuffix("px") ? String(text.dropLast(2)) : text
         guard let n = Double(number), n >= 0 else { return nil }
         return Int(n.rounded(.up))

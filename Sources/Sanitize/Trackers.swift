@@ -4,8 +4,9 @@ import UTF8Text
 /// Who watches a message being read: tracking-pixel hosts and URL shapes, and the query
 /// parameters that tag a link's click. Data, in trackers.json, that users can extend.
 public struct Trackers: Sendable, ExtensibleData {
-    var hosts: Set<String> = []
-    var imageURLPatterns: [String] = []
+    /// Looked up as Substrings, so that a parent domain is found without making a String.
+    var hosts: Set<Substring> = []
+    var imageURLPatterns: [[UInt8]] = []
     var exactParameters: Set<String> = []
     var parameterPrefixes: [String] = []
 
@@ -19,8 +20,8 @@ public struct Trackers: Sendable, ExtensibleData {
     public mutating func add(json: [UInt8]) throws {
         for (key, values) in try DataFiles.stringLists(json) {
             switch key {
-            case "hosts": hosts.formUnion(values.map { $0.lowercased() })
-            case "image_url_patterns": imageURLPatterns += values.map { $0.lowercased() }
+            case "hosts": hosts.formUnion(values.map { Substring($0.lowercased()) })
+            case "image_url_patterns": imageURLPatterns += values.map { Array($0.lowercased().utf8) }
             case "link_parameters":
                 for v in values.map({ $0.lowercased() }) {
                     if v.hasSuffix("*") { parameterPrefixes.append(String(v.dropLast())) } else { exactParameters.insert(v) }
@@ -34,14 +35,16 @@ public struct Trackers: Sendable, ExtensibleData {
     func trackerHost(_ host: String) -> String? {
         var h = Substring(host)
         while true {
-            if hosts.contains(String(h)) { return String(h) }
+            if hosts.contains(h) { return String(h) }
             guard let dot = h.firstIndex(of: ".") else { return nil }
             h = h[h.index(after: dot)...]
         }
     }
 
+
+
     func isTrackingImageURL(_ url: [UInt8]) -> Bool {
-        let lower = String(decoding: url.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let lower = url.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         return imageURLPatterns.contains { ByteSearch.contains(lower, $0) }
     }
 
