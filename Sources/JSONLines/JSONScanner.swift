@@ -101,9 +101,13 @@ struct JSONScanner {
             } else if c < 0x80 {
                 i += 1
             } else {
-                let length = UTF8Bytes.sequenceLength(bytes, at: i)
-                if length == 0 { throw fail("invalid UTF-8") }
-                i += length
+                // a run of non-ASCII characters (CJK text) is checked here, not 8 bytes at a
+                // time: each character would leave that fast path again
+                repeat {
+                    let length = UTF8Bytes.sequenceLength(bytes, at: i)
+                    if length == 0 { throw fail("invalid UTF-8") }
+                    i += length
+                } while i < n && bytes[i] >= 0x80
             }
         }
         throw JSONError("unterminated string", at: n)

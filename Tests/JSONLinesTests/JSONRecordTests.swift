@@ -25,6 +25,12 @@ import Testing
         #expect(throws: JSONError.self) { try JSONRecord(bytes) }
         let overlong: [UInt8] = Array(#"{"a":""#.utf8) + [0xE0, 0x80, 0xAF] + Array(#""}"#.utf8)
         #expect(throws: JSONError.self) { try JSONRecord(overlong) }
+        // a bad byte inside a run of CJK text, and a run that ends the string
+        let inRun: [UInt8] = Array(#"{"a":"日本"#.utf8) + [0xE8, 0x41] + Array(#"語"}"#.utf8)
+        #expect(throws: JSONError.self) { try JSONRecord(inRun) }
+        let cut: [UInt8] = Array(#"{"a":"日本"#.utf8) + [0xE8, 0xAA] + Array(#""}"#.utf8)
+        #expect(throws: JSONError.self) { try JSONRecord(cut) }
+        #expect(try JSONRecord(#"{"a":"日本語","b":"é"}"#).string("a") == "日本語")
     }
 
     @Test func errorSaysWhere() {
