@@ -20,7 +20,7 @@ import Testing
         #expect(throws: JSONError.self) { try JSONRecord(text) }
     }
 
-    @Test func rejectsInvalidUTF8() {
+    @Test func rejectsInvalidUTF8() throws {
         let bytes: [UInt8] = Array(#"{"a":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
         #expect(throws: JSONError.self) { try JSONRecord(bytes) }
         let overlong: [UInt8] = Array(#"{"a":""#.utf8) + [0xE0, 0x80, 0xAF] + Array(#""}"#.utf8)
