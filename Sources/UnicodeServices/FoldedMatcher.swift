@@ -1,6 +1,6 @@
-/// ICU's answer to "does this case-insensitive pattern match at the start of this text (or all
-/// of it)?" for the common subset of its syntax, without ICU: a backtracking matcher over
-/// case-folded UTF-16. Literals are compared as folded units, with no folding at match time,
+/// ICU's answers for a case-insensitive pattern (does it match all of a text, a start of it,
+/// where is its first match) for the common subset of its syntax, without ICU: a backtracking
+/// matcher over case-folded UTF-16. Literals are compared as folded units, with no folding at match time,
 /// and an alternation tries only the branches that can start with the next unit. Patterns
 /// outside the subset (look-behind, back references, possessive or counted groups, flags,
 /// properties other than `\p{L}`, ranges of cased letters…) get nil from init: use ICU.
@@ -47,12 +47,6 @@ public final class FoldedMatcher {
 
         mutating func insert(_ u: UInt16) {
             if u < 64 { low |= 1 << UInt64(u) } else if u < 128 { high |= 1 << UInt64(u - 64) } else if !other.contains(u) { other.append(u) }
-        }
-
-        func contains(_ u: UInt16) -> Bool {
-            if u < 64 { return (low >> UInt64(u)) & 1 == 1 }
-            if u < 128 { return (high >> UInt64(u - 64)) & 1 == 1 }
-            return other.contains(u)
         }
     }
 
