@@ -5,9 +5,9 @@
 public struct LiteralCues: Sendable {
     /// Each group's literals, folded: a text must hold one literal of every group.
     public let groups: [[[UInt16]]]
-    private let tables: [FirstUnitTable]
+    private let tables: [LiteralTable]
 
-    /// nil when the pattern gives no such strings (e.g. `\w+:`) or uses syntax not read here:
+    /// nil when the pattern gives no such strings (e.g. `\d+\s\w+`) or uses syntax not read here:
     /// then every text may match.
     public init?(pattern: String) {
         guard let tree = try? RegexNode.parse(pattern) else { return nil }
@@ -16,7 +16,7 @@ public struct LiteralCues: Sendable {
         let sets = info.required.sorted { PieceInfo.score($0) > PieceInfo.score($1) }.prefix(3)
         guard !sets.isEmpty else { return nil }
         groups = sets.map { $0.sorted { $0.lexicographicallyPrecedes($1) } }
-        tables = groups.map(FirstUnitTable.init)
+        tables = groups.map(LiteralTable.init)
     }
 
     /// Whether `folded` (case-folded text) holds a literal of every group.
@@ -29,7 +29,7 @@ public struct LiteralCues: Sendable {
 /// list, longer ones bucketed by their first two units, so that a text position has rarely
 /// more than one candidate. Flat arrays: an array of arrays costs a retain and a release at
 /// every text position.
-private struct FirstUnitTable: Sendable {
+private struct LiteralTable: Sendable {
     private var singleASCII: (UInt64, UInt64) = (0, 0)
     private var singleOther: [UInt16] = []
     /// The longer literals end to end; literal n is `units[bounds[n]..<bounds[n + 1]]`.
