@@ -34,15 +34,18 @@ struct TextLines {
         return true
     }
 
-    /// Quoted with `>` (after any spaces or tabs).
+    /// Quoted with `>` (after any spaces or tabs), unless the line closes with `<<` as it
+    /// opened: ">>> Visit our site <<<" is decoration, not a quote.
     func isQuote(_ line: Int) -> Bool {
         for i in lines[line] {
             let c = bytes[i]
-            if c == 0x3E { return true }
+            if c == 0x3E { return !hasSuffix(Self.closingMarks, trimmed(line)) }
             if c != 0x20 && c != 0x09 { return false }
         }
         return false
     }
+
+    private static let closingMarks = Array("<<".utf8)
 
     /// The line without Unicode white space at either end.
     func trimmed(_ line: Int) -> Range<Int> { trimmed(lines[line]) }
