@@ -22,7 +22,7 @@ KNOWN_MISSES = {
     "mpr/email_2_1": "the library keeps the rule Outlook draws above the quoted header in the reply; we count it with the header it belongs to (a bubble ending in a rule says nothing)",
     "mpr/email_3_1": "more history follows the quoted block, unquoted, under a header no pattern knows ('Original Message processed by david®'); we read text below a quote as a bottom-posted reply",
     "mpr/email_nl_1_2": "as mpr/email_2_1 (Dutch)",
-    "mpr/begins_with_signature": "the input is still quoted-printable (w=\\nrote:); not handled yet",
+    "mpr/begins_with_signature": "the input is still quoted-printable (w=\\nrote:), as no mail reaches text-extract: mime-parse decodes it first",
     "mpr/email_2_2": "as mpr/email_2_1 (a rule of underscores)",
     "mpr/email_bullets": "as mpr/email_1_5: the library cuts at the bulleted lines ('- how about bullets'); we keep them",
     "talon/0/test_too_many_lines": "only holds with talon's line limit patched to 1 (the vector says so)",
