@@ -279,20 +279,17 @@ private func isSpace(_ s: Unicode.Scalar) -> Bool {
 private func spaceLength(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
     let c = b[i]
     if c < 0x80 { return c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C ? 1 : 0 }
-    for w in wideSpaces where i + w.count <= b.count && b[i] == w[0] && b[(i + 1)..<(i + w.count)].elementsEqual(w.dropFirst()) { return w.count }
-    return 0
+    let s = UTF8Bytes.scalar(UnsafeRawBufferPointer(b), at: i)
+    return isSpace(s.scalar) ? s.length : 0
 }
 
 /// The length of the white space that ends at `end` in UTF-8, nil if none.
 private func spaceLength(before end: Int, _ b: [UInt8]) -> Int? {
     let c = b[end - 1]
     if c < 0x80 { return c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C ? 1 : nil }
-    for w in wideSpaces where end >= w.count && b[(end - w.count)..<end].elementsEqual(w) { return w.count }
-    return nil
+    let s = b.withUnsafeBytes { UTF8Bytes.scalar($0, endingAt: end) }
+    return isSpace(s.scalar) ? s.length : nil
 }
-
-/// U+00A0, U+200B, U+200C, U+FEFF, U+034F in UTF-8.
-private let wideSpaces: [[UInt8]] = [[0xC2, 0xA0], [0xE2, 0x80, 0x8B], [0xE2, 0x80, 0x8C], [0xEF, 0xBB, 0xBF], [0xCD, 0x8F]]
 
 extension String {
     var trimmingWhitespace: String {

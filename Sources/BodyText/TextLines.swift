@@ -1,4 +1,5 @@
 import UnicodeServices
+import UTF8Text
 
 /// A text as UTF-8 with its lines (split at LF, a CR before it dropped), read byte by byte:
 /// the splitter looks at every line of every message, so no String is made of a line unless a
@@ -61,22 +62,16 @@ struct TextLines {
     private func whitespaceLength(at i: Int, end: Int) -> Int? {
         let c = bytes[i]
         if c < 0x80 { return c == 0x20 || (c >= 0x09 && c <= 0x0D) ? 1 : nil }
-        for w in Self.wideWhitespace where i + w.count <= end && bytes[i..<(i + w.count)].elementsEqual(w) { return w.count }
-        return nil
+        let s = bytes.withUnsafeBytes { UTF8Bytes.scalar(UnsafeRawBufferPointer(rebasing: $0[..<end]), at: i) }
+        return Snippet.isWhitespace(s.scalar) ? s.length : nil
     }
 
     private func whitespaceLength(before end: Int, start: Int) -> Int? {
         let c = bytes[end - 1]
         if c < 0x80 { return c == 0x20 || (c >= 0x09 && c <= 0x0D) ? 1 : nil }
-        for w in Self.wideWhitespace where end - w.count >= start && bytes[(end - w.count)..<end].elementsEqual(w) { return w.count }
-        return nil
+        let s = bytes.withUnsafeBytes { UTF8Bytes.scalar(UnsafeRawBufferPointer(rebasing: $0[start...]), endingAt: end - start) }
+        return Snippet.isWhitespace(s.scalar) ? s.length : nil
     }
-
-    /// White_Space beyond ASCII, in UTF-8: U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028,
-    /// U+2029, U+202F, U+205F, U+3000.
-    private static let wideWhitespace: [[UInt8]] =
-        [[0xC2, 0x85], [0xC2, 0xA0], [0xE1, 0x9A, 0x80]] + (0x80...0x8A).map { [0xE2, 0x80, UInt8($0)] }
-        + [[0xE2, 0x80, 0xA8], [0xE2, 0x80, 0xA9], [0xE2, 0x80, 0xAF], [0xE2, 0x81, 0x9F], [0xE3, 0x80, 0x80]]
 
     func contains(_ byte: UInt8, in range: Range<Int>) -> Bool {
         for i in range where bytes[i] == byte { return true }

@@ -70,6 +70,25 @@ public enum UTF8Bytes {
         return 0
     }
 
+    /// The scalar that starts at `i` and its length in bytes; an ill-formed byte reads as
+    /// U+FFFD of length 1.
+    public static func scalar(_ b: UnsafeRawBufferPointer, at i: Int) -> (scalar: Unicode.Scalar, length: Int) {
+        let length = sequenceLength(b, at: i)
+        guard length > 0 else { return ("\u{FFFD}", 1) }
+        var value = UInt32(b[i]) & (length == 1 ? 0x7F : 0xFF >> (length + 1))
+        for k in 1..<max(length, 1) { value = value << 6 | UInt32(b[i + k] & 0x3F) }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+    }
+
+    /// The scalar that ends at `end` (exclusive) and its length in bytes, as `scalar(_:at:)`
+    /// reads it.
+    public static func scalar(_ b: UnsafeRawBufferPointer, endingAt end: Int) -> (scalar: Unicode.Scalar, length: Int) {
+        var start = end - 1
+        while start > 0, end - start < 4, b[start] & 0xC0 == 0x80 { start -= 1 }
+        let s = scalar(b, at: start)
+        return s.length == end - start ? s : ("\u{FFFD}", 1)
+    }
+
     /// Copies `bytes`, replacing each ill-formed byte with U+FFFD.
     public static func repaired(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var out = [UInt8]()

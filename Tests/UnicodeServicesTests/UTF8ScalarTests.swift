@@ -1,0 +1,31 @@
+import Testing
+import UTF8Text
+
+/// UTF8Bytes.scalar reads every scalar of a text forwards and backwards as String does, and an
+/// ill-formed byte as U+FFFD of one byte.
+@Test func scalarsForwardAndBackward() {
+    let text = "a é\u{A0}日本\u{3000}😀\u{2028}z"
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBytes { b in
+        var forward: [Unicode.Scalar] = []
+        var i = 0
+        while i < b.count {
+            let s = UTF8Bytes.scalar(b, at: i)
+            forward.append(s.scalar)
+            i += s.length
+        }
+        #expect(forward == Array(text.unicodeScalars))
+        var backward: [Unicode.Scalar] = []
+        var end = b.count
+        while end > 0 {
+            let s = UTF8Bytes.scalar(b, endingAt: end)
+            backward.append(s.scalar)
+            end -= s.length
+        }
+        #expect(backward == Array(text.unicodeScalars.reversed()))
+    }
+    [UInt8]([0x61, 0xE6, 0x97, 0x62]).withUnsafeBytes { b in
+        #expect(UTF8Bytes.scalar(b, at: 1) == ("\u{FFFD}", 1))
+        #expect(UTF8Bytes.scalar(b, endingAt: 3) == ("\u{FFFD}", 1))
+    }
+}
