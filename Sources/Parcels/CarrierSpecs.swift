@@ -32,7 +32,7 @@ final class TrackingFormat {
 
         func finds(_ value: [UInt16]) -> Bool {
             exact.contains(String(decoding: value, as: UTF16.self))
-                || patterns.contains { p in var hit = false; p.forEachMatch(in: value) { _ in hit = true; return false }; return hit }
+                || patterns.contains { $0.firstMatch(in: value) != nil }
         }
     }
 

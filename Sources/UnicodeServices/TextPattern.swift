@@ -65,6 +65,16 @@ public final class TextPattern {
         }
     }
 
+    /// The first match in `text`, nil when there is none.
+    public func firstMatch(in text: [UInt16]) -> Match? {
+        var first: Match?
+        forEachMatch(in: text) { match in
+            first = match
+            return false
+        }
+        return first
+    }
+
     /// The match of the whole of `text`, nil when it does not match.
     public func wholeMatch(_ text: [UInt16]) -> Match? {
         text.withUnsafeBufferPointer { buf in
