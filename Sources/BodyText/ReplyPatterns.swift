@@ -80,3 +80,12 @@ final class ReplyMatcher {
         laterField = CuedPattern("\\s[*\\s]*(?:\(words(fieldKeys)))[*\\s]*[:：]")
     }
 }
+
+extension ReplyMatcher {
+    /// Which header field `text` starts with (1–5: from, sent, to, subject, cc), nil when none.
+    func fieldNumber(_ text: PatternText) -> Int? {
+        // every field pattern ends with its colon
+        guard text.folded.contains(where: { $0 == 0x3A || $0 == 0xFF1A }) else { return nil }
+        return headerFields.firstIndex { $0.matchesStart(text) }.map { $0 + 1 }
+    }
+}

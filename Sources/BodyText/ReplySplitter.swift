@@ -52,7 +52,7 @@ final class ReplySplitter {
     private func splitQuotes(_ t: TextLines, _ lines: Range<Int>, reply: inout [Piece], quoted: inout [Piece], forwarded: inout Bool) {
         func sort(_ range: Range<Int>) {
             for i in range {
-                if isQuote(t, i) { quoted.append(t.lines[i]) } else { reply.append(t.lines[i]) }
+                if isQuotedOrWrapped(t, i) { quoted.append(t.lines[i]) } else { reply.append(t.lines[i]) }
             }
         }
         guard let h = firstHeader(t, lines) else { return sort(lines) }
@@ -78,7 +78,7 @@ final class ReplySplitter {
         if h.kind == .attribution {
             while k < lines.upperBound, t.isBlank(k) { k += 1 }
             if k < lines.upperBound, t.isQuote(k) {
-                while k < lines.upperBound, isQuote(t, k) || t.isBlank(k) { k += 1 }
+                while k < lines.upperBound, isQuotedOrWrapped(t, k) || t.isBlank(k) { k += 1 }
                 quoted += t.lines[h.line..<k]
                 if k < lines.upperBound {
                     reply.append(0..<0)
@@ -118,7 +118,7 @@ final class ReplySplitter {
         let line = t.patternText(trimmed)
         if m.forwarded.matchesWhole(line) { return Header(line: i, length: 1, kind: .forward) }
         if m.originalMessage.matchesWhole(line) { return Header(line: i, length: 1, kind: .separator) }
-        if m.fieldNumber(line).map({ $0 <= 3 }) == true, isHeaderBlock(t, lines, from: i) {
+        if m.fieldNumber(line).map({ $0 <= 3 }) == true, isHeaderBlock(t, lines, from: i, line) {
             return Header(line: i, length: 1, kind: .headerBlock)
         }
         // Reply text and attribution on one line. An attribution ends the way mayEndHeader
@@ -197,14 +197,8 @@ final class ReplySplitter {
 
     /// A From:, Date: or To: line with another field of a header (From, Sent, To, Subject,
     /// Cc) under it, or after it on the same line.
-    private func isHeaderBlock(_ t: TextLines, _ lines: Range<Int>, from i: Int) -> Bool {
-        let line = t.patternText(t.trimmed(i))
-        var fieldsOnOneLine = false
-        m.laterField.forEachMatch(in: line) { _ in
-            fieldsOnOneLine = true
-            return false
-        }
-        if fieldsOnOneLine { return true }
+    private func isHeaderBlock(_ t: TextLines, _ lines: Range<Int>, from i: Int, _ line: PatternText) -> Bool {
+        if m.laterField.firstMatch(in: line) != nil { return true }
         let first = m.fieldNumber(line)
         var k = i + 1
         while k < lines.upperBound, k <= i + 8 {
@@ -269,7 +263,7 @@ final class ReplySplitter {
 
     /// Quoted with `>`, or a piece of a quoted line that a mailer wrapped without quoting it:
     /// one line between quoted lines, with a link in it or no space at all.
-    private func isQuote(_ t: TextLines, _ i: Int) -> Bool {
+    private func isQuotedOrWrapped(_ t: TextLines, _ i: Int) -> Bool {
         if t.isQuote(i) { return true }
         guard i > 0, i + 1 < t.count, t.isQuote(i - 1), t.isQuote(i + 1) else { return false }
         let line = t.trimmed(i)
@@ -329,11 +323,3 @@ private func utf8Length(_ u: ArraySlice<UInt16>) -> Int {
     return n
 }
 
-extension ReplyMatcher {
-    /// Which header field `text` starts with (1–5: from, sent, to, subject, cc), nil when none.
-    func fieldNumber(_ text: PatternText) -> Int? {
-        // every field pattern ends with its colon
-        guard text.folded.contains(where: { $0 == 0x3A || $0 == 0xFF1A }) else { return nil }
-        return headerFields.firstIndex { $0.matchesStart(text) }.map { $0 + 1 }
-    }
-}
