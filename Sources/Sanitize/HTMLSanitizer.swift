@@ -357,15 +357,14 @@ final class SanitizingWriter: HTMLStreamHandler {
                 for d in CSSPolicy.split(CSSPolicy.withoutComments(Array(value)[...])[...], at: UInt8(ascii: ";")) {
                     guard let colon = d.firstIndex(of: UInt8(ascii: ":")) else { continue }
                     let property = CSSPolicy.trimmed(d[..<colon]).map(CSSPolicy.lower)
-                    let v = CSSPolicy.trimmed(d[(colon + 1)...])
-                    func value(is prefix: String) -> Bool { v.map(CSSPolicy.lower).starts(with: prefix.utf8) }
+                    let v = CSSPolicy.trimmed(d[(colon + 1)...]).map(CSSPolicy.lower)
                     switch property {
                     case Self.width, Self.maxWidth: width = min(width ?? Int.max, Self.pixels(v) ?? Int.max)
                     case Self.height, Self.maxHeight: height = min(height ?? Int.max, Self.pixels(v) ?? Int.max)
-                    case Self.display: hidden = hidden || value(is: "none")
-                    case Self.visibility: hidden = hidden || value(is: "hidden")
+                    case Self.display: hidden = hidden || v.starts(with: "none".utf8)
+                    case Self.visibility: hidden = hidden || v.starts(with: "hidden".utf8)
                     case Self.opacity:
-                        hidden = hidden || Double(String(decoding: v.map(CSSPolicy.lower).prefix { $0 != 0x20 && $0 != 0x21 }, as: UTF8.self)) == 0
+                        hidden = hidden || Double(String(decoding: v.prefix { $0 != 0x20 && $0 != 0x21 }, as: UTF8.self)) == 0
                     default: break
                     }
                 }
