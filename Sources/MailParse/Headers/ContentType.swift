@@ -40,31 +40,28 @@ struct HeaderParameters {
     }
 
     init(_ raw: [UInt8], decoder: HeaderTextDecoder, defects: inout [String]) {
-        let tokens = raw.withUnsafeBytes { Self.split($0) }
-        value = tokens.first.map { String(decoding: $0.name, as: UTF8.self).asciiLowercased.trimmingSpaces } ?? ""
-        (type, subtype) = Self.split(value)
-        // Collect RFC 2231 sections: name*0, name*1*, ...
+        var result = Parameters()
+        // RFC 2231 sections (name*0, name*1*, ...), rare: collected only when a name has a star
         var sections: [String: [(index: Int, encoded: Bool, bytes: [UInt8])]] = [:]
-        var plain: [(String, [UInt8])] = []
-        for token in tokens.dropFirst() {
-            guard let eq = token.name.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let key = String(decoding: token.name[..<eq], as: UTF8.self).asciiLowercased.trimmingSpaces
-            let value = token.value ?? []
-            if let star = key.firstIndex(of: "*") {
-                let base = String(key[..<star])
-                let rest = key[key.index(after: star)...]
-                let encoded = rest.hasSuffix("*") || rest.isEmpty
-                let indexText = rest.hasSuffix("*") ? rest.dropLast() : rest
-                let index = indexText.isEmpty ? 0 : Int(indexText) ?? 0
-                sections[base, default: []].append((index, encoded, value))
-            } else if !plain.contains(where: { $0.0 == key }) {
-                plain.append((key, value))
+        var seen: [String] = []
+        let first = raw.withUnsafeBytes { b in
+            Self.split(b) { name, value in
+                let key = Self.keyString(name)
+                if let star = key.firstIndex(of: "*") {
+                    let base = String(key[..<star])
+                    let rest = key[key.index(after: star)...]
+                    let encoded = rest.hasSuffix("*") || rest.isEmpty
+                    let indexText = rest.hasSuffix("*") ? rest.dropLast() : rest
+                    let index = indexText.isEmpty ? 0 : Int(indexText) ?? 0
+                    sections[base, default: []].append((index, encoded, value))
+                } else if !seen.contains(key) {
+                    seen.append(key)
+                    result[key] = decoder.decode(value, defects: &defects)
+                }
             }
         }
-        var result = Parameters()
-        for (key, bytes) in plain {
-            result[key] = decoder.decode(bytes, defects: &defects)
-        }
+        value = first.withUnsafeBytes { Self.keyString($0) }
+        (type, subtype) = Self.split(value)
         for (key, parts) in sections {
             let ordered = parts.sorted { $0.index < $1.index }
             var charset: String?
@@ -91,71 +88,68 @@ struct HeaderParameters {
         parameters = result
     }
 
-
-    /// Splits at `;` outside quotes; each token is `name=value` with the value unquoted.
-    private static func split(_ b: UnsafeRawBufferPointer) -> [(name: [UInt8], value: [UInt8]?)] {
-        var tokens: [(name: [UInt8], value: [UInt8]?)] = []
-        var current = [UInt8]()
-        var value: [UInt8]?
-        var i = 0
-        func finish() {
-            let trimmedName = current.withUnsafeBytes { Bytes.trim($0, 0..<current.count) }
-            if !trimmedName.isEmpty || value != nil {
-                var v = value
-                if var raw = v, value != nil {
-                    let r = raw.withUnsafeBytes { Bytes.trim($0, 0..<raw.count) }
-                    raw = Array(raw[r])
-                    v = raw
-                }
-                tokens.append((Array(current[trimmedName]), v))
-            }
-            current = []
-            value = nil
+    /// A name or the type, lowercased, without the white space and quotes around it.
+    private static func keyString(_ b: UnsafeRawBufferPointer) -> String {
+        var lo = 0, hi = b.count
+        func isTrimmed(_ c: UInt8) -> Bool { Bytes.isWhitespace(c) || c == UInt8(ascii: "\"") }
+        while lo < hi, isTrimmed(b[lo]) { lo += 1 }
+        while hi > lo, isTrimmed(b[hi - 1]) { hi -= 1 }
+        return String(unsafeUninitializedCapacity: hi - lo) { out in
+            for k in lo..<hi { out[k - lo] = Bytes.lower(b[k]) }
+            return hi - lo
         }
-        while i < b.count {
-            let c = b[i]
-            if c == UInt8(ascii: ";") {
-                finish()
-            } else if c == UInt8(ascii: "(") && value == nil && tokens.isEmpty {
-                // a comment after the type: text/plain (comment)
+    }
+
+    /// Splits at `;`: the first piece is the value (returned, a comment in parentheses taken
+    /// out); each later `name=value` goes to `parameter` with its value unquoted and trimmed
+    /// (a `;` inside quotes is part of the value; text after the closing quote is dropped).
+    private static func split(_ b: UnsafeRawBufferPointer, _ parameter: (UnsafeRawBufferPointer, [UInt8]) -> Void) -> [UInt8] {
+        let n = b.count
+        var i = 0
+        var first: [UInt8] = []
+        while i < n, b[i] != UInt8(ascii: ";") {
+            if b[i] == UInt8(ascii: "(") {  // a comment after the type: text/plain (comment)
                 var depth = 1
                 i += 1
-                while i < b.count, depth > 0 {
+                while i < n, depth > 0 {
                     if b[i] == UInt8(ascii: "(") { depth += 1 } else if b[i] == UInt8(ascii: ")") { depth -= 1 }
                     i += 1
                 }
                 continue
-            } else if c == UInt8(ascii: "=") && value == nil && !tokens.isEmpty {
-                current.append(c)
-                value = []
-                // quoted value
-                var j = i + 1
-                while j < b.count, b[j] == Bytes.space || b[j] == Bytes.tab { j += 1 }
-                if j < b.count, b[j] == UInt8(ascii: "\"") {
-                    j += 1
-                    while j < b.count, b[j] != UInt8(ascii: "\"") {
-                        if b[j] == UInt8(ascii: "\\"), j + 1 < b.count { j += 1 }
-                        value!.append(b[j])
-                        j += 1
-                    }
-                    i = j + 1
-                    // skip to the next ';'
-                    while i < b.count, b[i] != UInt8(ascii: ";") { i += 1 }
-                    finish()
-                    i += 1
-                    continue
-                }
-                i = j
-                continue
-            } else if value != nil {
-                value!.append(c)
-            } else {
-                current.append(c)
             }
-            i += 1
+            let runEnd = (i..<n).first { b[$0] == UInt8(ascii: ";") || b[$0] == UInt8(ascii: "(") } ?? n
+            first.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[i..<runEnd]))
+            i = runEnd
         }
-        finish()
-        return tokens
+        while i < n {
+            i += 1  // the ';'
+            let nameStart = i
+            while i < n, b[i] != UInt8(ascii: ";"), b[i] != UInt8(ascii: "=") { i += 1 }
+            guard i < n, b[i] == UInt8(ascii: "=") else { continue }  // no value: not a parameter
+            let name = UnsafeRawBufferPointer(rebasing: b[nameStart..<i])
+            i += 1
+            while i < n, b[i] == Bytes.space || b[i] == Bytes.tab { i += 1 }
+            var value: [UInt8]
+            if i < n, b[i] == UInt8(ascii: "\"") {
+                i += 1
+                let start = i
+                while i < n, b[i] != UInt8(ascii: "\""), b[i] != UInt8(ascii: "\\") { i += 1 }
+                value = Array(b[start..<i])
+                while i < n, b[i] != UInt8(ascii: "\"") {  // after a quoted pair, a byte at a time
+                    if b[i] == UInt8(ascii: "\\"), i + 1 < n { i += 1 }
+                    value.append(b[i])
+                    i += 1
+                }
+                while i < n, b[i] != UInt8(ascii: ";") { i += 1 }
+            } else {
+                let start = i
+                while i < n, b[i] != UInt8(ascii: ";") { i += 1 }
+                value = Array(b[start..<i])
+            }
+            let trimmed = value.withUnsafeBytes { Bytes.trim($0, 0..<value.count) }
+            parameter(name, trimmed.count == value.count ? value : Array(value[trimmed]))
+        }
+        return first
     }
 
     static func percentDecode(_ bytes: [UInt8]) -> [UInt8] {
