@@ -48,19 +48,14 @@ struct HeaderBlock {
     /// continuation ends the block (as Python's parser does), with a defect.
     init(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int) {
         bodyStart = end
+        fields.reserveCapacity(32)
         var i = start
-        var current: (name: Range<Int>, value: [Range<Int>])?
+        /// The field being read: its name, and its value from after the colon to the end of its
+        /// last line (continuation lines included).
+        var current: (name: Range<Int>, value: Range<Int>, folded: Bool)?
         func flush(_ fields: inout [HeaderField]) {
             guard let c = current else { return }
-            // unfolding: the line break goes, the whitespace that starts the next line stays
-            var raw: [UInt8]
-            if c.value.count == 1 {
-                raw = Array(b[Bytes.trim(b, c.value[0])])
-            } else {
-                raw = []
-                for r in c.value { raw.append(contentsOf: b[r]) }
-                raw = Array(raw[raw.withUnsafeBytes { Bytes.trim($0, 0..<raw.count) }])
-            }
+            let raw = c.folded ? Self.unfolded(b, c.value) : Array(b[Bytes.trim(b, c.value)])
             fields.append(HeaderField(name: UnsafeRawBufferPointer(rebasing: b[c.name]), raw: raw))
             current = nil
         }
@@ -74,7 +69,8 @@ struct HeaderBlock {
             let c0 = b[i]
             if c0 == Bytes.space || c0 == Bytes.tab {
                 if current != nil {
-                    current!.value.append(i..<contentEnd)
+                    current!.value = current!.value.lowerBound..<contentEnd
+                    current!.folded = true
                 } else {
                     defects.append("continuation_without_field")
                 }
@@ -88,7 +84,7 @@ struct HeaderBlock {
             while colon < contentEnd, b[colon] == Bytes.space || b[colon] == Bytes.tab { colon += 1 }
             if colon < contentEnd, b[colon] == UInt8(ascii: ":"), nameEnd > i {
                 flush(&fields)
-                current = (i..<nameEnd, [(colon + 1)..<contentEnd])
+                current = (i..<nameEnd, (colon + 1)..<contentEnd, false)
                 i = next
                 continue
             }
@@ -103,6 +99,21 @@ struct HeaderBlock {
         }
         flush(&fields)
         bodyStart = end
+    }
+
+    /// A value written on several lines, as one: the line breaks go, the white space that
+    /// starts each continuation line stays (RFC 5322 unfolding); the ends trimmed.
+    private static func unfolded(_ b: UnsafeRawBufferPointer, _ value: Range<Int>) -> [UInt8] {
+        var raw: [UInt8] = []
+        raw.reserveCapacity(value.count)
+        var i = value.lowerBound
+        while i < value.upperBound {
+            let (contentEnd, next) = Bytes.lineEnd(b, from: i, to: value.upperBound)
+            raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[i..<contentEnd]))
+            i = next
+        }
+        let trimmed = raw.withUnsafeBytes { Bytes.trim($0, 0..<raw.count) }
+        return trimmed.count == raw.count ? raw : Array(raw[trimmed])
     }
 
     init(fields: [HeaderField]) {
