@@ -96,6 +96,32 @@ import JSONLines
         #expect(r[1]["subject"] == .string("small"))
     }
 
+    /// The word-at-a-time search for "\nFrom " against a plain one: at every place in buffers
+    /// of every length around the 16-byte steps, with near misses ("\nFrom" at the end, "\nFrog",
+    /// "\n\nFrom ") and LFs and Fs next to it.
+    @Test func newlineFromSearchMatchesAPlainSearch() {
+        func plain(_ b: [UInt8], from: Int) -> Int? {
+            let n = MboxReader.newlineFrom
+            return b.count < n.count ? nil : (from...max(from, b.count - n.count)).first { $0 + n.count <= b.count && Array(b[$0..<($0 + n.count)]) == n }
+        }
+        let pieces = ["\nFrom ", "\nFrom", "\nFrog ", "\n\nFrom ", "F\nF", "xx", "\n", "F"].map { Array($0.utf8) }
+        var seed: UInt64 = 7
+        for length in 0..<70 {
+            for _ in 0..<40 {
+                var b: [UInt8] = []
+                while b.count < length {
+                    seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                    b += pieces[Int(seed >> 33) % pieces.count]
+                }
+                b = Array(b.prefix(length))
+                for from in [0, 1, 5, 16, 17] where from <= b.count {
+                    let found = b.withUnsafeBytes { MboxReader.findNewlineFrom($0, from: from) }
+                    #expect(found == plain(b, from: from), "\(b) from \(from)")
+                }
+            }
+        }
+    }
+
     @Test func singleMessageWithAFromLineAsProcmailHandsIt() throws {
         let r = try records(ofMailbox: Array("From sender@x  Sat Jan  3 01:05:34 1996\nSubject: hi\n\nbody\n".utf8))
         #expect(r.count == 1)
