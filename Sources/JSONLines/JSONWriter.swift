@@ -143,42 +143,81 @@ public struct JSONWriter {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Appends `s` quoted and escaped. Output is gathered in a small stack buffer and appended
+    /// to `out` when full, so that an escape (one every 40 bytes of mail text) is a few stores
+    /// rather than three appends; a long run with nothing to escape is appended straight.
     public static func appendString(utf8 s: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         let n = s.count
-        var i = 0
-        var start = 0
-        while i < n {
-            // skip 8 bytes at a time while none needs escaping
-            while i + 8 <= n {
-                if JSONBytes.needsEscape(s.loadUnaligned(fromByteOffset: i, as: UInt64.self)) != 0 { break }
-                i += 8
+        let room = 512
+        withUnsafeTemporaryAllocation(byteCount: room, alignment: 8) { scratch in
+            let sb = scratch.baseAddress!
+            var used = 0
+            func put(_ from: Int, _ to: Int) {
+                let count = to &- from
+                if count > room &- 8 &- used {
+                    out.append(contentsOf: UnsafeRawBufferPointer(start: sb, count: used))
+                    used = 0
+                    if count > room &- 8 {
+                        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: s[from..<to]))
+                        return
+                    }
+                }
+                (sb + used).copyMemory(from: s.baseAddress! + from, byteCount: count)
+                used &+= count
             }
-            guard i < n else { break }
-            let c = s[i]
-            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
-                i += 1
-                continue
+            var i = 0
+            var start = 0
+            while true {
+                // 8 bytes at a time to the first flagged, which is checked: needsEscape can flag
+                // a byte above one of 0x80 and up by a borrow
+                var found = false
+                while i &+ 8 <= n {
+                    let mask = JSONBytes.needsEscape(s.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                    if mask != 0 {
+                        i &+= mask.trailingZeroBitCount &>> 3
+                        found = true
+                        break
+                    }
+                    i &+= 8
+                }
+                if !found {
+                    while i < n {
+                        let c = s[i]
+                        if c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
+                            found = true
+                            break
+                        }
+                        i &+= 1
+                    }
+                    guard found else { break }
+                }
+                let c = s[i]
+                guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else {
+                    i &+= 1  // a false flag
+                    continue
+                }
+                put(start, i)
+                sb.storeBytes(of: 0x5C, toByteOffset: used, as: UInt8.self)
+                switch c {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): sb.storeBytes(of: c, toByteOffset: used &+ 1, as: UInt8.self); used &+= 2
+                case 0x0A: sb.storeBytes(of: UInt8(ascii: "n"), toByteOffset: used &+ 1, as: UInt8.self); used &+= 2
+                case 0x0D: sb.storeBytes(of: UInt8(ascii: "r"), toByteOffset: used &+ 1, as: UInt8.self); used &+= 2
+                case 0x09: sb.storeBytes(of: UInt8(ascii: "t"), toByteOffset: used &+ 1, as: UInt8.self); used &+= 2
+                default:
+                    sb.storeBytes(of: UInt8(ascii: "u"), toByteOffset: used &+ 1, as: UInt8.self)
+                    sb.storeBytes(of: UInt8(ascii: "0"), toByteOffset: used &+ 2, as: UInt8.self)
+                    sb.storeBytes(of: UInt8(ascii: "0"), toByteOffset: used &+ 3, as: UInt8.self)
+                    sb.storeBytes(of: hexDigits[Int(c >> 4)], toByteOffset: used &+ 4, as: UInt8.self)
+                    sb.storeBytes(of: hexDigits[Int(c & 15)], toByteOffset: used &+ 5, as: UInt8.self)
+                    used &+= 6
+                }
+                i &+= 1
+                start = i
             }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: s[start..<i]))
-            // byte by byte: an array literal here would be an allocation per escaped line break
-            out.append(0x5C)
-            switch c {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(c)
-            case 0x0A: out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(UInt8(ascii: "t"))
-            default:
-                out.append(UInt8(ascii: "u"))
-                out.append(UInt8(ascii: "0"))
-                out.append(UInt8(ascii: "0"))
-                out.append(hexDigits[Int(c >> 4)])
-                out.append(hexDigits[Int(c & 15)])
-            }
-            i += 1
-            start = i
+            put(start, n)
+            if used > 0 { out.append(contentsOf: UnsafeRawBufferPointer(start: sb, count: used)) }
         }
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: s[start..<n]))
         out.append(UInt8(ascii: "\""))
     }
 }

@@ -91,6 +91,40 @@ import Testing
         #expect(text == #"{"s":"quote\" back\\ nl\n tab\t bell\u0007 é 😀 long-ascii-run-to-cross-the-word-boundary","n":42,"a":[null,false]}"#)
     }
 
+    /// Against a byte-at-a-time escaper: strings of pieces that need escaping, multi-byte
+    /// characters (whose bytes of 0x80 and up make the word test flag the byte above them), and
+    /// runs long and short, to lengths past the 512-byte buffer the writer gathers output in.
+    @Test func escapesAsAPlainEscaperDoes() {
+        let hex = Array("0123456789abcdef".utf8)
+        func plain(_ s: [UInt8]) -> [UInt8] {
+            var out: [UInt8] = [0x22]
+            for c in s {
+                switch c {
+                case 0x22, 0x5C: out += [0x5C, c]
+                case 0x0A: out += Array(#"\n"#.utf8)
+                case 0x0D: out += Array(#"\r"#.utf8)
+                case 0x09: out += Array(#"\t"#.utf8)
+                case 0..<0x20: out += Array(#"\u00"#.utf8) + [hex[Int(c >> 4)], hex[Int(c & 15)]]
+                default: out.append(c)
+                }
+            }
+            return out + [0x22]
+        }
+        let pieces = ["\"", "\\", "\n", "\u{1}", "\t", "é ", "日本", "😀", "\u{80}\u{20}", "a", " ", String(repeating: "x", count: 300),
+                      String(repeating: "y", count: 9)].map { Array($0.utf8) }
+        var seed: UInt64 = 3
+        for length in stride(from: 0, to: 1_300, by: 7) {
+            var s: [UInt8] = []
+            while s.count < length {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                s += pieces[Int(seed >> 33) % pieces.count]
+            }
+            var out: [UInt8] = []
+            s.withUnsafeBytes { JSONWriter.appendString(utf8: $0, to: &out) }
+            #expect(out == plain(s), "length \(s.count)")
+        }
+    }
+
     @Test func roundTripsThroughTheScanner() throws {
         var w = JSONWriter()
         let nasty = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self) + "日本語"
