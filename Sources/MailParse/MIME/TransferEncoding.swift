@@ -198,14 +198,19 @@ enum QuotedPrintable {
                 var softBreak = false
                 var k = i
                 while k < contentEnd {
-                    guard let p = memchr(base + k, Int32(UInt8(ascii: "=")), contentEnd - k) else {
-                        (o0 + o).update(from: (base + k).assumingMemoryBound(to: UInt8.self), count: contentEnd - k)
-                        o += contentEnd - k
-                        break
+                    let eq: Int
+                    if b[k] == UInt8(ascii: "=") {
+                        eq = k  // text that is mostly escapes (CJK, say): no search, no copy
+                    } else {
+                        guard let p = memchr(base + k, Int32(UInt8(ascii: "=")), contentEnd - k) else {
+                            (o0 + o).update(from: (base + k).assumingMemoryBound(to: UInt8.self), count: contentEnd - k)
+                            o += contentEnd - k
+                            break
+                        }
+                        eq = base.distance(to: UnsafeRawPointer(p))
+                        (o0 + o).update(from: (base + k).assumingMemoryBound(to: UInt8.self), count: eq - k)
+                        o += eq - k
                     }
-                    let eq = base.distance(to: UnsafeRawPointer(p))
-                    (o0 + o).update(from: (base + k).assumingMemoryBound(to: UInt8.self), count: eq - k)
-                    o += eq - k
                     if eq + 2 < contentEnd, let h = hexDigit(b[eq + 1]), let l = hexDigit(b[eq + 2]) {
                         o0[o] = h << 4 | l
                         o += 1
