@@ -1,8 +1,16 @@
 /// The bytes a part's body range points into: the message's, or a decoded copy when a
-/// container was transfer-encoded (a base64 multipart or message/rfc822).
+/// container was transfer-encoded (a base64 multipart or message/rfc822). Ranges count from
+/// the first byte of `bytes`, which may be a slice of a mailbox reader's buffer (no copy).
 final class ByteStorage {
-    let bytes: [UInt8]
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    private let bytes: ArraySlice<UInt8>
+    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+    convenience init(_ bytes: [UInt8]) { self.init(bytes[...]) }
+
+    var count: Int { bytes.count }
+
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBytes(body)
+    }
 }
 
 /// One node of a message's MIME tree. Bodies are ranges into `storage`, decoded only when a
@@ -58,7 +66,7 @@ final class MIMEPart {
     /// The body with its transfer encoding undone.
     func decodedBody(defects: inout [String]) -> [UInt8] {
         if let decodedOverride { return decodedOverride }
-        return storage.bytes.withUnsafeBytes { b in
+        return storage.withUnsafeBytes { b in
             encoding.decode(UnsafeRawBufferPointer(rebasing: b[body]), defects: &defects)
         }
     }
@@ -85,7 +93,7 @@ struct MIMEParser {
     static let maxDepth = 256
     let decoder: HeaderTextDecoder
 
-    func parse(_ bytes: [UInt8], depth: Int = 0) -> ParsedMessage {
+    func parse(_ bytes: ArraySlice<UInt8>, depth: Int = 0) -> ParsedMessage {
         let storage = ByteStorage(bytes)
         var defects: [String] = []
         let headers = bytes.withUnsafeBytes { HeaderBlock($0, from: 0, to: $0.count) }
@@ -127,10 +135,10 @@ struct MIMEParser {
         if encoding.transformsContent {
             if contentType.type == "multipart" { defects.append("multipart_with_transfer_encoding") }
             inner = ByteStorage(node.decodedBody(defects: &defects))
-            innerRange = 0..<inner.bytes.count
+            innerRange = 0..<inner.count
         }
         if isMessage {
-            let message = parse(Array(inner.bytes[innerRange]), depth: depth + 1)
+            let message = parse(inner.withUnsafeBytes { Array($0[innerRange])[...] }, depth: depth + 1)
             defects.append(contentsOf: message.defects)
             node.embedded = message
         } else {
@@ -146,7 +154,7 @@ struct MIMEParser {
     {
         var starts: [(lineStart: Int, contentStart: Int)] = []
         var closeAt: Int?
-        storage.bytes.withUnsafeBytes { b in
+        storage.withUnsafeBytes { b in
             var i = range.lowerBound
             while i < range.upperBound, let hit = Bytes.find(delimiter, in: b, from: i, to: range.upperBound) {
                 i = hit + delimiter.count
@@ -191,7 +199,7 @@ struct MIMEParser {
             if !starts.isEmpty { defects.append("text_after_boundary") }
         }
         if closeAt == nil, starts.count > 1, let last = starts.last,
-            storage.bytes.withUnsafeBytes({ b in (last.contentStart..<range.upperBound).allSatisfy { Bytes.isWhitespace(b[$0]) } })
+            storage.withUnsafeBytes({ b in (last.contentStart..<range.upperBound).allSatisfy { Bytes.isWhitespace(b[$0]) } })
         {
             // a delimiter written where the close delimiter belonged leaves an empty last part
             starts.removeLast()
@@ -203,7 +211,7 @@ struct MIMEParser {
             // nothing is lost: the body up to a close delimiter, if any, is read as plain text
             var end = closeAt ?? range.upperBound
             if closeAt != nil {  // the line break before the close delimiter is part of it
-                storage.bytes.withUnsafeBytes { b in
+                storage.withUnsafeBytes { b in
                     if end > range.lowerBound, b[end - 1] == Bytes.lf { end -= 1 }
                     if end > range.lowerBound, b[end - 1] == Bytes.cr { end -= 1 }
                 }
@@ -215,7 +223,7 @@ struct MIMEParser {
         var parts: [MIMEPart] = []
         for (k, start) in starts.enumerated() {
             var end = k + 1 < starts.count ? starts[k + 1].lineStart : (closeAt ?? range.upperBound)
-            let headers: HeaderBlock = storage.bytes.withUnsafeBytes { b in
+            let headers: HeaderBlock = storage.withUnsafeBytes { b in
                 // the line break before a delimiter belongs to the delimiter
                 if k + 1 < starts.count || closeAt != nil {
                     if end > start.contentStart, b[end - 1] == Bytes.lf { end -= 1 }

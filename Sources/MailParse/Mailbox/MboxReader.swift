@@ -308,7 +308,7 @@ public struct MboxReader {
     static let lengthUpper = Array("ENGTH:".utf8)
 
     private func emit(_ range: Range<Int>, _ body: (RawMessage) throws -> Void) throws {
-        let (message, envelopeDate) = buffer.withUnsafeBytes { b -> ([UInt8], Int?) in
+        let (message, envelopeDate, removals) = buffer.withUnsafeBytes { b -> (Range<Int>, Int?, [Int]) in
             let (fromEnd, start) = Bytes.lineEnd(b, from: range.lowerBound, to: range.upperBound)
             let fromLine = UnsafeRawBufferPointer(rebasing: b[min(range.lowerBound + 5, fromEnd)..<fromEnd])
             var end = range.upperBound
@@ -320,11 +320,13 @@ public struct MboxReader {
                     end -= 2
                 }
             }
-            let bytes = UnsafeRawBufferPointer(rebasing: b[start..<max(start, end)])
-            return (Self.unquote(bytes, variant: variant), Self.envelopeDate(fromLine))
+            let message = start..<max(start, end)
+            return (message, Self.envelopeDate(fromLine), Self.quotingToRemove(UnsafeRawBufferPointer(rebasing: b[message]), variant: variant))
         }
+        // most messages have no ">From " to unquote: they are handed over as a slice of the buffer
+        let bytes = removals.isEmpty ? buffer[message] : Self.removing(removals, from: buffer[message])[...]
         let source = MessageSource(path: path, offset: bufferOffset + range.lowerBound, length: range.count, format: "mbox")
-        try body(RawMessage(bytes: message, source: source, envelopeDate: envelopeDate))
+        try body(RawMessage(bytes: bytes, source: source, envelopeDate: envelopeDate))
     }
 
     private func emitWithoutEnvelope(_ body: (RawMessage) throws -> Void) throws {
@@ -332,9 +334,9 @@ public struct MboxReader {
         try body(RawMessage(bytes: buffer, source: source))
     }
 
-    /// Removes the quoting `>` from `>From ` lines as the variant says.
-    static func unquote(_ b: UnsafeRawBufferPointer, variant: MboxVariant?) -> [UInt8] {
-        if variant == .mboxcl2 { return Array(b) }
+    /// Where a quoting `>` of a `>From ` line is to be removed, as the variant says.
+    static func quotingToRemove(_ b: UnsafeRawBufferPointer, variant: MboxVariant?) -> [Int] {
+        if variant == .mboxcl2 { return [] }
         var removals: [Int] = []
         var i = 0
         let needle = Array(">From ".utf8)
@@ -346,15 +348,19 @@ public struct MboxReader {
             }
             i = hit + needle.count
         }
-        if removals.isEmpty { return Array(b) }
+        return removals
+    }
+
+    /// `bytes` without the bytes at `removals` (offsets from its start, ascending).
+    static func removing(_ removals: [Int], from bytes: ArraySlice<UInt8>) -> [UInt8] {
         var out = [UInt8]()
-        out.reserveCapacity(b.count)
-        var start = 0
+        out.reserveCapacity(bytes.count)
+        var start = bytes.startIndex
         for r in removals {
-            out.append(contentsOf: b[start..<r])
-            start = r + 1
+            out.append(contentsOf: bytes[start..<(bytes.startIndex + r)])
+            start = bytes.startIndex + r + 1
         }
-        out.append(contentsOf: b[start..<b.count])
+        out.append(contentsOf: bytes[start...])
         return out
     }
 

@@ -2,7 +2,9 @@ import JSONLines
 
 /// One message as a mailbox reader found it, before parsing.
 public struct RawMessage {
-    public var bytes: [UInt8]
+    /// The message; from an mbox, a slice of the reader's buffer, valid (without a copy) while
+    /// the message is handled: keeping it longer makes the reader's next read copy its buffer.
+    public var bytes: ArraySlice<UInt8>
     public var source: MessageSource
     /// When the mailbox says the message arrived (mbox From_ line, Gmail `internalDate`), as
     /// seconds since the epoch; used when the Date header is missing or unreadable.
@@ -17,10 +19,14 @@ public struct RawMessage {
     /// holds only its header lines, which name it when it has no Message-ID.
     var payload: JSONValue?
 
-    public init(bytes: [UInt8], source: MessageSource, envelopeDate: Int? = nil) {
+    public init(bytes: ArraySlice<UInt8>, source: MessageSource, envelopeDate: Int? = nil) {
         self.bytes = bytes
         self.source = source
         self.envelopeDate = envelopeDate
+    }
+
+    public init(bytes: [UInt8], source: MessageSource, envelopeDate: Int? = nil) {
+        self.init(bytes: bytes[...], source: source, envelopeDate: envelopeDate)
     }
 }
 

@@ -31,7 +31,7 @@ public final class MessageConverter {
         }
 
         let messageID = h.first("message-id").flatMap { MessageIDs.first($0.raw) }
-        let id = messageID ?? "sha256:" + hexString(SHA256.hash(raw.bytes))
+        let id = messageID ?? "sha256:" + hexString(raw.bytes.withUnsafeBytes { SHA256.hash($0) })
 
         w.beginObject()
         w.field("id", id)
