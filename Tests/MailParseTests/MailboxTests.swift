@@ -122,6 +122,36 @@ import JSONLines
         }
     }
 
+    /// The quoting to remove from ">From " lines against a line-by-line reading, for mboxrd
+    /// (every level) and mboxo (only one), with quotes that are not of From lines beside them.
+    @Test func quotingToRemoveMatchesALineByLineReading() {
+        let pieces = ["\n", ">", ">>", "From ", "From", "F", "x", "\r\n", "> From "].map { Array($0.utf8) }
+        var seed: UInt64 = 11
+        for length in 0..<90 {
+            for _ in 0..<30 {
+                var b: [UInt8] = []
+                while b.count < length {
+                    seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                    b += pieces[Int(seed >> 33) % pieces.count]
+                }
+                for variant in [MboxVariant.mboxrd, .mboxo] {
+                    var expected: [Int] = []
+                    var lineStart = 0
+                    for k in 0...b.count where k == b.count || b[k] == 0x0A {
+                        let line = b[lineStart..<k]
+                        let quotes = line.prefix { $0 == UInt8(ascii: ">") }.count
+                        if quotes > 0, line.dropFirst(quotes).starts(with: Array("From ".utf8)), variant == .mboxrd || quotes == 1 {
+                            expected.append(lineStart)
+                        }
+                        lineStart = k + 1
+                    }
+                    let found = b.withUnsafeBytes { MboxReader.quotingToRemove($0, variant: variant) }
+                    #expect(found == expected, "\(String(decoding: b, as: UTF8.self).debugDescription) \(variant)")
+                }
+            }
+        }
+    }
+
     @Test func singleMessageWithAFromLineAsProcmailHandsIt() throws {
         let r = try records(ofMailbox: Array("From sender@x  Sat Jan  3 01:05:34 1996\nSubject: hi\n\nbody\n".utf8))
         #expect(r.count == 1)

@@ -208,32 +208,14 @@ public struct MboxReader {
 
     static let newlineFrom = Array("\nFrom ".utf8)
 
-    /// The first "\nFrom " at or after `from`. Every byte of the mailbox passes here: sixteen
-    /// at a time, an LF followed by an F is found with word arithmetic (memchr for the rarer
-    /// byte stopped every 64 bytes in base64, which is most of a mailbox).
+    /// The first "\nFrom " at or after `from`.
     static func findNewlineFrom(_ b: UnsafeRawBufferPointer, from: Int) -> Int? {
-        let n = b.count
         var i = from
-        let lf = SIMD2<UInt64>(repeating: 0x0A0A_0A0A_0A0A_0A0A), f = SIMD2<UInt64>(repeating: 0x4646_4646_4646_4646)
-        let low = SIMD2<UInt64>(repeating: 0x7F7F_7F7F_7F7F_7F7F), high = SIMD2<UInt64>(repeating: 0x8080_8080_8080_8080)
-        while i &+ 17 <= n {
-            // a zero byte of t: an LF at i + k and an F after it
-            let t = (b.loadUnaligned(fromByteOffset: i, as: SIMD2<UInt64>.self) ^ lf)
-                | (b.loadUnaligned(fromByteOffset: i &+ 1, as: SIMD2<UInt64>.self) ^ f)
-            let zero = ~(((t & low) &+ low) | t) & high  // the top bit of each zero byte, exactly
-            if zero[0] | zero[1] != 0 {
-                for lane in 0..<2 {
-                    var z = zero[lane]
-                    while z != 0 {
-                        let k = i &+ lane &* 8 &+ z.trailingZeroBitCount / 8
-                        if Bytes.hasPrefix(b, at: k, newlineFrom) { return k }
-                        z &= z &- 1
-                    }
-                }
-            }
-            i &+= 16
+        while let k = Bytes.findLineBreak(before: UInt8(ascii: "F"), in: b, from: i) {
+            if Bytes.hasPrefix(b, at: k, newlineFrom) { return k }
+            i = k + 1
         }
-        return Bytes.find(newlineFrom, in: b, from: i)
+        return nil
     }
 
     /// Whether the line at `i` starts a message. It must begin `From ` and then either carry a
@@ -338,15 +320,18 @@ public struct MboxReader {
     static func quotingToRemove(_ b: UnsafeRawBufferPointer, variant: MboxVariant?) -> [Int] {
         if variant == .mboxcl2 { return [] }
         var removals: [Int] = []
-        var i = 0
-        let needle = Array(">From ".utf8)
-        while let hit = Bytes.find(needle, in: b, from: i) {
-            var lineStart = hit
-            while lineStart > 0, b[lineStart - 1] == UInt8(ascii: ">") { lineStart -= 1 }
-            if lineStart == 0 || b[lineStart - 1] == Bytes.lf {
-                if variant != .mboxo || lineStart == hit { removals.append(lineStart) }
+        func check(_ lineStart: Int) {
+            var from = lineStart
+            while from < b.count, b[from] == UInt8(ascii: ">") { from += 1 }
+            if from > lineStart, Bytes.hasPrefix(b, at: from, Array("From ".utf8)), variant != .mboxo || from == lineStart + 1 {
+                removals.append(lineStart)
             }
-            i = hit + needle.count
+        }
+        check(0)
+        var i = 0
+        while let k = Bytes.findLineBreak(before: UInt8(ascii: ">"), in: b, from: i) {
+            check(k + 1)
+            i = k + 1
         }
         return removals
     }
