@@ -123,7 +123,10 @@ extension String {
         var s = self
         return s.withUTF8 { buf in
             if !buf.contains(where: { $0 &- 0x41 < 26 }) { return self }
-            return String(decoding: buf.map { Bytes.lower($0) }, as: UTF8.self)
+            return String(unsafeUninitializedCapacity: buf.count) { out in
+                for (k, c) in buf.enumerated() { out[k] = Bytes.lower(c) }
+                return buf.count
+            }
         }
     }
 

@@ -4,24 +4,31 @@
 public enum GmailLabels {
     /// Splits the header value at commas outside double quotes and maps each label.
     public static func fromHeader(_ value: String) -> [String] {
-        var labels: [String] = []
-        var current: [UInt8] = []
-        var inQuote = false
-        for c in value.utf8 {
-            if c == UInt8(ascii: "\"") {
-                inQuote.toggle()
-            } else if c == UInt8(ascii: ",") && !inQuote {
-                labels.append(String(decoding: current, as: UTF8.self))
-                current = []
-            } else {
-                current.append(c)
-            }
-        }
-        labels.append(String(decoding: current, as: UTF8.self))
         var result: [String] = []
-        for label in labels {
-            let id = systemID(for: label.trimmingSpaces)
-            if !id.isEmpty && !result.contains(id) { result.append(id) }
+        var value = value
+        value.withUTF8 { b in
+            func add(_ range: Range<Int>) {
+                // without the quotes and the white space around the name
+                let piece = UnsafeBufferPointer(rebasing: b[range])
+                var label = piece.contains(UInt8(ascii: "\""))
+                    ? String(decoding: piece.filter { $0 != UInt8(ascii: "\"") }, as: UTF8.self) : String(decoding: piece, as: UTF8.self)
+                if label.utf8.first.map(Bytes.isWhitespace) == true || label.utf8.last.map(Bytes.isWhitespace) == true {
+                    label = label.trimmingSpaces
+                }
+                let id = systemID(for: label)
+                if !id.isEmpty && !result.contains(id) { result.append(id) }
+            }
+            var start = 0
+            var inQuote = false
+            for (k, c) in b.enumerated() {
+                if c == UInt8(ascii: "\"") {
+                    inQuote.toggle()
+                } else if c == UInt8(ascii: ","), !inQuote {
+                    add(start..<k)
+                    start = k + 1
+                }
+            }
+            add(start..<b.count)
         }
         return result
     }

@@ -126,6 +126,7 @@ enum AddressListParser {
     private static func parseMailbox(_ item: ArraySlice<UInt8>, decoder: HeaderTextDecoder, defects: inout [String]) -> Mailbox? {
         // separate comments, quoted strings and the angle address
         var phrase: [UInt8] = []
+        phrase.reserveCapacity(item.count)
         var comments: [[UInt8]] = []
         var angle: ArraySlice<UInt8>?
         var i = item.startIndex
@@ -279,6 +280,11 @@ enum AddressListParser {
 extension AddressListParser {
     /// ASCII words joined by single spaces.
     static func collapsedASCII(_ s: [UInt8]) -> String {
+        // already so (the usual case): no other white space than single spaces between words
+        let isCollapsed = s.first != Bytes.space && s.last != Bytes.space
+            && !s.contains { Bytes.isWhitespace($0) && $0 != Bytes.space }
+            && !zip(s, s.dropFirst()).contains { $0 == Bytes.space && $1 == Bytes.space }
+        if isCollapsed { return String(decoding: s, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(s.count)
         for word in s.split(whereSeparator: Bytes.isWhitespace) {

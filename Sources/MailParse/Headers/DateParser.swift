@@ -25,13 +25,23 @@ public enum MailDate {
             if c == UInt8(ascii: ")") { depth = max(0, depth - 1); i += 1; continue }
             if depth > 0 || !isTokenByte(c) { i += 1; continue }
             if isDigit(c) {
-                // a number, or a time hh:mm[:ss]
-                var values: [Int] = []
+                // a number, or a time hh:mm[:ss] (its first three values kept)
+                var values = (0, 0, 0)
+                var count = 0
                 var digits = 0
                 var v = 0
+                func push(_ value: Int) {
+                    switch count {
+                    case 0: values.0 = value
+                    case 1: values.1 = value
+                    case 2: values.2 = value
+                    default: break
+                    }
+                    count += 1
+                }
                 while i < n, isDigit(s[i]) || s[i] == UInt8(ascii: ":") {
                     if s[i] == UInt8(ascii: ":") {
-                        values.append(v)
+                        push(v)
                         v = 0
                         digits = 0
                     } else {
@@ -41,12 +51,12 @@ public enum MailDate {
                     }
                     i += 1
                 }
-                values.append(v)
-                afterTime = values.count >= 2
-                if values.count >= 2 {
-                    hour = values[0]
-                    minute = values[1]
-                    second = values.count > 2 ? values[2] : 0
+                push(v)
+                afterTime = count >= 2
+                if count >= 2 {
+                    hour = values.0
+                    minute = values.1
+                    second = count > 2 ? values.2 : 0
                 } else if day == nil, digits <= 2, v >= 1, v <= 31 {
                     day = v
                 } else if year == nil {

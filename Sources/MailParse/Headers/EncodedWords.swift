@@ -64,7 +64,9 @@ struct HeaderTextDecoder {
     }
 
     private func plain(_ b: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
-        String(decoding: plainBytes(b, range), as: UTF8.self)
+        let slice = UnsafeRawBufferPointer(rebasing: b[range])
+        if UTF8Bytes.isValid(slice) { return String(decoding: slice, as: UTF8.self) }
+        return String(decoding: Windows1252.decode(slice), as: UTF8.self)
     }
 
     /// Raw header bytes as UTF-8: as they are when valid, else windows-1252.

@@ -17,17 +17,28 @@ struct HeaderField {
     /// A field from the name's bytes, lowercased as they are copied.
     init(name: UnsafeRawBufferPointer, raw: [UInt8]) {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        lowercasedName = String(unsafeUninitializedCapacity: name.count) { out in
-            for (k, c) in name.enumerated() {
-                let l = Bytes.lower(c)
-                out[k] = l
-                h = (h ^ UInt64(l)) &* 0x100_0000_01b3
+        for c in name { h = (h ^ UInt64(Bytes.lower(c))) &* 0x100_0000_01b3 }
+        if name.count > 15, let known = Self.longNames[h], known.utf8.elementsEqual(name.lazy.map(Bytes.lower)) {
+            lowercasedName = known
+        } else {
+            lowercasedName = String(unsafeUninitializedCapacity: name.count) { out in
+                for (k, c) in name.enumerated() { out[k] = Bytes.lower(c) }
+                return name.count
             }
-            return name.count
         }
         nameHash = h
         self.raw = raw
     }
+
+    /// Common names too long for a String to hold inline (15 bytes), made once rather than
+    /// allocated for every message.
+    private static let longNames: [UInt64: String] = Dictionary(uniqueKeysWithValues: [
+        "content-transfer-encoding", "content-disposition", "content-description", "content-language",
+        "authentication-results", "arc-authentication-results", "arc-message-signature", "x-google-smtp-source",
+        "list-unsubscribe", "list-unsubscribe-post", "x-gm-message-state", "x-google-dkim-signature",
+        "x-ms-tnef-correlator", "x-auto-response-suppress", "x-originating-ip", "x-mozilla-status",
+        "x-microsoft-antispam", "x-microsoft-antispam-message-info", "domainkey-signature", "disposition-notification-to",
+    ].map { (hash($0.utf8), $0) })
 
     /// FNV-1a.
     static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
@@ -104,16 +115,16 @@ struct HeaderBlock {
     /// A value written on several lines, as one: the line breaks go, the white space that
     /// starts each continuation line stays (RFC 5322 unfolding); the ends trimmed.
     private static func unfolded(_ b: UnsafeRawBufferPointer, _ value: Range<Int>) -> [UInt8] {
+        var i = Bytes.trim(b, value).lowerBound  // line breaks are white space: as trimming after
         var raw: [UInt8] = []
-        raw.reserveCapacity(value.count)
-        var i = value.lowerBound
+        raw.reserveCapacity(value.upperBound - i)
         while i < value.upperBound {
             let (contentEnd, next) = Bytes.lineEnd(b, from: i, to: value.upperBound)
             raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[i..<contentEnd]))
             i = next
         }
-        let trimmed = raw.withUnsafeBytes { Bytes.trim($0, 0..<raw.count) }
-        return trimmed.count == raw.count ? raw : Array(raw[trimmed])
+        while let last = raw.last, Bytes.isWhitespace(last) { raw.removeLast() }
+        return raw
     }
 
     init(fields: [HeaderField]) {

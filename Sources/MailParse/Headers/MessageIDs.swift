@@ -9,8 +9,10 @@ enum MessageIDs {
         let n = raw.count
         while let open = raw[i...].firstIndex(of: UInt8(ascii: "<")) {
             guard let close = raw[open...].firstIndex(of: UInt8(ascii: ">")) else { break }
-            let id = raw[(open + 1)..<close].filter { !Bytes.isWhitespace($0) }
-            if !id.isEmpty { ids.append(String(decoding: id, as: UTF8.self)) }
+            let inside = raw[(open + 1)..<close]
+            let id = inside.contains(where: Bytes.isWhitespace) ? String(decoding: inside.filter { !Bytes.isWhitespace($0) }, as: UTF8.self)
+                : String(decoding: inside, as: UTF8.self)
+            if !id.isEmpty { ids.append(id) }
             i = close + 1
             if i >= n { break }
         }
