@@ -99,7 +99,7 @@ struct HeaderBlock {
                 i = next
                 continue
             }
-            if fields.isEmpty, current == nil, i == start, Bytes.hasPrefix(b, at: i, Array("From ".utf8)) {
+            if fields.isEmpty, current == nil, i == start, Bytes.hasPrefix(b, at: i, MboxReader.fromSpace) {
                 i = next  // an mbox From_ line handed over with a single message (procmail)
                 continue
             }

@@ -194,7 +194,7 @@ public struct MboxReader {
                 // the very first line, possibly after blank lines or a byte order mark
                 if Bytes.hasPrefix(b, at: i, [0xEF, 0xBB, 0xBF]) { i += 3 }
                 while i < b.count, b[i] == Bytes.lf || b[i] == Bytes.cr { i += 1 }
-                if Bytes.hasPrefix(b, at: i, Array("From ".utf8)) { return i }
+                if Bytes.hasPrefix(b, at: i, Self.fromSpace) { return i }
                 if !eof && b.count - i < 5 { return nil }
             }
             while let hit = Self.findNewlineFrom(b, from: max(i - 1, 0)) {
@@ -207,6 +207,7 @@ public struct MboxReader {
     }
 
     static let newlineFrom = Array("\nFrom ".utf8)
+    static let fromSpace = Array("From ".utf8)
 
     /// The first "\nFrom " at or after `from`.
     static func findNewlineFrom(_ b: UnsafeRawBufferPointer, from: Int) -> Int? {
@@ -223,7 +224,7 @@ public struct MboxReader {
     /// name an address and be followed by a header line. So an unquoted "From here on, at
     /// 6:30…" or "From Russia with love" in a body does not split a message.
     private func isFromLine(_ b: UnsafeRawBufferPointer, at i: Int) -> Bool {
-        guard Bytes.hasPrefix(b, at: i, Array("From ".utf8)) else { return false }
+        guard Bytes.hasPrefix(b, at: i, Self.fromSpace) else { return false }
         guard let end = Bytes.find(byte: Bytes.lf, in: b, from: i) else { return eof }
         let line = UnsafeRawBufferPointer(rebasing: b[(i + 5)..<end])
         if line.contains(UInt8(ascii: ":")), Self.envelopeDate(line) != nil { return true }
@@ -266,7 +267,7 @@ public struct MboxReader {
             if b[target] == Bytes.cr { target += 1 }
             if target < b.count, b[target] == Bytes.lf { target += 1 }
             if target == b.count { return .end(target) }
-            return Bytes.hasPrefix(b, at: target, Array("From ".utf8)) ? .end(target) : .none
+            return Bytes.hasPrefix(b, at: target, Self.fromSpace) ? .end(target) : .none
         }
     }
 
@@ -323,7 +324,7 @@ public struct MboxReader {
         func check(_ lineStart: Int) {
             var from = lineStart
             while from < b.count, b[from] == UInt8(ascii: ">") { from += 1 }
-            if from > lineStart, Bytes.hasPrefix(b, at: from, Array("From ".utf8)), variant != .mboxo || from == lineStart + 1 {
+            if from > lineStart, Bytes.hasPrefix(b, at: from, fromSpace), variant != .mboxo || from == lineStart + 1 {
                 removals.append(lineStart)
             }
         }
