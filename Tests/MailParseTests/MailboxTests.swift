@@ -108,12 +108,7 @@ import JSONLines
         var seed: UInt64 = 7
         for length in 0..<70 {
             for _ in 0..<40 {
-                var b: [UInt8] = []
-                while b.count < length {
-                    seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                    b += pieces[Int(seed >> 33) % pieces.count]
-                }
-                b = Array(b.prefix(length))
+                let b = spliced(pieces, length: length, seed: &seed)
                 for from in [0, 1, 5, 16, 17] where from <= b.count {
                     let found = b.withUnsafeBytes { MboxReader.findNewlineFrom($0, from: from) }
                     #expect(found == plain(b, from: from), "\(b) from \(from)")
@@ -129,11 +124,7 @@ import JSONLines
         var seed: UInt64 = 11
         for length in 0..<90 {
             for _ in 0..<30 {
-                var b: [UInt8] = []
-                while b.count < length {
-                    seed = seed &* 6364136223846793005 &+ 1442695040888963407
-                    b += pieces[Int(seed >> 33) % pieces.count]
-                }
+                let b = spliced(pieces, length: length, seed: &seed)
                 for variant in [MboxVariant.mboxrd, .mboxo] {
                     var expected: [Int] = []
                     var lineStart = 0
@@ -159,6 +150,16 @@ import JSONLines
         let eml = try records(ofMailbox: Array("Subject: plain eml\n\nbody\n".utf8))
         #expect(eml[0]["source"]?["format"] == .string("eml"))
     }
+}
+
+/// `length` bytes of the pieces in a pseudo-random order (the last one cut).
+private func spliced(_ pieces: [[UInt8]], length: Int, seed: inout UInt64) -> [UInt8] {
+    var b: [UInt8] = []
+    while b.count < length {
+        seed = seed &* 6364136223846793005 &+ 1442695040888963407
+        b += pieces[Int(seed >> 33) % pieces.count]
+    }
+    return Array(b.prefix(length))
 }
 
 @Suite struct MaildirTests {
