@@ -123,10 +123,15 @@ extension String {
         var s = self
         return s.withUTF8 { buf in
             if !buf.contains(where: { $0 &- 0x41 < 26 }) { return self }
-            return String(unsafeUninitializedCapacity: buf.count) { out in
-                for (k, c) in buf.enumerated() { out[k] = Bytes.lower(c) }
-                return buf.count
-            }
+            return String(asciiLowercasing: UnsafeRawBufferPointer(buf))
+        }
+    }
+
+    /// The bytes with A–Z lowercased, as UTF-8 (no intermediate array).
+    init(asciiLowercasing b: UnsafeRawBufferPointer) {
+        self.init(unsafeUninitializedCapacity: b.count) { out in
+            for (k, c) in b.enumerated() { out[k] = Bytes.lower(c) }
+            return b.count
         }
     }
 

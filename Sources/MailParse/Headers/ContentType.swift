@@ -94,10 +94,7 @@ struct HeaderParameters {
         func isTrimmed(_ c: UInt8) -> Bool { Bytes.isWhitespace(c) || c == UInt8(ascii: "\"") }
         while lo < hi, isTrimmed(b[lo]) { lo += 1 }
         while hi > lo, isTrimmed(b[hi - 1]) { hi -= 1 }
-        return String(unsafeUninitializedCapacity: hi - lo) { out in
-            for k in lo..<hi { out[k - lo] = Bytes.lower(b[k]) }
-            return hi - lo
-        }
+        return String(asciiLowercasing: UnsafeRawBufferPointer(rebasing: b[lo..<hi]))
     }
 
     /// Splits at `;`: the first piece is the value (returned, a comment in parentheses taken

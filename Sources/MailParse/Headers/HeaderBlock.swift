@@ -21,10 +21,7 @@ struct HeaderField {
         if name.count > 15, let known = Self.longNames[h], known.utf8.elementsEqual(name.lazy.map(Bytes.lower)) {
             lowercasedName = known
         } else {
-            lowercasedName = String(unsafeUninitializedCapacity: name.count) { out in
-                for (k, c) in name.enumerated() { out[k] = Bytes.lower(c) }
-                return name.count
-            }
+            lowercasedName = String(asciiLowercasing: name)
         }
         nameHash = h
         self.raw = raw
