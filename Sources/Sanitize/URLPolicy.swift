@@ -81,16 +81,22 @@ enum URLPolicy {
     static func withoutParameters(_ url: [UInt8], isTracking: (Substring) -> Bool) -> (url: [UInt8], removed: Int) {
         guard let q = url.firstIndex(of: UInt8(ascii: "?")) else { return (url, 0) }
         let fragmentStart = url[q...].firstIndex(of: UInt8(ascii: "#")) ?? url.endIndex
-        let query = String(decoding: url[(q + 1)..<fragmentStart], as: UTF8.self)
-        var kept: [Substring] = []
+        // split on bytes: a String split walks grapheme clusters, and was most of this
+        var kept: [Range<Int>] = []
         var removed = 0
-        for parameter in query.split(separator: "&", omittingEmptySubsequences: false) {
-            let name = parameter.prefix { $0 != "=" }
-            if isTracking(name) { removed += 1 } else { kept.append(parameter) }
+        var start = q + 1
+        while start <= fragmentStart {
+            let end = url[start..<fragmentStart].firstIndex(of: UInt8(ascii: "&")) ?? fragmentStart
+            let nameEnd = url[start..<end].firstIndex(of: UInt8(ascii: "=")) ?? end
+            if isTracking(String(decoding: url[start..<nameEnd], as: UTF8.self)[...]) { removed += 1 } else { kept.append(start..<end) }
+            start = end + 1
         }
         guard removed > 0 else { return (url, 0) }
         var result = Array(url[..<q])
-        if !kept.isEmpty { result += Array(("?" + kept.joined(separator: "&")).utf8) }
+        for (k, parameter) in kept.enumerated() {
+            result.append(k == 0 ? UInt8(ascii: "?") : UInt8(ascii: "&"))
+            result += url[parameter]
+        }
         result += url[fragmentStart...]
         return (result, removed)
     }
