@@ -70,12 +70,17 @@ struct JSONScanner {
         i += 1
         let n = bytes.count
         while i < n {
-            // fast path over plain ASCII
-            while i + 8 <= n {
+            // fast path over plain ASCII, to the first byte flagged (checked below: the word
+            // test may flag a plain byte above another flagged one, never below)
+            while i &+ 8 <= n {
                 let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                 // non-ASCII bytes leave the fast path too: they are checked as UTF-8
-                if JSONBytes.needsEscape(w) | (w & 0x8080_8080_8080_8080) != 0 { break }
-                i += 8
+                let flagged = JSONBytes.needsEscape(w) | (w & 0x8080_8080_8080_8080)
+                if flagged != 0 {
+                    i &+= flagged.trailingZeroBitCount &>> 3
+                    break
+                }
+                i &+= 8
             }
             guard i < n else { break }
             let c = bytes[i]

@@ -94,7 +94,7 @@ import Testing
     /// Against a byte-at-a-time escaper: strings of pieces that need escaping, multi-byte
     /// characters (whose bytes of 0x80 and up make the word test flag the byte above them), and
     /// runs long and short, to lengths past the 512-byte buffer the writer gathers output in.
-    @Test func escapesAsAPlainEscaperDoes() {
+    @Test func escapesAsAPlainEscaperDoes() throws {
         let hex = Array("0123456789abcdef".utf8)
         func plain(_ s: [UInt8]) -> [UInt8] {
             var out: [UInt8] = [0x22]
@@ -122,6 +122,12 @@ import Testing
             var out: [UInt8] = []
             s.withUnsafeBytes { JSONWriter.appendString(utf8: $0, to: &out) }
             #expect(out == plain(s), "length \(s.count)")
+            // and read back: the scanner and the decoder jump to the first escape of a word too
+            let record = try JSONRecord(Array(#"{"s":"#.utf8) + out + Array("}".utf8))
+            #expect(record.stringBytes("s") == s, "length \(s.count)")
+            var control = out
+            control.insert(0x01, at: 1 + s.count / 2)  // a raw control character anywhere is refused
+            #expect(throws: JSONError.self) { try JSONRecord(Array(#"{"s":"#.utf8) + control + Array("}".utf8)) }
         }
     }
 
