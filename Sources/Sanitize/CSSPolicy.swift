@@ -23,19 +23,19 @@ struct CSSPolicy {
         var out: [UInt8] = []
         out.reserveCapacity(css.count)
         let text = css.contains(UInt8(ascii: "/")) ? Self.withoutComments(css)[...] : css
-        for declaration in Self.split(text, at: UInt8(ascii: ";")) {
+        Self.forEachPiece(of: text, at: UInt8(ascii: ";")) { declaration in
             guard let colon = declaration.firstIndex(of: UInt8(ascii: ":")) else {
                 if !Self.trimmed(declaration).isEmpty { removed += 1 }
-                continue
+                return
             }
             let name = Self.trimmed(declaration[..<colon])
-            var property = String(decoding: name, as: UTF8.self)
-            if name.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { property = String(decoding: name.map(Self.lower), as: UTF8.self) }
             let value = Self.trimmed(declaration[(colon + 1)...])
             let mark = out.count
             if !out.isEmpty { out.append(UInt8(ascii: ";")) }
-            out += property.utf8
+            let propertyStart = out.count
+            for b in name { out.append(Self.lower(b)) }
             out.append(UInt8(ascii: ":"))
+            let property = out.withUnsafeBufferPointer { PropertyName(UnsafeBufferPointer(rebasing: $0[propertyStart..<(out.count - 1)])) }
             if !appendCheckedValue(property: property, value, to: &out) {
                 out.removeSubrange(mark...)
                 removed += 1
@@ -176,6 +176,8 @@ struct CSSPolicy {
 
     // MARK: values
 
+    private static let propertyTable = NameTable(properties.map { ($0, true) })
+
     static let properties: Set<String> = [
         "background", "background-color", "background-image", "background-position", "background-repeat",
         "background-size", "background-clip", "background-origin", "background-attachment",
@@ -212,9 +214,20 @@ struct CSSPolicy {
     ].map { Array($0.utf8) }
 
     /// Appends the value to write for `property`; false to drop the declaration.
-    private mutating func appendCheckedValue(property: String, _ value: ArraySlice<UInt8>, to out: inout [UInt8]) -> Bool {
-        guard !value.isEmpty, Self.properties.contains(property) || property.hasPrefix("mso-") && property.utf8.allSatisfy(Self.isNameByte),
-              Self.isBalanced(value) else { return false }
+    /// What decides a declaration's fate about its property's (lowercased) name.
+    private struct PropertyName {
+        var isAllowed: Bool
+        var isPosition: Bool
+
+        init(_ name: UnsafeBufferPointer<UInt8>) {
+            isAllowed = CSSPolicy.propertyTable.value(for: name) != nil
+                || name.starts(with: "mso-".utf8) && name.allSatisfy(CSSPolicy.isNameByte)
+            isPosition = name.elementsEqual("position".utf8)
+        }
+    }
+
+    private mutating func appendCheckedValue(property: PropertyName, _ value: ArraySlice<UInt8>, to out: inout [UInt8]) -> Bool {
+        guard !value.isEmpty, property.isAllowed, Self.isBalanced(value) else { return false }
         var functions = false  // every forbidden word needs a function call to do harm in a value
         for b in value {
             if b == UInt8(ascii: "\\") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D || b == 0x7F {
@@ -222,7 +235,7 @@ struct CSSPolicy {
             }
             if b == UInt8(ascii: "(") { functions = true }
         }
-        if property == "position" {
+        if property.isPosition {
             let v = String(decoding: value.map(Self.lower), as: UTF8.self).split(separator: " ").first ?? ""
             guard v == "static" || v == "relative" else { return false }
         }
@@ -320,6 +333,12 @@ struct CSSPolicy {
     /// Pieces of `s` between top-level `separator`s (outside strings, parentheses and brackets).
     static func split(_ s: ArraySlice<UInt8>, at separator: UInt8) -> [ArraySlice<UInt8>] {
         var pieces: [ArraySlice<UInt8>] = []
+        forEachPiece(of: s, at: separator) { pieces.append($0) }
+        return pieces
+    }
+
+    /// Each piece of `s` between separators outside strings, parentheses and brackets.
+    static func forEachPiece(of s: ArraySlice<UInt8>, at separator: UInt8, _ body: (ArraySlice<UInt8>) -> Void) {
         var depth = 0
         var start = s.startIndex
         var i = s.startIndex
@@ -329,13 +348,12 @@ struct CSSPolicy {
             if b == UInt8(ascii: "(") || b == UInt8(ascii: "[") { depth += 1 }
             if (b == UInt8(ascii: ")") || b == UInt8(ascii: "]")) && depth > 0 { depth -= 1 }
             if b == separator && depth == 0 {
-                pieces.append(s[start..<i])
+                body(s[start..<i])
                 start = i + 1
             }
             i += 1
         }
-        pieces.append(s[start..<s.endIndex])
-        return pieces
+        body(s[start..<s.endIndex])
     }
 
     /// The index after a quoted string starting at `i` (or after the byte at `i` if it is no quote).
@@ -410,10 +428,10 @@ struct CSSPolicy {
     }
 
     static func trimmed(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var s = s
-        while let f = s.first, isSpace(f) { s = s.dropFirst() }
-        while let l = s.last, isSpace(l) { s = s.dropLast() }
-        return s
+        var lo = s.startIndex, hi = s.endIndex
+        while lo < hi, isSpace(s[lo]) { lo += 1 }
+        while hi > lo, isSpace(s[hi - 1]) { hi -= 1 }
+        return s[lo..<hi]
     }
 
     /// Runs of whitespace as one space.
