@@ -190,9 +190,17 @@ final class ReplySplitter {
     }
 
     private func startsAttribution(_ text: PatternText) -> Bool {
-        if let first = text.utf16.first, first >= 0x30 && first <= 0x39 { return true }
-        if let first = String(decoding: text.utf16.prefix(4), as: UTF16.self).first, first.isNumber { return true }
-        return m.attributionStartsLine.matchesStart(text)
+        Self.startsWithNumber(text.utf16) || m.attributionStartsLine.matchesStart(text)
+    }
+
+    /// Whether the text starts with a number in any script (2015, ٢٠١٥, 二〇一五): its first
+    /// scalar, as Character.isNumber reads a character, without making a String.
+    static func startsWithNumber(_ utf16: [UInt16]) -> Bool {
+        if let first = utf16.first, first >= 0x30 && first <= 0x39 { return true }
+        var units = utf16.prefix(2).makeIterator()
+        var decoder = UTF16()
+        guard case .scalarValue(let scalar) = decoder.decode(&units) else { return false }
+        return scalar.properties.numericType != nil
     }
 
     /// A From:, Date: or To: line with another field of a header (From, Sent, To, Subject,

@@ -125,3 +125,20 @@ private func read(_ relative: String) throws -> [UInt8] {
 }
 
 private struct ReadError: Error {}
+
+/// The splitter's "starts with a number" reads the first scalar as Character.isNumber reads a
+/// character: checked on digits and numerals of many scripts, fractions, a digit outside the
+/// BMP (a surrogate pair), a lone surrogate, letters and punctuation.
+@Test func startsWithNumberAsCharacterIsNumber() {
+    var texts = ["2015", "٢٠١٥", "۲۰۱۵", "२०१५", "二〇一五年", "一月", "Ⅻ", "½ Tag", "①", "２０１５年", "𝟙𝟚", "𐄇",
+                 "On Mon", "Am 3.", "Le 4", "-- ", "", " 2015", "é", "😀", "\u{0301}1"].map { Array($0.utf16) }
+    texts.append([0xD800, 0x0031])  // a lone high surrogate, then a digit
+    texts.append([0xDC00])
+    for scalar in stride(from: 0x20, to: 0x3_0000, by: 7) {
+        if let s = Unicode.Scalar(scalar) { texts.append(Array(String(s).utf16) + Array("x".utf16)) }
+    }
+    for t in texts {
+        let expected = String(decoding: t, as: UTF16.self).first?.isNumber ?? false
+        #expect(ReplySplitter.startsWithNumber(t) == expected, "\(t)")
+    }
+}
