@@ -105,8 +105,9 @@ final class ReplySplitter {
         return nil
     }
 
-    // no ">": a date-and-address attribution ending "<a@b>" has its "@"; lines of links end in ">" too
-    private static let headerEnds: [[UInt8]] = [":", "：", "-", "_", "—", "道", "た", "성", "ル", "到"].map { Array($0.utf8) }
+    // no ">": a date-and-address attribution ending "<a@b>" has its "@"; lines of links end in ">" too.
+    // "®": Tobit David's "Original Message processed by david®"
+    private static let headerEnds: [[UInt8]] = [":", "：", "-", "_", "—", "道", "た", "성", "ル", "到", "®"].map { Array($0.utf8) }
 
     private func mayEndHeader(_ t: TextLines, _ range: Range<Int>) -> Bool {
         let trimmed = t.trimmed(range)

@@ -20,7 +20,6 @@ KNOWN_MISSES = {
     "mpr/email_danish_1": "the library drops the second line of the reply too; we keep what the sender wrote",
     "mpr/email_1_5": "the library keeps only the first line of a bulleted reply; we keep the bullets",
     "mpr/email_2_1": "the library keeps the rule Outlook draws above the quoted header in the reply; we count it with the header it belongs to (a bubble ending in a rule says nothing)",
-    "mpr/email_3_1": "more history follows the quoted block, unquoted, under a header no pattern knows ('Original Message processed by david®'); we read text below a quote as a bottom-posted reply",
     "mpr/email_nl_1_2": "as mpr/email_2_1 (Dutch)",
     "mpr/begins_with_signature": "the input is still quoted-printable (w=\\nrote:), as no mail reaches text-extract: mime-parse decodes it first",
     "mpr/email_2_2": "as mpr/email_2_1 (a rule of underscores)",
@@ -33,7 +32,7 @@ KNOWN_MISSES = {
     "talon/92/test_gmail_forwarded_msg": "talon keeps a forwarded message whole (HTML)",
     "talon/93/test_readable_html_empty": "the whole message is one blockquote; talon gives it back whole when nothing would be left, our reply_text is empty (HTML)",
 }
-FLOOR = 0.88  # today's rate; the bar is 0.95
+FLOOR = 0.89  # today's rate (146 of 164); the bar is 0.95
 
 
 def cases():
