@@ -213,7 +213,6 @@ struct CSSPolicy {
         "image(", "element(", "cross-fade", "paint(", "src(", "attr(",
     ].map { Array($0.utf8) }
 
-    /// Appends the value to write for `property`; false to drop the declaration.
     /// What decides a declaration's fate about its property's (lowercased) name.
     private struct PropertyName {
         var isAllowed: Bool
@@ -226,6 +225,7 @@ struct CSSPolicy {
         }
     }
 
+    /// Appends the value to write for `property`; false to drop the declaration.
     private mutating func appendCheckedValue(property: PropertyName, _ value: ArraySlice<UInt8>, to out: inout [UInt8]) -> Bool {
         guard !value.isEmpty, property.isAllowed, Self.isBalanced(value) else { return false }
         var functions = false  // every forbidden word needs a function call to do harm in a value
