@@ -161,7 +161,7 @@ enum HTMLText {
             // words between white space; a space before, between or after them is owed
             var i = 0, wordStart = -1, words = 0
             while i <= raw.count {
-                let n = i < raw.count ? spaceLength(raw, i) : 1
+                let n = i < raw.count ? UTF8Bytes.length(at: i, in: UnsafeRawBufferPointer(raw), where: isSpace) : 1
                 if n > 0 {
                     if wordStart >= 0 {
                         emit(UnsafeBufferPointer(rebasing: raw[wordStart..<i]), space: words > 0)
@@ -225,7 +225,7 @@ enum HTMLText {
             var keep = 0  // out up to the last line with text
             for (text, quoted) in lines {
                 var end = text.count
-                while end > 0, let n = spaceLength(before: end, text) { end -= n }
+                while end > 0, case let n = text.withUnsafeBytes({ UTF8Bytes.length(endingAt: end, in: $0, where: isSpace) }), n > 0 { end -= n }
                 if end == 0, lastWasEmpty { continue }
                 if !out.isEmpty { out.append(0x0A) }
                 if quoted { out += end == 0 ? [UInt8(ascii: ">")] : [UInt8(ascii: ">"), 0x20] }
@@ -273,22 +273,6 @@ enum HTMLText {
 
 private func isSpace(_ s: Unicode.Scalar) -> Bool {
     s == " " || s == "\t" || s == "\n" || s == "\r" || s == "\u{0C}" || s == "\u{A0}" || s == "\u{200B}" || s == "\u{200C}" || s == "\u{FEFF}" || s == "\u{034F}"
-}
-
-/// The length of the white space (as isSpace says) that starts at `i` in UTF-8, 0 if none.
-private func spaceLength(_ b: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
-    let c = b[i]
-    if c < 0x80 { return c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C ? 1 : 0 }
-    let s = UTF8Bytes.scalar(UnsafeRawBufferPointer(b), at: i)
-    return isSpace(s.scalar) ? s.length : 0
-}
-
-/// The length of the white space that ends at `end` in UTF-8, nil if none.
-private func spaceLength(before end: Int, _ b: [UInt8]) -> Int? {
-    let c = b[end - 1]
-    if c < 0x80 { return c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C ? 1 : nil }
-    let s = b.withUnsafeBytes { UTF8Bytes.scalar($0, endingAt: end) }
-    return isSpace(s.scalar) ? s.length : nil
 }
 
 extension String {

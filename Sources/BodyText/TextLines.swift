@@ -52,25 +52,16 @@ struct TextLines {
     func trimmed(_ line: Int) -> Range<Int> { trimmed(lines[line]) }
 
     func trimmed(_ range: Range<Int>) -> Range<Int> {
-        var start = range.lowerBound, end = range.upperBound
-        while start < end, let n = whitespaceLength(at: start, end: end) { start += n }
-        while end > start, let n = whitespaceLength(before: end, start: start) { end -= n }
-        return start..<end
-    }
-
-    /// The length of the white-space character (Unicode's White_Space) starting at `i`.
-    private func whitespaceLength(at i: Int, end: Int) -> Int? {
-        let c = bytes[i]
-        if c < 0x80 { return c == 0x20 || (c >= 0x09 && c <= 0x0D) ? 1 : nil }
-        let s = bytes.withUnsafeBytes { UTF8Bytes.scalar(UnsafeRawBufferPointer(rebasing: $0[..<end]), at: i) }
-        return Snippet.isWhitespace(s.scalar) ? s.length : nil
-    }
-
-    private func whitespaceLength(before end: Int, start: Int) -> Int? {
-        let c = bytes[end - 1]
-        if c < 0x80 { return c == 0x20 || (c >= 0x09 && c <= 0x0D) ? 1 : nil }
-        let s = bytes.withUnsafeBytes { UTF8Bytes.scalar(UnsafeRawBufferPointer(rebasing: $0[start...]), endingAt: end - start) }
-        return Snippet.isWhitespace(s.scalar) ? s.length : nil
+        bytes.withUnsafeBytes { b in
+            var start = range.lowerBound, end = range.upperBound
+            while start < end, case let n = UTF8Bytes.length(at: start, in: UnsafeRawBufferPointer(rebasing: b[..<end]), where: Snippet.isWhitespace), n > 0 {
+                start += n
+            }
+            while end > start, case let n = UTF8Bytes.length(endingAt: end - start, in: UnsafeRawBufferPointer(rebasing: b[start...]), where: Snippet.isWhitespace), n > 0 {
+                end -= n
+            }
+            return start..<end
+        }
     }
 
     func contains(_ byte: UInt8, in range: Range<Int>) -> Bool {

@@ -89,6 +89,25 @@ public enum UTF8Bytes {
         return s.length == end - start ? s : ("\u{FFFD}", 1)
     }
 
+    /// The length in bytes of the scalar that starts at `i` when `isMember` holds for it, else
+    /// 0: a set of characters (white space, say) read straight from UTF-8, ASCII without decoding.
+    @inlinable
+    public static func length(at i: Int, in b: UnsafeRawBufferPointer, where isMember: (Unicode.Scalar) -> Bool) -> Int {
+        let c = b[i]
+        if c < 0x80 { return isMember(Unicode.Scalar(c)) ? 1 : 0 }
+        let s = scalar(b, at: i)
+        return isMember(s.scalar) ? s.length : 0
+    }
+
+    /// As `length(at:in:where:)`, for the scalar that ends at `end` (exclusive).
+    @inlinable
+    public static func length(endingAt end: Int, in b: UnsafeRawBufferPointer, where isMember: (Unicode.Scalar) -> Bool) -> Int {
+        let c = b[end - 1]
+        if c < 0x80 { return isMember(Unicode.Scalar(c)) ? 1 : 0 }
+        let s = scalar(b, endingAt: end)
+        return isMember(s.scalar) ? s.length : 0
+    }
+
     /// Copies `bytes`, replacing each ill-formed byte with U+FFFD.
     public static func repaired(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var out = [UInt8]()

@@ -29,3 +29,20 @@ import UTF8Text
         #expect(UTF8Bytes.scalar(b, endingAt: 3) == ("\u{FFFD}", 1))
     }
 }
+
+/// UTF8Bytes.length(at:in:where:) and length(endingAt:in:where:): a member's length in bytes,
+/// 0 for a non-member, at every place of a text, forwards and backwards.
+@Test func memberLengthsForwardAndBackward() {
+    let text = "a é\u{A0}日\u{3000}😀\tz"
+    let isSpace: (Unicode.Scalar) -> Bool = { $0.properties.isWhitespace }
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBytes { b in
+        var offset = 0
+        for s in text.unicodeScalars {
+            let n = String(s).utf8.count
+            #expect(UTF8Bytes.length(at: offset, in: b, where: isSpace) == (isSpace(s) ? n : 0), "\(s)")
+            #expect(UTF8Bytes.length(endingAt: offset + n, in: b, where: isSpace) == (isSpace(s) ? n : 0), "\(s)")
+            offset += n
+        }
+    }
+}
