@@ -64,12 +64,12 @@ private let sampleLines: [String] = {
             guard let fast = FoldedMatcher(pattern: source) else { continue }
             taken += 1
             for line in sampleLines {
-                let u = Array(line.utf16), f = CaseFolding.folded(u)
-                guard FoldedMatcher.canRead(original: u, folded: f) else { continue }
-                let icu = regex.wholeMatch(u) != nil
+                let t = PatternText(utf16: Array(line.utf16))  // as the splitter reads a line
+                guard t.foldedIsExact else { continue }
+                let icu = regex.wholeMatch(t.utf16) != nil
                 compared += 1
                 if icu { matched += 1 }
-                #expect(fast.matchesWhole(f) == icu, "\(key) \(source) on '\(line)'")
+                #expect(fast.matchesWhole(t.folded) == icu, "\(key) \(source) on '\(line)'")
             }
         }
     }
@@ -84,10 +84,10 @@ private let sampleLines: [String] = {
         let regex = try TextPattern(pattern.source, caseInsensitive: true)
         let fast = try #require(FoldedMatcher(pattern: pattern.source))
         for line in sampleLines {
-            let u = Array(line.utf16), f = CaseFolding.folded(u)
-            guard FoldedMatcher.canRead(original: u, folded: f) else { continue }
-            let icu = regex.firstMatch(in: u)?.range.lowerBound == 0
-            #expect(fast.matchesStart(f) == icu, "\(pattern.source) on '\(line)'")
+            let t = PatternText(utf16: Array(line.utf16))
+            guard t.foldedIsExact else { continue }
+            let icu = regex.firstMatch(in: t.utf16)?.range.lowerBound == 0
+            #expect(fast.matchesStart(t.folded) == icu, "\(pattern.source) on '\(line)'")
         }
     }
 }
@@ -103,7 +103,7 @@ private let sampleLines: [String] = {
     let m = ReplyMatcher(.builtIn)
     for (name, p) in [("attribution", m.attribution), ("attribution_start", m.attributionStart), ("original_message", m.originalMessage),
                       ("forwarded", m.forwarded), ("header_from", m.headerFields[0]), ("signature_delimiter", m.signatureDelimiter),
-                      ("mobile_signature", m.mobileSignature), ("disclaimer", m.disclaimer), ("closing", m.closing)] {
+                      ("mobile_signature", m.mobileSignature), ("disclaimer", m.disclaimer), ("banner", m.banner), ("closing", m.closing)] {
         #expect(p.cues != nil, "\(name)")
     }
 }
