@@ -1,29 +1,49 @@
 import UnicodeServices
 
-/// A piece of text as a pattern reads it: UTF-16 for ICU, and case-folded for the cues and
-/// FoldedMatcher.
+/// A piece of text as a pattern reads it: UTF-16 for ICU, case-folded for FoldedMatcher,
+/// and the cues of the patterns that it holds.
 struct PatternText {
     let utf16: [UInt16]
     let folded: [UInt16]
     /// FoldedMatcher can read `folded` for this text.
     let foldedIsExact: Bool
+    let cues: CueHits
 
-    init(utf8: UnsafeRawBufferPointer) {
-        let ascii = utf8.allSatisfy { $0 < 0x80 }
-        self.init(utf16: ascii ? utf8.map { UInt16($0) } : Array(String(decoding: utf8, as: UTF8.self).utf16))
+    /// `asciiCues`: the text's cues when it is ASCII and they are known (`cues(utf8:index:)`).
+    init(utf8: UnsafeRawBufferPointer, cues: CueIndex, asciiCues: CueHits? = nil) {
+        if let hits = asciiCues ?? Self.cues(utf8: utf8, index: cues) {
+            let utf16 = utf8.map { UInt16($0) }
+            self.init(utf16: utf16, folded: utf16.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, foldedIsExact: true, cues: hits)
+        } else {
+            self.init(utf16: Array(String(decoding: utf8, as: UTF8.self).utf16), cues: cues)
+        }
     }
 
-    init(_ bytes: [UInt8]) { self = bytes.withUnsafeBytes { PatternText(utf8: $0) } }
+    /// The cues in ASCII text, read from its bytes; nil for other text (it has to be folded).
+    static func cues(utf8: UnsafeRawBufferPointer, index: CueIndex) -> CueHits? {
+        utf8.allSatisfy { $0 < 0x80 } ? index.hits(inASCII: utf8) : nil
+    }
 
-    init(utf16: [UInt16]) {
+    init(_ bytes: [UInt8], cues: CueIndex) { self = bytes.withUnsafeBytes { PatternText(utf8: $0, cues: cues) } }
+
+    private init(utf16: [UInt16], folded: [UInt16], foldedIsExact: Bool, cues: CueHits) {
+        self.utf16 = utf16
+        self.folded = folded
+        self.foldedIsExact = foldedIsExact
+        self.cues = cues
+    }
+
+    init(utf16: [UInt16], cues: CueIndex) {
         self.utf16 = utf16
         folded = CaseFolding.folded(utf16)
         foldedIsExact = FoldedMatcher.canRead(original: utf16, folded: folded)
+        self.cues = folded.withUnsafeBufferPointer(cues.hits)
     }
 }
 
-/// A list of patterns, and the literals one of which a text must hold for each to match.
-/// Each is matched by FoldedMatcher where it can, else by ICU.
+/// A list of patterns, and the literals one of which a text must hold for each to match (their
+/// groups in the CueIndex that PatternText is read with). Each is matched by FoldedMatcher
+/// where it can, else by ICU.
 struct CuedPattern {
     /// The alternation of the whole list.
     let source: String
@@ -37,15 +57,18 @@ struct CuedPattern {
     private final class Alternative {
         let source: String
         let cues: LiteralCues?
+        /// The cues' groups in the CueIndex.
+        let cueGroups: [Int]
         lazy var icu = try! TextPattern(source, caseInsensitive: true)  // the lists were checked when loaded
         lazy var folded = FoldedMatcher(pattern: source)
 
-        init(_ source: String) {
+        init(_ source: String, cues index: inout CueIndex.Builder) {
             self.source = source
             cues = LiteralCues(pattern: source)
+            cueGroups = cues.map { index.add($0) } ?? []
         }
 
-        func mayMatch(_ t: PatternText) -> Bool { cues?.mayMatch(folded: t.folded) ?? true }
+        func mayMatch(_ t: PatternText) -> Bool { t.cues.containsAll(cueGroups) }
 
         func matchesWhole(_ t: PatternText) -> Bool {
             guard mayMatch(t) else { return false }
@@ -60,18 +83,20 @@ struct CuedPattern {
         }
     }
 
-    init(_ list: [String]) {
+    init(_ list: [String], cues: inout CueIndex.Builder) {
         let pattern = list.isEmpty ? "(?!)" : "(?:" + list.map { "(?:\($0))" }.joined(separator: "|") + ")"
-        self.init(pattern, alternatives: list)
+        self.init(pattern, alternatives: list, cues: &cues)
     }
 
-    init(_ pattern: String, alternatives: [String]? = nil) {
+    init(_ pattern: String, alternatives: [String]? = nil, cues: inout CueIndex.Builder) {
         source = pattern
-        whole = Alternative(pattern)
-        self.alternatives = alternatives.map { $0.map(Alternative.init) } ?? [whole]
+        whole = Alternative(pattern, cues: &cues)
+        self.alternatives = alternatives.map { $0.map { Alternative($0, cues: &cues) } } ?? [whole]
     }
 
     func mayMatch(_ t: PatternText) -> Bool { whole.mayMatch(t) }
+
+    func mayMatch(_ cues: CueHits) -> Bool { cues.containsAll(whole.cueGroups) }
 
     /// Whether one of the patterns matches all of `t`.
     func matchesWhole(_ t: PatternText) -> Bool {

@@ -57,9 +57,12 @@ final class ReplyMatcher {
     /// An external-sender warning above the text.
     let banner: CuedPattern
     let closing: CuedPattern
+    /// The cues of all the patterns, for PatternText.
+    let cues: CueIndex
 
     init(_ p: ReplyPatterns) {
-        func any(_ key: String) -> CuedPattern { CuedPattern(p.list(key)) }
+        var cues = CueIndex.Builder()
+        func any(_ key: String) -> CuedPattern { CuedPattern(p.list(key), cues: &cues) }
         attribution = any("attribution")
         originalMessage = any("original_message")
         forwarded = any("forwarded")
@@ -69,15 +72,16 @@ final class ReplyMatcher {
         banner = any("banner")
         closing = any("closing")
         let starts = p.list("attribution_start").map { "(?:\($0))" }.joined(separator: "|")
-        attributionStart = CuedPattern("[\\s\\-]+(?=(?:\(starts.isEmpty ? "(?!)" : starts)))")
-        attributionStartsLine = CuedPattern("^[\\s\\-]*(?=(?:\(starts.isEmpty ? "(?!)" : starts)))")
+        attributionStart = CuedPattern("[\\s\\-]+(?=(?:\(starts.isEmpty ? "(?!)" : starts)))", cues: &cues)
+        attributionStartsLine = CuedPattern("^[\\s\\-]*(?=(?:\(starts.isEmpty ? "(?!)" : starts)))", cues: &cues)
         let fieldKeys = ["header_from", "header_sent", "header_to", "header_subject", "header_cc"]
         func words(_ keys: [String]) -> String {
             let words = keys.flatMap(p.list).map { "\\Q\($0)\\E" }.joined(separator: "|")
             return words.isEmpty ? "(?!)" : words
         }
-        headerFields = fieldKeys.map { CuedPattern("^[*\\s]*(?:\(words([$0])))[*\\s]*[:：]") }
-        laterField = CuedPattern("\\s[*\\s]*(?:\(words(fieldKeys)))[*\\s]*[:：]")
+        headerFields = fieldKeys.map { CuedPattern("^[*\\s]*(?:\(words([$0])))[*\\s]*[:：]", cues: &cues) }
+        laterField = CuedPattern("\\s[*\\s]*(?:\(words(fieldKeys)))[*\\s]*[:：]", cues: &cues)
+        self.cues = cues.build()
     }
 }
 

@@ -109,14 +109,37 @@ final class ReplySplitter {
     // "®": Tobit David's "Original Message processed by david®"
     private static let headerEnds: [[UInt8]] = [":", "：", "-", "_", "—", "道", "た", "성", "ル", "到", "®"].map { Array($0.utf8) }
 
+    private func text(_ t: TextLines, _ range: Range<Int>, asciiCues: CueHits? = nil) -> PatternText {
+        t.patternText(range, cues: m.cues, asciiCues: asciiCues)
+    }
+
+    /// Whether one of the patterns matches all of the text in `range`; its cues are read first,
+    /// from the bytes when they are ASCII.
+    private func matchesWhole(_ p: CuedPattern, _ t: TextLines, _ range: Range<Int>) -> Bool {
+        let cues = t.asciiCues(range, index: m.cues)
+        if let cues, !p.mayMatch(cues) { return false }
+        return p.matchesWhole(text(t, range, asciiCues: cues))
+    }
+
+    /// Whether a byte is the last of one of headerEnds.
+    private static let headerEndLastBytes = (0...255).map { b in headerEnds.contains { $0.last == UInt8(b) } }
+
     private func mayEndHeader(_ t: TextLines, _ range: Range<Int>) -> Bool {
-        let trimmed = t.trimmed(range)
-        return Self.headerEnds.contains { t.hasSuffix($0, trimmed) } || t.contains(0x40, in: trimmed)
+        if t.contains(0x40, in: range) { return true }
+        let end = t.trimmedEnd(range)
+        guard end > range.lowerBound, Self.headerEndLastBytes[Int(t.bytes[end - 1])] else { return false }
+        return Self.headerEnds.contains { t.hasSuffix($0, range.lowerBound..<end) }
     }
 
     private func header(_ t: TextLines, _ lines: Range<Int>, at i: Int) -> Header? {
         let trimmed = t.trimmed(i)
-        let line = t.patternText(trimmed)
+        // most lines tried hold none of the cues: known from their bytes when they are ASCII
+        let cues = t.asciiCues(trimmed, index: m.cues)
+        if let cues, !mayBeHeader(cues, startsWithDigit: trimmed.first.map { t.bytes[$0] &- 0x30 < 10 } ?? false,
+                                  hasColon: t.contains(0x3A, in: trimmed)) {
+            return nil
+        }
+        let line = text(t, trimmed, asciiCues: cues)
         if m.forwarded.matchesWhole(line) { return Header(line: i, length: 1, kind: .forward) }
         if m.originalMessage.matchesWhole(line) { return Header(line: i, length: 1, kind: .separator) }
         if m.fieldNumber(line).map({ $0 <= 3 }) == true, isHeaderBlock(t, lines, from: i, line) {
@@ -136,7 +159,7 @@ final class ReplySplitter {
             m.attributionStart.forEachMatch(in: line) { match in
                 guard match.lowerBound > 0 else { return true }
                 let rest = Array(line.utf16[match.upperBound...])
-                if isAttribution(PatternText(utf16: rest)) {
+                if isAttribution(PatternText(utf16: rest, cues: m.cues)) {
                     let prefixEnd = trimmed.lowerBound + utf8Length(line.utf16[..<match.lowerBound])
                     found = Header(line: i, length: 1, kind: .attribution, prefix: trimmed.lowerBound..<prefixEnd)
                     return false
@@ -150,13 +173,21 @@ final class ReplySplitter {
         guard let n = attributionLength(t, lines, at: i, first: line) else { return nil }
         var start = i
         let end = i + n
-        for j in (i + 1)..<end where !t.isBlank(j) && m.attributionStartsLine.matchesStart(t.patternText(t.trimmed(j))) {
+        for j in (i + 1)..<end where !t.isBlank(j) && m.attributionStartsLine.matchesStart(text(t, t.trimmed(j))) {
             if let length = attributionLength(t, lines, at: j), j + length == end {
                 start = j
                 break
             }
         }
         return Header(line: start, length: end - start, kind: .attribution)
+    }
+
+    /// Whether a line with these cues can start a header: as `header` reads a line, each
+    /// kind needs its patterns' cues, an attribution may start with a number or be wrapped
+    /// after its first line (then that line starts as one does), and a header field has its colon.
+    private func mayBeHeader(_ cues: CueHits, startsWithDigit: Bool, hasColon: Bool) -> Bool {
+        startsWithDigit || m.forwarded.mayMatch(cues) || m.originalMessage.mayMatch(cues) || m.attribution.mayMatch(cues)
+            || m.attributionStartsLine.mayMatch(cues) || (hasColon && m.headerFields.contains { $0.mayMatch(cues) })
     }
 
     /// `first`: line i as the patterns read it, when the caller has it.
@@ -174,7 +205,7 @@ final class ReplySplitter {
             // more than one line only when the first looks like the start of one; the text so
             // far can be one only when its last line ends as an attribution does
             // (the first line alone is read once, for both questions)
-            let text = used == 1 ? first ?? t.patternText(trimmed) : PatternText(joined)
+            let text = used == 1 ? first ?? text(t, trimmed) : PatternText(joined, cues: m.cues)
             if mayEndHeader(t, trimmed), isAttribution(text) { return k - i }
             if used == 1, !startsAttribution(text) { return nil }
         }
@@ -211,7 +242,7 @@ final class ReplySplitter {
         let first = m.fieldNumber(line)
         var k = i + 1
         while k < lines.upperBound, k <= i + 8 {
-            if let f = m.fieldNumber(t.patternText(t.trimmed(k))), f != first { return true }
+            if let f = m.fieldNumber(text(t, t.trimmed(k))), f != first { return true }
             k += 1
         }
         return false
@@ -227,14 +258,14 @@ final class ReplySplitter {
     /// Where the signature starts: a `-- ` line, a mobile footer among the last lines, or a
     /// trailing legal disclaimer.
     private func signatureLine(_ t: TextLines, _ reply: [Piece]) -> Int? {
-        func text(_ i: Int) -> PatternText { t.patternText(t.trimmed(reply[i])) }
+        func matches(_ p: CuedPattern, _ i: Int) -> Bool { matchesWhole(p, t, t.trimmed(reply[i])) }
         func isBlank(_ i: Int) -> Bool { t.isBlank(reply[i]) }
         let firstText = reply.firstIndex { !t.isBlank($0) } ?? reply.count
         var cut: Int?
         for i in reply.indices where i > firstText {
             let trimmed = t.trimmed(reply[i])
             guard let c = trimmed.first.map({ t.bytes[$0] }), c == UInt8(ascii: "-") || c == 0xE2 || c == UInt8(ascii: "_") || c == UInt8(ascii: "/") else { continue }
-            if m.signatureDelimiter.matchesWhole(t.patternText(trimmed)) {
+            if matchesWhole(m.signatureDelimiter, t, trimmed) {
                 cut = i
                 break
             }
@@ -246,7 +277,7 @@ final class ReplySplitter {
         while i > firstText, seen < 3 {
             if !isBlank(i) {
                 seen += 1
-                if m.mobileSignature.matchesWhole(text(i)) { cut = i }
+                if matches(m.mobileSignature, i) { cut = i }
             }
             i -= 1
         }
@@ -254,7 +285,7 @@ final class ReplySplitter {
         var k = (cut ?? reply.count) - 1
         while k > firstText {
             if isBlank(k - 1) || k == firstText + 1, !isBlank(k) {
-                guard m.disclaimer.matchesWhole(text(k)) else { break }
+                guard matches(m.disclaimer, k) else { break }
                 cut = k
             }
             k -= 1
@@ -264,7 +295,7 @@ final class ReplySplitter {
         while last > firstText, isBlank(last) { last -= 1 }
         var j = last
         while j > firstText, j >= last - 3, !isBlank(j) {
-            if m.closing.matchesWhole(text(j)) { cut = j; break }
+            if matches(m.closing, j) { cut = j; break }
             j -= 1
         }
         return cut
@@ -286,7 +317,7 @@ final class ReplySplitter {
     /// paragraph, when the first line with text is one.
     private func bannerLength(_ t: TextLines, _ reply: [Piece]) -> Int {
         guard let first = reply.firstIndex(where: { !t.isBlank($0) }),
-              m.banner.matchesWhole(t.patternText(t.trimmed(reply[first]))) else { return 0 }
+              matchesWhole(m.banner, t, t.trimmed(reply[first])) else { return 0 }
         var end = first
         while end < reply.count, !t.isBlank(reply[end]) { end += 1 }
         return end

@@ -1,3 +1,4 @@
+import Glibc
 import UnicodeServices
 import UTF8Text
 
@@ -64,9 +65,20 @@ struct TextLines {
         }
     }
 
+    /// Where the line ends without the Unicode white space at its end.
+    func trimmedEnd(_ range: Range<Int>) -> Int {
+        bytes.withUnsafeBytes { b in
+            var end = range.upperBound
+            while end > range.lowerBound, case let n = UTF8Bytes.length(endingAt: end - range.lowerBound, in: UnsafeRawBufferPointer(rebasing: b[range]), where: Snippet.isWhitespace), n > 0 {
+                end -= n
+            }
+            return end
+        }
+    }
+
     func contains(_ byte: UInt8, in range: Range<Int>) -> Bool {
-        for i in range where bytes[i] == byte { return true }
-        return false
+        guard !range.isEmpty else { return false }
+        return bytes.withUnsafeBytes { memchr($0.baseAddress! + range.lowerBound, Int32(byte), range.count) != nil }
     }
 
     func contains(_ needle: [UInt8], in range: Range<Int>) -> Bool {
@@ -79,7 +91,12 @@ struct TextLines {
     }
 
     /// The bytes of `range` as patterns read them.
-    func patternText(_ range: Range<Int>) -> PatternText {
-        bytes.withUnsafeBytes { PatternText(utf8: UnsafeRawBufferPointer(rebasing: $0[range])) }
+    func patternText(_ range: Range<Int>, cues: CueIndex, asciiCues: CueHits? = nil) -> PatternText {
+        bytes.withUnsafeBytes { PatternText(utf8: UnsafeRawBufferPointer(rebasing: $0[range]), cues: cues, asciiCues: asciiCues) }
+    }
+
+    /// The cues in `range`, read from its bytes when they are ASCII; nil otherwise.
+    func asciiCues(_ range: Range<Int>, index: CueIndex) -> CueHits? {
+        bytes.withUnsafeBytes { PatternText.cues(utf8: UnsafeRawBufferPointer(rebasing: $0[range]), index: index) }
     }
 }

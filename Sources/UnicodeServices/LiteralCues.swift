@@ -5,7 +5,7 @@
 public struct LiteralCues: Sendable {
     /// Each group's literals, folded: a text must hold one literal of every group.
     public let groups: [[[UInt16]]]
-    private let tables: [LiteralTable]
+    private let index: CueIndex
 
     /// nil when the pattern gives no such strings (e.g. `\d+\s\w+`) or uses syntax not read here:
     /// then every text may match.
@@ -16,83 +16,13 @@ public struct LiteralCues: Sendable {
         let sets = info.required.sorted { PieceInfo.score($0) > PieceInfo.score($1) }.prefix(3)
         guard !sets.isEmpty else { return nil }
         groups = sets.map { $0.sorted { $0.lexicographicallyPrecedes($1) } }
-        tables = groups.map(LiteralTable.init)
+        index = CueIndex(groups: groups)
     }
 
     /// Whether `folded` (case-folded text) holds a literal of every group.
     public func mayMatch(folded text: [UInt16]) -> Bool {
-        tables.allSatisfy { $0.anyIn(text) }
-    }
-}
-
-/// Literals indexed for one pass over a text: one-unit literals in a bitmap (ASCII) or a
-/// list, longer ones bucketed by their first two units, so that a text position has rarely
-/// more than one candidate. Flat arrays: an array of arrays costs a retain and a release at
-/// every text position.
-private struct LiteralTable: Sendable {
-    private var singleASCII: (UInt64, UInt64) = (0, 0)
-    private var singleOther: [UInt16] = []
-    /// The longer literals end to end; literal n is `units[bounds[n]..<bounds[n + 1]]`.
-    private let units: [UInt16]
-    private let bounds: [Int]
-    /// The literals of bucket b are `order[bucketStart[b]..<bucketStart[b + 1]]`.
-    private let bucketStart: [Int]
-    private let order: [Int]
-
-    private static func bucket(_ a: UInt16, _ b: UInt16) -> Int { Int(a & 0x3F) << 6 | Int(b & 0x3F) }
-
-    init(_ literals: [[UInt16]]) {
-        var long: [[UInt16]] = []
-        for l in literals {
-            if l.count > 1 {
-                long.append(l)
-            } else if l[0] < 64 {
-                singleASCII.0 |= 1 << UInt64(l[0])
-            } else if l[0] < 128 {
-                singleASCII.1 |= 1 << UInt64(l[0] - 64)
-            } else {
-                singleOther.append(l[0])
-            }
-        }
-        units = long.flatMap { $0 }
-        bounds = long.reduce(into: [0]) { $0.append($0.last! + $1.count) }
-        let key = long.map { Self.bucket($0[0], $0[1]) }
-        order = long.indices.sorted { (key[$0], $0) < (key[$1], $1) }
-        var start = [Int](repeating: 0, count: 4097)
-        for k in key { start[k + 1] += 1 }
-        for b in 0..<4096 { start[b + 1] += start[b] }
-        bucketStart = start
-    }
-
-    func anyIn(_ text: [UInt16]) -> Bool {
-        text.withUnsafeBufferPointer { t in
-            units.withUnsafeBufferPointer { u in
-                bounds.withUnsafeBufferPointer { bounds in
-                    bucketStart.withUnsafeBufferPointer { bucketStart in
-                        order.withUnsafeBufferPointer { order in
-                            let n = t.count
-                            for i in 0..<n {
-                                let c = t[i]
-                                if c < 64 ? (singleASCII.0 >> UInt64(c)) & 1 == 1
-                                    : c < 128 ? (singleASCII.1 >> UInt64(c - 64)) & 1 == 1
-                                    : !singleOther.isEmpty && singleOther.contains(c) { return true }
-                                guard i + 1 < n else { break }
-                                let b = Self.bucket(c, t[i + 1])
-                                for k in bucketStart[b]..<bucketStart[b + 1] {
-                                    let l = order[k]
-                                    let start = bounds[l], count = bounds[l + 1] - start
-                                    guard count <= n - i else { continue }
-                                    var j = 0
-                                    while j < count, u[start + j] == t[i + j] { j += 1 }
-                                    if j == count { return true }
-                                }
-                            }
-                            return false
-                        }
-                    }
-                }
-            }
-        }
+        let hits = text.withUnsafeBufferPointer(index.hits)
+        return groups.indices.allSatisfy(hits.contains)
     }
 }
 

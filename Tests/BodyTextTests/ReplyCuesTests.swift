@@ -29,6 +29,29 @@ private let sampleLines: [String] = {
     return lines + lines.map { $0.uppercased() }
 }()
 
+/// For texts read only by FoldedMatcher and ICU.
+private let noCues = CueIndex(groups: [])
+
+/// The splitter reads a line's cues once, for all its patterns, in one CueIndex (from the
+/// bytes when they are ASCII): each pattern gets the answer its own cues give.
+@Test func sharedCuesAnswerAsEachPatternsOwn() {
+    let m = ReplyMatcher(.builtIn)
+    let patterns = [m.attribution, m.attributionStart, m.attributionStartsLine, m.originalMessage, m.forwarded, m.laterField,
+                    m.signatureDelimiter, m.mobileSignature, m.disclaimer, m.banner, m.closing] + m.headerFields
+    var passed = 0
+    for line in sampleLines {
+        let t = PatternText(utf16: Array(line.utf16), cues: m.cues)
+        let fromBytes = PatternText(Array(line.utf8), cues: m.cues)
+        for p in patterns {
+            let own = p.cues?.mayMatch(folded: t.folded) ?? true
+            #expect(p.mayMatch(t) == own, "\(p.source) on '\(line)'")
+            #expect(p.mayMatch(fromBytes) == own, "\(p.source) on '\(line)' from its bytes")
+            if own { passed += 1 }
+        }
+    }
+    #expect(passed > 5_000)
+}
+
 /// The cues only let the splitter skip a pattern that cannot match: wherever ICU finds a
 /// match of a built-in pattern in a line, the line holds its cues.
 @Test func cuesNeverHideAMatch() throws {
@@ -64,7 +87,7 @@ private let sampleLines: [String] = {
             guard let fast = FoldedMatcher(pattern: source) else { continue }
             taken += 1
             for line in sampleLines {
-                let t = PatternText(utf16: Array(line.utf16))  // as the splitter reads a line
+                let t = PatternText(utf16: Array(line.utf16), cues: noCues)  // as the splitter reads a line
                 guard t.foldedIsExact else { continue }
                 let icu = regex.wholeMatch(t.utf16) != nil
                 compared += 1
@@ -84,7 +107,7 @@ private let sampleLines: [String] = {
         let regex = try TextPattern(pattern.source, caseInsensitive: true)
         let fast = try #require(FoldedMatcher(pattern: pattern.source))
         for line in sampleLines {
-            let t = PatternText(utf16: Array(line.utf16))
+            let t = PatternText(utf16: Array(line.utf16), cues: noCues)
             guard t.foldedIsExact else { continue }
             let icu = regex.firstMatch(in: t.utf16)?.range.lowerBound == 0
             #expect(fast.matchesStart(t.folded) == icu, "\(pattern.source) on '\(line)'")
