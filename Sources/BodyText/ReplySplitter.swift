@@ -204,10 +204,13 @@ final class ReplySplitter {
             used += 1
             // more than one line only when the first looks like the start of one; the text so
             // far can be one only when its last line ends as an attribution does
-            // (the first line alone is read once, for both questions)
-            let text = used == 1 ? first ?? text(t, trimmed) : PatternText(joined, cues: m.cues)
-            if mayEndHeader(t, trimmed), isAttribution(text) { return k - i }
-            if used == 1, !startsAttribution(text) { return nil }
+            if used == 1 {
+                let text = first ?? text(t, trimmed)
+                if mayEndHeader(t, trimmed), isAttribution(text) { return k - i }
+                if !startsAttribution(text) { return nil }
+            } else if mayEndHeader(t, trimmed), isAttribution(PatternText(joined, cues: m.cues)) {
+                return k - i
+            }
         }
         return nil
     }

@@ -16,7 +16,8 @@ struct TextLines {
         lines.reserveCapacity(bytes.count / 32 + 1)
         bytes.withUnsafeBufferPointer { b in
             var start = 0
-            while let p = b[start...].firstIndex(of: 0x0A) {
+            while start < b.count, let found = memchr(b.baseAddress! + start, 0x0A, b.count - start) {
+                let p = b.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
                 lines.append(start..<(p > start && b[p - 1] == 0x0D ? p - 1 : p))
                 start = p + 1
             }

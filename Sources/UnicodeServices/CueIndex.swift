@@ -124,15 +124,15 @@ public final class CueIndex: Sendable {
 
     /// ASCII letters are lowercased as they are read (folded text has no capitals).
     private func hits<Unit: FixedWidthInteger & UnsignedInteger>(units text: UnsafeBufferPointer<Unit>) -> CueHits {
-        var found = [UInt64](repeating: 0, count: words)
-        guard groupCount > 0, let t = text.baseAddress else { return CueHits(words: found) }
+        guard groupCount > 0, let t = text.baseAddress else { return CueHits() }
         let n = text.count
         @inline(__always) func unit(_ i: Int) -> UInt16 {
             let c = UInt16(t[i])
             return c &- 0x41 < 26 ? c | 0x20 : c
         }
         let words = self.words
-        found.withUnsafeMutableBufferPointer { found in
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: words) { found in
+            found.initialize(repeating: 0)
             masks.withUnsafeBufferPointer { masks in
                 singleASCII.withUnsafeBufferPointer { singleASCII in
                     trie.withUnsafeBufferPointer { trie in
@@ -181,16 +181,29 @@ public final class CueIndex: Sendable {
                     }
                 }
             }
+            return CueHits(words: UnsafeBufferPointer(found))
         }
-        return CueHits(words: found)
     }
 }
 
-/// The groups of a CueIndex found in a text, by number.
+/// The groups of a CueIndex found in a text, by number: the first 256 in place (no allocation
+/// for a line), any further ones in an array.
 public struct CueHits: Sendable {
-    let words: [UInt64]
+    private var first = SIMD4<UInt64>()
+    private var rest: [UInt64] = []
 
-    public func contains(_ group: Int) -> Bool { words[group / 64] >> UInt64(group % 64) & 1 == 1 }
+    init() {}
+
+    init(words: UnsafeBufferPointer<UInt64>) {
+        for w in 0..<min(4, words.count) { first[w] = words[w] }
+        if words.count > 4 { rest = Array(words[4...]) }
+    }
+
+    public func contains(_ group: Int) -> Bool {
+        let w = group / 64
+        let word = w < 4 ? first[w] : w - 4 < rest.count ? rest[w - 4] : 0
+        return word >> UInt64(group % 64) & 1 == 1
+    }
 
     /// Whether every one of `groups` was found.
     public func containsAll(_ groups: [Int]) -> Bool { groups.allSatisfy(contains) }
