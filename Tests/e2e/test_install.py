@@ -16,7 +16,10 @@ pytestmark = pytest.mark.skipif(not SHELLS_AND_MAN and not os.environ.get("CI"),
 @pytest.fixture(scope="module")
 def prefix(tmp_path_factory):
     p = tmp_path_factory.mktemp("prefix")
-    r = subprocess.run(["make", "--no-print-directory", "install", f"PREFIX={p}"], cwd=ROOT,
+    # -o build: `make test` has built; a build here, even one with nothing to do, makes
+    # .build/release (a symlink) anew, and a test running a binary through it at that moment
+    # gets "cannot execute: required file not found"
+    r = subprocess.run(["make", "--no-print-directory", "-o", "build", "install", f"PREFIX={p}"], cwd=ROOT,
                        capture_output=True, timeout=900, env=ENV)
     assert r.returncode == 0, r.stderr.decode()[-3000:]
     return p
