@@ -107,6 +107,17 @@ def test_fields_and_kinds_of_text():
     assert empty["body_text"] is None and empty["snippet"] is None
 
 
+def test_wrapped_attributions_whose_first_line_has_no_verb_nor_address():
+    # the splitter skips lines without any pattern's words; a wrapped attribution's first line
+    # has none, only its start ("On …") or a date
+    [on, dated] = extract([
+        {"id": "1", "text": "Yes.\n\nOn Tue, Jan 3, 2012, Somebody With A Long Name\n<somebody@example.com> wrote:\n> Lunch?\n"},
+        {"id": "2", "text": "Ok.\n\n2012/1/3 Mei Chen\n<mei@example.tw>:\n> Lunch?\n"},
+    ])
+    assert on["reply_text"] == "Yes." and on["quoted_text"].startswith("On Tue, Jan 3, 2012")
+    assert dated["reply_text"] == "Ok." and dated["quoted_text"].startswith("2012/1/3 Mei Chen")
+
+
 def test_a_link_around_blocks_keeps_its_url():
     [r] = extract([{"text": None, "html": "<a href='https://shop.example/sale'><div>Summer sale</div><div>Shop now</div></a>"}])
     assert r["body_text"] == "Summer sale\nShop now <https://shop.example/sale>"
