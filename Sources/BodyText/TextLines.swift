@@ -55,14 +55,12 @@ struct TextLines {
 
     func trimmed(_ range: Range<Int>) -> Range<Int> {
         bytes.withUnsafeBytes { b in
-            var start = range.lowerBound, end = range.upperBound
+            var start = range.lowerBound
+            let end = range.upperBound
             while start < end, case let n = UTF8Bytes.length(at: start, in: UnsafeRawBufferPointer(rebasing: b[..<end]), where: Snippet.isWhitespace), n > 0 {
                 start += n
             }
-            while end > start, case let n = UTF8Bytes.length(endingAt: end - start, in: UnsafeRawBufferPointer(rebasing: b[start...]), where: Snippet.isWhitespace), n > 0 {
-                end -= n
-            }
-            return start..<end
+            return start..<trimmedEnd(start..<end)
         }
     }
 

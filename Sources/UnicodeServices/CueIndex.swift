@@ -33,6 +33,7 @@ public final class CueIndex: Sendable {
     }
 
     private static func bucket(_ a: UInt16, _ b: UInt16) -> Int { Int(a & 0x3F) << 6 | Int(b & 0x3F) }
+    private static func bucket(_ pair: UInt32) -> Int { bucket(UInt16(pair >> 16), UInt16(truncatingIfNeeded: pair)) }
 
     /// `groups[g]`: the literals of group g, case-folded.
     public init(groups: [[[UInt16]]]) {
@@ -90,10 +91,9 @@ public final class CueIndex: Sendable {
                 secondLevel.append((UInt32(a) << 16 | UInt32(b), second))
             }
         }
-        var trie: [TrieNode] = []
         var queue: [(unit: UInt16, node: Int)] = secondLevel.map { (UInt16(truncatingIfNeeded: $0.units), $0.node) }
         var head = 0
-        trie = queue.map { TrieNode(unit: $0.unit, literal: literalAt[$0.node]) }
+        var trie = queue.map { TrieNode(unit: $0.unit, literal: literalAt[$0.node]) }
         while head < queue.count {
             let kids = children[queue[head].node].sorted { $0.key < $1.key }
             trie[head].firstChild = Int32(trie.count)
@@ -105,13 +105,10 @@ public final class CueIndex: Sendable {
             head += 1
         }
         self.trie = trie
-        let keyed = secondLevel.indices.sorted {
-            let a = secondLevel[$0].units, b = secondLevel[$1].units
-            return (Self.bucket(UInt16(a >> 16), UInt16(truncatingIfNeeded: a)), $0) < (Self.bucket(UInt16(b >> 16), UInt16(truncatingIfNeeded: b)), $1)
-        }
+        let keyed = secondLevel.indices.sorted { (Self.bucket(secondLevel[$0].units), $0) < (Self.bucket(secondLevel[$1].units), $1) }
         entries = keyed.map { (secondLevel[$0].units, Int32($0)) }
         var start = [Int32](repeating: 0, count: 4097)
-        for e in entries { start[Self.bucket(UInt16(e.units >> 16), UInt16(truncatingIfNeeded: e.units)) + 1] += 1 }
+        for e in entries { start[Self.bucket(e.units) + 1] += 1 }
         for b in 0..<4096 { start[b + 1] += start[b] }
         bucketStart = start
     }

@@ -5,7 +5,6 @@
 public struct LiteralCues: Sendable {
     /// Each group's literals, folded: a text must hold one literal of every group.
     public let groups: [[[UInt16]]]
-    private let index: CueIndex
 
     /// nil when the pattern gives no such strings (e.g. `\d+\s\w+`) or uses syntax not read here:
     /// then every text may match.
@@ -16,12 +15,12 @@ public struct LiteralCues: Sendable {
         let sets = info.required.sorted { PieceInfo.score($0) > PieceInfo.score($1) }.prefix(3)
         guard !sets.isEmpty else { return nil }
         groups = sets.map { $0.sorted { $0.lexicographicallyPrecedes($1) } }
-        index = CueIndex(groups: groups)
     }
 
-    /// Whether `folded` (case-folded text) holds a literal of every group.
+    /// Whether `folded` (case-folded text) holds a literal of every group. For one text: many
+    /// texts, or many patterns, are read through a CueIndex of their groups (built here each call).
     public func mayMatch(folded text: [UInt16]) -> Bool {
-        let hits = text.withUnsafeBufferPointer(index.hits)
+        let hits = text.withUnsafeBufferPointer(CueIndex(groups: groups).hits)
         return groups.indices.allSatisfy(hits.contains)
     }
 }
