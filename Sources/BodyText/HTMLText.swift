@@ -21,6 +21,31 @@ enum HTMLText {
         return r.finish()
     }
 
+    /// Declarations that hide an element, as `hides(style:)` reads a style (lowercase, no
+    /// whitespace, ";" after the last); the last two only together.
+    private static let hidingDeclarations: [[UInt8]] = ["display:none", "visibility:hidden", "mso-hide:all", "font-size:0;",
+                                                        "font-size:0px", "opacity:0;", "max-height:0", "overflow:hidden"].map { Array($0.utf8) }
+
+    static func hides(style: UnsafeBufferPointer<UInt8>) -> Bool {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: style.count + 1) { s in
+            var count = 0
+            var mayHide = false  // every declaration above has a value starting with n, h, a or 0
+            for b in style where b != 0x20 && b != 0x09 && b != 0x0A && b != 0x0D {
+                let lower = b &- 0x41 < 26 ? b | 0x20 : b
+                if count > 0, s[count - 1] == UInt8(ascii: ":"), lower == 0x6E || lower == 0x68 || lower == 0x61 || lower == 0x30 {
+                    mayHide = true
+                }
+                s[count] = lower
+                count += 1
+            }
+            guard mayHide else { return false }
+            s[count] = UInt8(ascii: ";")
+            let normalized = UnsafeBufferPointer(rebasing: s[...count])
+            func has(_ k: Int) -> Bool { ByteSearch.contains(normalized, hidingDeclarations[k]) }
+            return (0..<6).contains(where: has) || has(6) && has(7)
+        }
+    }
+
     /// The attributes the renderer reads, from the parser's.
     private struct Attributes {
         var id, classes, style, alt, width, height, href, start: String?
@@ -239,14 +264,8 @@ enum HTMLText {
 
         func isHidden(_ n: Attributes, _ name: String) -> Bool {
             if n.hidden || n.ariaHidden && name != "img" { return true }
-            guard let style = n.style else { return false }
-            // lowercase ASCII, without whitespace, ending in ";" so that "x:0;" finds a last "x:0"
-            var s = ASCII.lowercased(style.utf8.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D })
-            s.append(UInt8(ascii: ";"))
-            func has(_ needle: String) -> Bool { ByteSearch.contains(s, Array(needle.utf8)) }
-            return has("display:none") || has("visibility:hidden") || has("mso-hide:all")
-                || has("max-height:0") && has("overflow:hidden")
-                || has("font-size:0;") || has("font-size:0px") || has("opacity:0;")
+            guard var style = n.style else { return false }
+            return style.withUTF8 { HTMLText.hides(style: $0) }
         }
 
         func isTiny(_ n: Attributes) -> Bool {

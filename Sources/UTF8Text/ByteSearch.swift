@@ -4,9 +4,11 @@ import CLibcExtras
 /// clusters and is many times slower, and case-folded text is bytes already.
 public enum ByteSearch {
     public static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        haystack.withUnsafeBytes { h in
-            needle.withUnsafeBytes { n in mp_memmem(h.baseAddress, h.count, n.baseAddress, n.count) != nil }
-        }
+        haystack.withUnsafeBufferPointer { contains($0, needle) }
+    }
+
+    public static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        needle.withUnsafeBytes { n in mp_memmem(haystack.baseAddress, haystack.count, n.baseAddress, n.count) != nil }
     }
 
     public static func contains(_ haystack: String, _ needle: String) -> Bool {
