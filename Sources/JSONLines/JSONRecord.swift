@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One JSON Lines record: a top-level object checked strictly, with the position of each of its
 /// members. Reading a field decodes only that field; writing passes every other member through
 /// byte for byte, in its original order.
@@ -143,7 +147,7 @@ public struct JSONRecord {
     }
 
     private func updateIndex(_ buf: UnsafeRawBufferPointer, _ m: JSONMember, _ updates: [(key: String, value: [UInt8]?)]) -> Int? {
-        for (index, u) in updates.enumerated() {
+        for (index, u) in updates.enumerated() where m.key.count - 2 >= u.key.utf8.count {  // see keyMatches
             var k = u.key
             if k.withUTF8({ keyMatches(buf, m.key, $0) }) { return index }
         }
@@ -166,16 +170,10 @@ public struct JSONRecord {
 /// True when the quoted key at `range` spells `key`. Keys with escapes are decoded to compare.
 private func keyMatches(_ buf: UnsafeRawBufferPointer, _ range: Range<Int>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
     let inner = (range.lowerBound + 1)..<(range.upperBound - 1)
-    if inner.count == key.count {
-        var same = true
-        for k in 0..<key.count where buf[inner.lowerBound + k] != key[k] {
-            same = false
-            break
-        }
-        if same { return true }
-    }
-    // an escaped key can only match when it contains a backslash
-    guard buf[inner].contains(UInt8(ascii: "\\")) else { return false }
+    // an escape is longer than what it stands for: as long as the key, it spells it or not as
+    // written; longer, only through a backslash
+    if inner.count == key.count { return key.isEmpty || memcmp(buf.baseAddress! + inner.lowerBound, key.baseAddress!, key.count) == 0 }
+    guard inner.count > key.count, memchr(buf.baseAddress! + inner.lowerBound, 0x5C, inner.count) != nil else { return false }
     var parser = JSONValueParser(buf, at: range.lowerBound)
     guard case .string(let s)? = try? parser.parse() else { return false }
     return Array(s.utf8) == Array(key)

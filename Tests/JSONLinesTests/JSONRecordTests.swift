@@ -58,6 +58,10 @@ import Testing
     @Test func matchesEscapedKeys() throws {
         let r = try JSONRecord(#"{"\u0061b":5}"#)
         #expect(r.value("ab") == .number("5"))
+        // replaced where they are, as written; a key as long as another is not it
+        let r2 = try JSONRecord(#"{"\u0061b":5,"":1,"ac":2}"#)
+        let out = r2.updated([("ab", Array("6".utf8)), ("", Array("7".utf8)), ("ad", Array("8".utf8))])
+        #expect(String(decoding: out, as: UTF8.self) == #"{"\u0061b":6,"":7,"ac":2,"ad":8}"#)
     }
 
     @Test func stringPrefixStopsAtACharacterBoundary() throws {
