@@ -15,6 +15,39 @@ enum HTMLText {
                                       "form", "fieldset", "details", "summary", "tbody", "thead", "tfoot", "caption", "body"]
     static let paragraphs: Set<String> = ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "blockquote", "pre", "ul", "ol", "hr"]
 
+    /// What the renderer does with an element, from its name.
+    struct Element {
+        enum Kind { case other, br, pre, ul, ol, li, cell, img, a, hr, blockquote }
+        var kind = Kind.other
+        var skipped = false
+        /// The line breaks around it: 1 for a block, 2 (a blank line) for a paragraph.
+        var breaks = 0
+    }
+
+    private static let elements: [UInt128: Element] = {
+        let kinds: [String: Element.Kind] = ["br": .br, "pre": .pre, "ul": .ul, "ol": .ol, "li": .li, "td": .cell, "th": .cell,
+                                             "img": .img, "a": .a, "hr": .hr, "blockquote": .blockquote]
+        var table: [UInt128: Element] = [:]
+        for name in skipped.union(blocks).union(kinds.keys) {
+            let element = Element(kind: kinds[name] ?? .other, skipped: skipped.contains(name),
+                                  breaks: paragraphs.contains(name) ? 2 : blocks.contains(name) ? 1 : 0)
+            table[packed(Array(name.utf8))!] = element
+        }
+        return table
+    }()
+
+    /// A name of up to 16 bytes as one number, to look it up without making a String.
+    private static func packed<C: Collection<UInt8>>(_ name: C) -> UInt128? {
+        guard name.count <= 16 else { return nil }
+        var n: UInt128 = 0
+        for b in name { n = n << 8 | UInt128(b) }
+        return n
+    }
+
+    static func element(_ name: UnsafeBufferPointer<UInt8>) -> Element {
+        packed(name).flatMap { elements[$0] } ?? Element()
+    }
+
     static func render(utf8 html: [UInt8]) -> [UInt8] {
         let r = Renderer()
         HTMLStream.parse(html, handler: r)
@@ -46,28 +79,40 @@ enum HTMLText {
         }
     }
 
-    /// The attributes the renderer reads, from the parser's.
+    /// The attributes the renderer reads, from the parser's; valid as they are.
     private struct Attributes {
-        var id, classes, style, alt, width, height, href, start: String?
+        var id, classes, style, alt, width, height, href, start: UnsafeBufferPointer<UInt8>?
         var hidden = false, ariaHidden = false
 
         init(_ attributes: HTMLAttributes) {
             for (name, value) in attributes {
-                func string() -> String? { value.map { String(decoding: $0, as: UTF8.self) } }
                 switch name.count {
-                case 2 where name.elementsEqual("id".utf8): id = string()
-                case 3 where name.elementsEqual("alt".utf8): alt = string()
-                case 4 where name.elementsEqual("href".utf8): href = string()
-                case 5 where name.elementsEqual("class".utf8): classes = string()
-                case 5 where name.elementsEqual("style".utf8): style = string()
-                case 5 where name.elementsEqual("width".utf8): width = string()
-                case 5 where name.elementsEqual("start".utf8): start = string()
-                case 6 where name.elementsEqual("height".utf8): height = string()
+                case 2 where name.elementsEqual("id".utf8): id = value
+                case 3 where name.elementsEqual("alt".utf8): alt = value
+                case 4 where name.elementsEqual("href".utf8): href = value
+                case 5 where name.elementsEqual("class".utf8): classes = value
+                case 5 where name.elementsEqual("style".utf8): style = value
+                case 5 where name.elementsEqual("width".utf8): width = value
+                case 5 where name.elementsEqual("start".utf8): start = value
+                case 6 where name.elementsEqual("height".utf8): height = value
                 case 6 where name.elementsEqual("hidden".utf8): hidden = true
                 case 11 where name.elementsEqual("aria-hidden".utf8): ariaHidden = value.map { $0.elementsEqual("true".utf8) } ?? false
                 default: break
                 }
             }
+        }
+
+        static func string(_ value: UnsafeBufferPointer<UInt8>?) -> String? { value.map { String(decoding: $0, as: UTF8.self) } }
+
+        /// The id, without the "mp-" html-sanitize puts before it.
+        var unprefixedID: UnsafeBufferPointer<UInt8>? {
+            guard let id, id.starts(with: "mp-".utf8) else { return id }
+            return UnsafeBufferPointer(rebasing: id[3...])
+        }
+
+        func hasClass(_ names: [String]) -> Bool {
+            guard let classes else { return false }
+            return classes.split(separator: 0x20).contains { c in names.contains { c.elementsEqual($0.utf8) } }
         }
     }
 
@@ -82,7 +127,7 @@ enum HTMLText {
         var preDepth = 0
         var lists: [(ordered: Bool, next: Int)] = []
         /// Open links: the URL, and where their text starts in `linkText`.
-        var links: [(href: String?, start: Int)] = []
+        var links: [(href: [UInt8]?, start: Int)] = []
         /// The text written since the outermost open link began (to compare with its URL).
         var linkText: [UInt8] = []
         var openQuotes: [Bool] = []  // for each open element, whether it quotes
@@ -97,29 +142,27 @@ enum HTMLText {
                 skipDepth += 1
                 return
             }
-            let name = String(decoding: nameBytes, as: UTF8.self)
+            let element = HTMLText.element(nameBytes)
             let n = Attributes(attributes)
-            if HTMLText.skipped.contains(name) || isHidden(n, name) {
+            if element.skipped || isHidden(n, element) {
                 skipDepth = 1
                 return
             }
-            // html-sanitize prefixes ids with "mp-"
-            let id = n.id.map { $0.hasPrefix("mp-") ? String($0.dropFirst(3)) : $0 }
-            let classes = n.classes?.split(separator: " ") ?? []
             // quoted history: its lines get "> "; after Outlook's reply header, all the rest is
-            if id == "divRplyFwdMsg" { quoteRest = true }
-            let quotes = name == "blockquote" || id == "yahoo_quoted"
-                || classes.contains { $0 == "gmail_quote" || $0 == "yahoo_quoted" || $0 == "moz-cite-prefix" }
-            if HTMLText.blocks.contains(name) { blockBreak(HTMLText.paragraphs.contains(name) ? 2 : 1) }
+            let id = n.unprefixedID
+            if id?.elementsEqual("divRplyFwdMsg".utf8) == true { quoteRest = true }
+            let quotes = element.kind == .blockquote || id?.elementsEqual("yahoo_quoted".utf8) == true
+                || n.hasClass(["gmail_quote", "yahoo_quoted", "moz-cite-prefix"])
+            if element.breaks > 0 { blockBreak(element.breaks) }
             if quotes { quoteDepth += 1 }
-            switch name {
-            case "br":
+            switch element.kind {
+            case .br:
                 newline()
-            case "pre":
+            case .pre:
                 preDepth += 1
-            case "ul", "ol":
-                lists.append((name == "ol", Int(n.start ?? "") ?? 1))
-            case "li":
+            case .ul, .ol:
+                lists.append((element.kind == .ol, Int(Attributes.string(n.start) ?? "") ?? 1))
+            case .li:
                 blockBreak(1)
                 if let last = lists.indices.last {
                     let marker = lists[last].ordered ? "\(lists[last].next). " : "• "
@@ -128,18 +171,15 @@ enum HTMLText {
                 } else {
                     emit("• ")
                 }
-            case "td", "th":
+            case .cell:
                 if !line.isEmpty { pendingSpace = true }
-            case "img":
-                if let alt = n.alt?.trimmingWhitespace, !alt.isEmpty, !isTiny(n) {
-                    var alt = alt
-                    alt.withUTF8 { words($0) }
-                }
-            case "a":
-                links.append((n.href, linkText.count))
-            case "hr":
+            case .img:
+                if let alt = n.alt.map({ HTMLText.trimmed($0) }), !alt.isEmpty, !isTiny(n) { words(alt) }
+            case .a:
+                links.append((n.href.map(Array.init), linkText.count))
+            case .hr:
                 blockBreak(1)
-            default:
+            case .blockquote, .other:
                 break
             }
             openQuotes.append(quotes)
@@ -150,22 +190,23 @@ enum HTMLText {
                 skipDepth -= 1
                 return
             }
-            let name = String(decoding: nameBytes, as: UTF8.self)
+            let element = HTMLText.element(nameBytes)
             let quoted = openQuotes.popLast() ?? false
-            switch name {
-            case "pre": preDepth -= 1
-            case "ul", "ol": _ = lists.popLast()
-            case "a":
+            switch element.kind {
+            case .pre: preDepth -= 1
+            case .ul, .ol: _ = lists.popLast()
+            case .a:
                 guard let (href, start) = links.popLast() else { break }
-                let text = String(decoding: linkText.dropFirst(start), as: UTF8.self)
+                let text = linkText[start...]
                 if links.isEmpty { linkText = [] }
-                if let href, let shown = linkSuffix(href: href, text: text) {
+                if let href, let shown = HTMLText.linkSuffix(href: href, text: text) {
                     // after the link's last words, even when a block inside it has just ended
-                    if line.isEmpty { emit("<\(shown)>", space: true) } else { line += Array(" <\(shown)>".utf8) }
+                    let bracketed = [UInt8(ascii: "<")] + shown + [UInt8(ascii: ">")]
+                    if line.isEmpty { bracketed.withUnsafeBufferPointer { emit($0, space: true) } } else { line += [0x20] + bracketed }
                 }
             default: break
             }
-            if HTMLText.blocks.contains(name) || name == "li" { blockBreak(HTMLText.paragraphs.contains(name) ? 2 : 1) }
+            if element.breaks > 0 || element.kind == .li { blockBreak(max(element.breaks, 1)) }
             if quoted {
                 blockBreak(1)
                 quoteDepth -= 1
@@ -262,44 +303,64 @@ enum HTMLText {
             return out
         }
 
-        func isHidden(_ n: Attributes, _ name: String) -> Bool {
-            if n.hidden || n.ariaHidden && name != "img" { return true }
-            guard var style = n.style else { return false }
-            return style.withUTF8 { HTMLText.hides(style: $0) }
+        func isHidden(_ n: Attributes, _ element: Element) -> Bool {
+            if n.hidden || n.ariaHidden && element.kind != .img { return true }
+            return n.style.map(HTMLText.hides(style:)) ?? false
         }
 
         func isTiny(_ n: Attributes) -> Bool {
-            let w = n.width.flatMap { Int($0) }
-            let h = n.height.flatMap { Int($0) }
+            let w = Attributes.string(n.width).flatMap { Int($0) }
+            let h = Attributes.string(n.height).flatMap { Int($0) }
             return (w ?? 2) <= 1 || (h ?? 2) <= 1
         }
 
-        /// What to show after a link's text: its URL when that says more than the text.
-        func linkSuffix(href: String, text: String) -> String? {
-            let url = href.trimmingWhitespace
-            let lower = url.lowercased()
-            guard lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("mailto:") else { return nil }
-            let shown = lower.hasPrefix("mailto:") ? String(url.dropFirst(7)) : url
-            let t = text.trimmingWhitespace.lowercased()
-            if t.isEmpty { return nil }
-            let bare = shown.lowercased().drop(prefix: "https://").drop(prefix: "http://").drop(prefix: "www.")
-            let tBare = t.drop(prefix: "https://").drop(prefix: "http://").drop(prefix: "www.")
-            if bare == tBare || bare == tBare + "/" || t.hasSuffix(String(bare)) { return nil }
-            return shown
+    }
+
+    /// What to show after a link's text: its URL when that says more than the text (compared
+    /// in lowercase, without scheme or "www.").
+    static func linkSuffix(href: [UInt8], text: ArraySlice<UInt8>) -> [UInt8]? {
+        let url = trimmed(href[...])
+        let lowerURL = lowercased(url)
+        let isMail = lowerURL.starts(with: "mailto:".utf8)
+        guard isMail || lowerURL.starts(with: "http://".utf8) || lowerURL.starts(with: "https://".utf8) else { return nil }
+        let t = lowercased(trimmed(text))
+        guard !t.isEmpty else { return nil }
+        let bare = withoutSchemeAndWWW(lowerURL.dropFirst(isMail ? 7 : 0))
+        let tBare = withoutSchemeAndWWW(t[...])
+        if bare.elementsEqual(tBare) || bare.elementsEqual(tBare + [UInt8(ascii: "/")]) || t.reversed().starts(with: bare.reversed()) {
+            return nil
         }
+        return Array(url.dropFirst(isMail ? 7 : 0))
+    }
+
+    private static func withoutSchemeAndWWW(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var s = s
+        for prefix in ["https://", "http://", "www."] where s.starts(with: prefix.utf8) { s = s.dropFirst(prefix.utf8.count) }
+        return s
+    }
+
+    /// Without white space (as `words` reads it) at either end.
+    static func trimmed(_ s: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: s[trimmedBounds(UnsafeRawBufferPointer(s))])
+    }
+
+    private static func trimmed(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let bounds = s.withUnsafeBytes(trimmedBounds)
+        return s[(s.startIndex + bounds.lowerBound)..<(s.startIndex + bounds.upperBound)]
+    }
+
+    private static func trimmedBounds(_ b: UnsafeRawBufferPointer) -> Range<Int> {
+        var start = 0, end = b.count
+        while start < end, case let n = UTF8Bytes.length(at: start, in: b, where: isSpace), n > 0 { start += n }
+        while end > start, case let n = UTF8Bytes.length(endingAt: end, in: b, where: isSpace), n > 0 { end -= n }
+        return start..<end
+    }
+
+    private static func lowercased(_ s: ArraySlice<UInt8>) -> [UInt8] {
+        s.allSatisfy { $0 < 0x80 } ? ASCII.lowercased(s) : Array(String(decoding: s, as: UTF8.self).lowercased().utf8)
     }
 }
 
 private func isSpace(_ s: Unicode.Scalar) -> Bool {
     s == " " || s == "\t" || s == "\n" || s == "\r" || s == "\u{0C}" || s == "\u{A0}" || s == "\u{200B}" || s == "\u{200C}" || s == "\u{FEFF}" || s == "\u{034F}"
-}
-
-extension String {
-    var trimmingWhitespace: String {
-        let scalars = unicodeScalars
-        guard let start = scalars.firstIndex(where: { !isSpace($0) }), let end = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(scalars[start...end])
-    }
-
-    func drop(prefix: String) -> String { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self }
 }
