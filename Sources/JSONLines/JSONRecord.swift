@@ -108,7 +108,7 @@ public struct JSONRecord {
             if existing.allSatisfy({ $0 == nil }) {
                 // fast path: append before the final brace
                 let close = lastBrace(buf)
-                out.append(contentsOf: buf[0..<close])
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[0..<close]))
                 var needsComma = !members.isEmpty
                 for u in updates {
                     guard let value = u.value else { continue }
@@ -116,7 +116,7 @@ public struct JSONRecord {
                     appendKey(u.key, value, to: &out)
                     needsComma = true
                 }
-                out.append(contentsOf: buf[close..<buf.count])
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[close..<buf.count]))
                 return
             }
             out.append(UInt8(ascii: "{"))
@@ -126,12 +126,12 @@ public struct JSONRecord {
                     used[index] = true
                     guard let value = updates[index].value else { continue }
                     if needsComma { out.append(UInt8(ascii: ",")) }
-                    out.append(contentsOf: buf[m.key])
+                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[m.key]))
                     out.append(UInt8(ascii: ":"))
                     out.append(contentsOf: value)
                 } else {
                     if needsComma { out.append(UInt8(ascii: ",")) }
-                    out.append(contentsOf: buf[m.key.lowerBound..<m.value.upperBound])
+                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[m.key.lowerBound..<m.value.upperBound]))
                 }
                 needsComma = true
             }

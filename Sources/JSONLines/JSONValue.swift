@@ -151,35 +151,35 @@ struct JSONValueParser {
                 while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\") { i &+= 1 }
                 guard i < bytes.count else { break }
                 if bytes[i] == UInt8(ascii: "\"") {
-                    out.append(contentsOf: bytes[start..<i])
+                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
                     i += 1
                     return out
                 }
                 if out.isEmpty { out.reserveCapacity(2 * (i - start) + 64) }
-                out.append(contentsOf: bytes[start..<i])
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
                 i += 1
                 decodeEscape(into: &out)
                 start = i
             }
-            out.append(contentsOf: bytes[start..<min(i, bytes.count)])
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<min(i, bytes.count)]))
             return out
         }
         while i < bytes.count {
             let c = bytes[i]
             if c == UInt8(ascii: "\"") {
-                out.append(contentsOf: bytes[start..<i])
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
                 i += 1
                 return out
             }
             if out.count + (i - start) >= limit, c & 0xC0 != 0x80 {  // not inside a UTF-8 sequence
-                out.append(contentsOf: bytes[start..<i])
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
                 return out
             }
             guard c == UInt8(ascii: "\\") else {
                 i += 1
                 continue
             }
-            out.append(contentsOf: bytes[start..<i])
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
             i += 1
             decodeEscape(into: &out)
             start = i

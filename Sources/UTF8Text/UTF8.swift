@@ -117,7 +117,7 @@ public enum UTF8Bytes {
         while i < bytes.count {
             let length = sequenceLength(bytes, at: i)
             if length == 0 {
-                out.append(contentsOf: bytes[start..<i])
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
                 out.append(contentsOf: [0xEF, 0xBF, 0xBD])
                 i += 1
                 start = i
@@ -125,7 +125,7 @@ public enum UTF8Bytes {
                 i += length
             }
         }
-        out.append(contentsOf: bytes[start..<bytes.count])
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<bytes.count]))
         return out
     }
 
