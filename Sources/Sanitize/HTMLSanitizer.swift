@@ -372,9 +372,9 @@ final class SanitizingWriter: HTMLStreamHandler {
         }
         guard let src, case .remote(let url) = URLPolicy.image(src) else { return nil }
         let host = URLPolicy.host(url)
-        if let host, let tracker = options.trackers.trackerHost(host) { return .some(tracker) }
+        if let host, let tracker = options.trackers.trackerHost(host) { return .some(String(decoding: tracker, as: UTF8.self)) }
         let tiny = (width ?? 2) <= 1 && (height ?? 1) <= 1 || (height ?? 2) <= 1 && (width ?? 1) <= 1
-        if hidden || tiny || options.trackers.isTrackingImageURL(url) { return .some(host) }
+        if hidden || tiny || options.trackers.isTrackingImageURL(url) { return .some(host.map { String(decoding: $0, as: UTF8.self) }) }
         return nil
     }
 
@@ -384,6 +384,15 @@ final class SanitizingWriter: HTMLStreamHandler {
 
     /// A length in CSS pixels ("1", "1px", "0", " 1.5PX "), nil for anything else.
     private static func pixels<C: Collection<UInt8>>(_ value: C) -> Int? {
+        // the usual "1", "600" or "1px" read from the bytes; anything else as a Double reads it
+        var digits = CSSPolicy.trimmed(ArraySlice(value))
+        if digits.count > 2, CSSPolicy.lower(digits[digits.endIndex - 1]) == UInt8(ascii: "x"),
+           CSSPolicy.lower(digits[digits.endIndex - 2]) == UInt8(ascii: "p") {
+            digits = digits.dropLast(2)
+        }
+        if (1...9).contains(digits.count), digits.allSatisfy({ $0 &- 0x30 < 10 }) {
+            return digits.reduce(0) { $0 * 10 + Int($1 &- 0x30) }
+        }
         let text = String(decoding: CSSPolicy.trimmed(ArraySlice(value)).map(CSSPolicy.lower), as: UTF8.self)
         let number = text.hasSuffix("px") ? String(text.dropLast(2)) : text
         guard let n = Double(number), n >= 0 else { return nil }

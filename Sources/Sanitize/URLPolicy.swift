@@ -1,3 +1,5 @@
+import UTF8Text
+
 /// URLs as a browser reads them, checked against an allowlist of schemes. Entities are already
 /// decoded by the parser; what is left of obfuscation (tabs and newlines inside the scheme,
 /// leading spaces and control characters, mixed case) is undone here before the check.
@@ -64,7 +66,7 @@ enum URLPolicy {
     }
 
     /// The host of an absolute http(s) URL, lowercase, without port or user.
-    static func host(_ url: [UInt8]) -> String? {
+    static func host(_ url: [UInt8]) -> [UInt8]? {
         guard let slashes = url.indices.dropLast().first(where: { url[$0] == UInt8(ascii: "/") && url[$0 + 1] == UInt8(ascii: "/") })
         else { return nil }
         var host = url[(slashes + 2)...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") && $0 != UInt8(ascii: "\\") }
@@ -74,7 +76,7 @@ enum URLPolicy {
         } else if let colon = host.firstIndex(of: UInt8(ascii: ":")) {
             host = host[..<colon]
         }
-        return String(decoding: host.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return ASCII.lowercased(host)
     }
 
     /// `url` with the query parameters `isTracking` names removed, and how many there were.

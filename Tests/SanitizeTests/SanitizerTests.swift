@@ -88,6 +88,9 @@ private func inner(_ html: String) -> String {
         "<img src=\"https://x.example/p.gif\" style=\"visibility: hidden\">",
         "<img src=\"https://x.example/track/open?id=1\" width=600>",
         "<img src=\"https://sub.mailtrack.io/logo.png\" width=600>",
+        "<img src=\"https://x.example/a/O.GIF\" width=600>",  // a pattern at the end, in capitals
+        "<img src=\"https://x.example/e?k=open_tracking\" width=600>",  // a pattern not starting with "/"
+        "<img src=\"https://x.example/p.gif\" width=\" 1.0PX \" height=1>",
     ])
     func trackingPixelsAreRemoved(_ html: String) {
         let (out, report) = HTMLSanitizer().sanitize(html)
