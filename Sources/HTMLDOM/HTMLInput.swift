@@ -7,12 +7,13 @@ import Glibc
 /// - NUL bytes become U+FFFD: libxml2 stops at a NUL in text, and takes leading ones for a
 ///   sign of UTF-32;
 /// - markup a browser ignores is cut (`IgnoredMarkup`);
-/// - a '&' that starts no reference is written `&amp;` (`BareAmpersands`); inside script and
+/// - a '&' that starts no reference is written `&amp;`, the common named references as their
+///   characters (`References`); inside script and
 ///   style, where nothing is decoded, `HTMLStream` hands the text back as written (a tree from
 ///   `HTMLDocument` keeps the `&amp;` there).
 enum HTMLInput {
     static func prepared<R>(_ bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        BareAmpersands.escaped(IgnoredMarkup.removed(withoutNUL(bytes))).withUnsafeBufferPointer(body)
+        References.prepared(IgnoredMarkup.removed(withoutNUL(bytes))).withUnsafeBufferPointer(body)
     }
 
     static func withoutNUL(_ bytes: [UInt8]) -> [UInt8] {

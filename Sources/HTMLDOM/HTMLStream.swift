@@ -61,7 +61,7 @@ public enum HTMLStream {
                     HTMLStreamHandler.with(ctx) { $0.text(UnsafeBufferPointer(start: chars, count: Int(length))) }
                 }, { ctx, chars, length in  // script and style: raw text, where nothing is decoded
                     guard let ctx, let chars, length > 0 else { return }
-                    let raw = BareAmpersands.unescaped(Array(UnsafeBufferPointer(start: chars, count: Int(length))))
+                    let raw = References.unescaped(Array(UnsafeBufferPointer(start: chars, count: Int(length))))
                     HTMLStreamHandler.with(ctx) { h in raw.withUnsafeBufferPointer { h.text($0) } }
                 })
             }

@@ -31,16 +31,7 @@ import HTMLDOM
     }
 
     @Test func streamReportsElementsAndTextButNoInventedParagraph() {
-        final class Recorder: HTMLStreamHandler {
-            var events: [String] = []
-            override func startElement(_ name: UnsafeBufferPointer<UInt8>, _ attributes: HTMLAttributes) {
-                let attrs = attributes.map { String(decoding: $0.name, as: UTF8.self) + "=" + ($0.value.map { String(decoding: $0, as: UTF8.self) } ?? "") }
-                events.append("<" + String(decoding: name, as: UTF8.self) + (attrs.isEmpty ? "" : " " + attrs.joined(separator: " ")) + ">")
-            }
-            override func endElement(_ name: UnsafeBufferPointer<UInt8>) { events.append("</" + String(decoding: name, as: UTF8.self) + ">") }
-            override func text(_ bytes: UnsafeBufferPointer<UInt8>) { events.append(String(decoding: bytes, as: UTF8.self)) }
-        }
-        let r = Recorder()
+        let r = StreamRecorder()
         HTMLStream.parse(Array("hi <b class=x nowrap>there</b><p>para</p>".utf8), handler: r)
         #expect(r.events == ["<html>", "<body>", "hi ", "<b class=x nowrap=>", "there", "</b>", "<p>", "para", "</p>", "</body>", "</html>"])
     }
