@@ -42,7 +42,8 @@ public enum UTF8Bytes {
     }
 
     /// Length of the well-formed sequence starting at `i`, or 0 when it is ill-formed.
-    @inline(__always)
+    /// Inlinable: the JSON scanner checks every non-ASCII character of a record through it.
+    @inlinable @inline(__always)
     public static func sequenceLength(_ b: UnsafeRawBufferPointer, at i: Int) -> Int {
         let n = b.count
         let c0 = b[i]
