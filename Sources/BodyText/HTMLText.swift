@@ -7,13 +7,13 @@ import UTF8Text
 /// gmail_quote, Apple Mail's and Thunderbird's blockquote type=cite, Outlook's divRplyFwdMsg,
 /// Yahoo's yahoo_quoted) comes out with `> ` before each line, as a text client quotes.
 enum HTMLText {
-    static let skipped: Set<String> = ["script", "style", "head", "title", "template", "noscript", "svg", "math",
+    private static let skipped: Set<String> = ["script", "style", "head", "title", "template", "noscript", "svg", "math",
                                        "object", "iframe", "button", "select", "input", "textarea", "map", "audio", "video"]
-    static let blocks: Set<String> = ["p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "dt", "dd",
+    private static let blocks: Set<String> = ["p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "dl", "dt", "dd",
                                       "table", "tr", "blockquote", "pre", "hr", "section", "article", "header",
                                       "footer", "center", "address", "aside", "nav", "main", "figure", "figcaption",
                                       "form", "fieldset", "details", "summary", "tbody", "thead", "tfoot", "caption", "body"]
-    static let paragraphs: Set<String> = ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "blockquote", "pre", "ul", "ol", "hr"]
+    private static let paragraphs: Set<String> = ["p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "blockquote", "pre", "ul", "ol", "hr"]
 
     /// What the renderer does with an element, from its name.
     struct Element {

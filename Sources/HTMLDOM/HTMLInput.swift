@@ -26,3 +26,11 @@ enum HTMLInput {
         return clean
     }
 }
+
+extension UnsafeBufferPointer<UInt8> {
+    /// The first `byte` at or after `from`, by memchr.
+    func firstIndex(of byte: UInt8, from: Int) -> Int? {
+        guard from < count, let hit = memchr(baseAddress! + from, Int32(byte), count - from) else { return nil }
+        return UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - baseAddress!
+    }
+}

@@ -73,8 +73,7 @@ enum IgnoredMarkup {
     /// `second` (the rarer byte: '!' or '>'), which is many times faster than a two-byte search.
     private static func next(_ second: UInt8, after first: UInt8, in p: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         var j = max(from + 1, 1)
-        while j < p.count, let hit = memchr(p.baseAddress! + j, Int32(second), p.count - j) {
-            let k = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - p.baseAddress!
+        while let k = p.firstIndex(of: second, from: j) {
             if p[k - 1] == first { return k - 1 }
             j = k + 1
         }

@@ -17,17 +17,15 @@ import Glibc
 enum References {
     static func prepared(_ html: [UInt8]) -> [UInt8] {
         html.withUnsafeBufferPointer { p -> [UInt8] in
-            guard let base = p.baseAddress else { return html }
             var out: [UInt8] = []
             var copied = 0
             var rawText = RawText(p)
             var i = 0
-            while i < p.count, let hit = memchr(base + i, Int32(UInt8(ascii: "&")), p.count - i) {
-                let amp = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - base
+            while let amp = p.firstIndex(of: UInt8(ascii: "&"), from: i) {
                 i = amp + 1
                 let replacement: [UInt8]
                 switch reference(p, at: i) {
-                case .none: replacement = Array("&amp;".utf8)
+                case .none: replacement = escapedAmpersand
                 case .other: continue
                 case .common(let character, let end):
                     guard !rawText.contains(amp) else { continue }
@@ -44,6 +42,8 @@ enum References {
             return out
         }
     }
+
+    private static let escapedAmpersand = Array("&amp;".utf8)
 
     private enum Reference {
         case none  // a bare '&'
@@ -113,8 +113,7 @@ enum References {
 
         /// The next `<script` or `<style` (any case) from `searched` on.
         private mutating func nextStart() -> (at: Int, name: [UInt8])? {
-            while searched < p.count, let hit = memchr(p.baseAddress! + searched, Int32(UInt8(ascii: "<")), p.count - searched) {
-                let lt = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - p.baseAddress!
+            while let lt = p.firstIndex(of: UInt8(ascii: "<"), from: searched) {
                 searched = lt + 1
                 guard lt + 1 < p.count, p[lt + 1] | 0x20 == UInt8(ascii: "s") else { continue }
                 for name in Self.names where matches(name, at: lt + 1) { return (lt, name) }
@@ -126,8 +125,7 @@ enum References {
         /// Just past the `</name` (any case) that ends raw text opened before `from`, or the end.
         private func endTag(after from: Int, name: [UInt8]) -> Int {
             var i = from
-            while i < p.count, let hit = memchr(p.baseAddress! + i, Int32(UInt8(ascii: "<")), p.count - i) {
-                let lt = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - p.baseAddress!
+            while let lt = p.firstIndex(of: UInt8(ascii: "<"), from: i) {
                 if lt + 1 < p.count, p[lt + 1] == UInt8(ascii: "/"), matches(name, at: lt + 2) { return lt + 2 + name.count }
                 i = lt + 1
             }
