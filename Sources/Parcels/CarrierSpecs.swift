@@ -23,6 +23,9 @@ final class TrackingFormat {
     /// The fewest characters other than whitespace a number of this format has (0 when the
     /// pattern is beyond `minimumMatchLength`): regions shorter than that are not tried.
     let minimumLength: Int
+    /// The fewest digits a number of this format has (`minimumDigitCount`, 0 when unknown):
+    /// regions with fewer are not tried.
+    let minimumDigits: Int
 
     struct Lookup {
         var name: String
@@ -53,6 +56,7 @@ final class TrackingFormat {
             throw .init("\(carrier): format '\(name)': \(error)")
         }
         minimumLength = minimumMatchLength(regex) ?? 0
+        minimumDigits = minimumDigitCount(regex) ?? 0
         serialGroup = verify.group(named: "SerialNumber")
         checkGroup = verify.group(named: "CheckDigit")
         let validation = spec["validation"]

@@ -170,8 +170,10 @@ final class ParcelDetector {
     private func regionCandidates(_ text: [UInt16], _ region: Range<Int>, lowered: [UInt16]) -> [Candidate] {
         let chunk = text[region].map { $0 &- 0x61 < 26 ? $0 & ~0x20 : $0 }
         let compactLength = chunk.lazy.filter { !isSpace($0) }.count
+        // what `\d` may match beyond ASCII counts as a digit too
+        let digits = chunk.lazy.filter { $0 &- 0x30 < 10 || $0 >= 0x80 }.count
         var found: [(Candidate, Range<Int>)] = []
-        for (index, format) in specs.formats.enumerated() where format.minimumLength <= compactLength {
+        for (index, format) in specs.formats.enumerated() where format.minimumLength <= compactLength && format.minimumDigits <= digits {
             format.search.forEachMatch(in: chunk, overlapping: true) { m in
                 var r = m.range
                 while r.lowerBound < r.upperBound && isSpace(chunk[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }

@@ -3,16 +3,30 @@
 /// use: literals, escapes, classes, groups of every kind (look-arounds match nothing),
 /// alternation, and the quantifiers `* + ? {n} {n,} {n,m}`, lazy or possessive.
 func minimumMatchLength(_ pattern: String) -> Int? {
-    var p = PatternReader(Array(pattern.unicodeScalars))
+    var p = PatternReader(Array(pattern.unicodeScalars), counting: .characters)
+    guard let n = p.alternation(), p.i == p.s.count else { return nil }
+    return n
+}
+
+/// The fewest digits a match has: characters matched by an atom that matches only digits (a
+/// digit, `\d`, a class of digits and digit ranges such as `[0-9]`); nil as for
+/// `minimumMatchLength`.
+func minimumDigitCount(_ pattern: String) -> Int? {
+    var p = PatternReader(Array(pattern.unicodeScalars), counting: .digits)
     guard let n = p.alternation(), p.i == p.s.count else { return nil }
     return n
 }
 
 private struct PatternReader {
+    enum Counting { case characters, digits }
     let s: [Unicode.Scalar]
+    let counting: Counting
     var i = 0
 
-    init(_ s: [Unicode.Scalar]) { self.s = s }
+    init(_ s: [Unicode.Scalar], counting: Counting) {
+        self.s = s
+        self.counting = counting
+    }
 
     mutating func alternation() -> Int? {
         guard var best = sequence() else { return nil }
@@ -63,29 +77,37 @@ private struct PatternReader {
             i += 1
             return lookaround ? 0 : inner
         case "[":
+            var onlyDigits = !(i < s.count && s[i] == "^")
             if i < s.count && s[i] == "^" { i += 1 }
-            if i < s.count && s[i] == "]" { i += 1 }
+            if i < s.count && s[i] == "]" { i += 1; onlyDigits = false }
             while i < s.count && s[i] != "]" {
-                if s[i] == "\\" { i += 1 }
+                if s[i] == "\\" {
+                    i += 1
+                    if i < s.count && s[i] != "d" { onlyDigits = false }
+                } else if !Self.isDigit(s[i]) && !(s[i] == "-" && i + 1 < s.count && Self.isDigit(s[i + 1])) {
+                    onlyDigits = false
+                }
                 i += 1
             }
             guard i < s.count else { return nil }
             i += 1
-            return 1
+            return counting == .characters || onlyDigits ? 1 : 0
         case "\\":
             guard i < s.count else { return nil }
             let e = s[i]
             i += 1
             switch e {
             case "s", "b", "B", "A", "z", "Z", "G": return 0
-            default: return 1
+            default: return counting == .characters || e == "d" ? 1 : 0
             }
         case "^", "$": return 0
-        case ".": return 1
+        case ".": return counting == .characters ? 1 : 0
         case "*", "+", "?", "{", ")": return nil
-        default: return 1
+        default: return counting == .characters || Self.isDigit(c) ? 1 : 0
         }
     }
+
+    private static func isDigit(_ c: Unicode.Scalar) -> Bool { c >= "0" && c <= "9" }
 
     /// The least number of times the atom before it must match.
     mutating func quantifier() -> Int? {

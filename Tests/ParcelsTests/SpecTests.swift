@@ -77,6 +77,14 @@ enum DataFilesProbe {
         #expect(minimumMatchLength(#"a(b|cd)e"#) == 3)
     }
 
+    @Test func digitsCountOnlyWhereOnlyADigitMatches() {
+        #expect(minimumDigitCount(#"\s*1\s*Z\s*(?<S>(?:[A-Z0-9]\s*){6,6})(?<C>[0-9]\s*)"#) == 2)  // 1 and the check digit
+        #expect(minimumDigitCount(#"\b(?=[0-9]{3})(?<N>([0-9]\s*){9,10})\b"#) == 9)
+        #expect(minimumDigitCount(#"(4\s*2\s*0\s*)?9\s*\d+"#) == 2)
+        #expect(minimumDigitCount(#"[0-5][^0-9][0-9-][\d][1-9a]x."#) == 2)
+        #expect(minimumDigitCount(#"(?:12|3)4"#) == 2)
+    }
+
     @Test func unknownSyntaxGivesNoBound() {
         #expect(minimumMatchLength("a)") == nil)
         #expect(minimumMatchLength("(?P<x>a)") == nil)
@@ -85,6 +93,7 @@ enum DataFilesProbe {
     @Test func everyBuiltInFormatHasABound() {
         for format in CarrierSpecs.builtIn().formats {
             #expect(format.minimumLength >= 8, "\(format.carrier) \(format.name): \(format.minimumLength)")
+            #expect(format.minimumDigits <= format.minimumLength)
         }
     }
 }
