@@ -56,6 +56,7 @@ static inline void mp_uregex_setText(URegularExpression *re, const UChar *text, 
 static inline int mp_uregex_find(URegularExpression *re, int32_t start, UErrorCode *err) { return uregex_find(re, start, err); }
 static inline int mp_uregex_matches(URegularExpression *re, UErrorCode *err) { return uregex_matches(re, 0, err); }
 static inline int mp_uregex_lookingAt(URegularExpression *re, UErrorCode *err) { return uregex_lookingAt(re, 0, err); }
+static inline int mp_uregex_lookingAtIndex(URegularExpression *re, int32_t start, UErrorCode *err) { return uregex_lookingAt(re, start, err); }
 static inline int32_t mp_uregex_start(URegularExpression *re, int32_t group, UErrorCode *err) { return uregex_start(re, group, err); }
 static inline int32_t mp_uregex_end(URegularExpression *re, int32_t group, UErrorCode *err) { return uregex_end(re, group, err); }
 static inline int32_t mp_uregex_groupCount(URegularExpression *re, UErrorCode *err) { return uregex_groupCount(re, err); }

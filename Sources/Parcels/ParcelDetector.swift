@@ -174,7 +174,9 @@ final class ParcelDetector {
         let digits = chunk.lazy.filter { $0 &- 0x30 < 10 || $0 >= 0x80 }.count
         var found: [(Candidate, Range<Int>)] = []
         for (index, format) in specs.formats.enumerated() where format.minimumLength <= compactLength && format.minimumDigits <= digits {
-            format.search.forEachMatch(in: chunk, overlapping: true) { m in
+            // a number standing alone starts a token, or after spaces (see standsAlone)
+            let mayStart = { (q: Int) in q == 0 || q >= chunk.count || isSpace(chunk[q]) || !isASCIIAlnum(chunk[q - 1]) }
+            format.search.forEachMatch(in: chunk, startingWhere: mayStart) { m in
                 var r = m.range
                 while r.lowerBound < r.upperBound && isSpace(chunk[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
                 while r.lowerBound < r.upperBound && isSpace(chunk[r.upperBound - 1]) { r = r.lowerBound..<(r.upperBound - 1) }

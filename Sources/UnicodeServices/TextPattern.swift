@@ -48,9 +48,8 @@ public final class TextPattern {
         return mp_u_failure(status) == 0 ? Int(n) : nil
     }
 
-    /// Every match in `text`, scanning on from each match's start + 1 when `overlapping`, else
-    /// from its end; `body` returns false to stop.
-    public func forEachMatch(in text: [UInt16], overlapping: Bool = false, _ body: (Match) -> Bool) {
+    /// Every match in `text`, scanning on from each match's end; `body` returns false to stop.
+    public func forEachMatch(in text: [UInt16], _ body: (Match) -> Bool) {
         text.withUnsafeBufferPointer { buf in
             var status = U_ZERO_ERROR
             mp_uregex_setText(regex, buf.baseAddress ?? UnsafePointer(bitPattern: 1), Int32(buf.count), &status)
@@ -60,7 +59,22 @@ public final class TextPattern {
                 guard mp_uregex_find(regex, start, &status) != 0, mp_u_failure(status) == 0 else { break }
                 let m = currentMatch()
                 if !body(m) { break }
-                start = Int32(overlapping || m.range.isEmpty ? m.range.lowerBound + 1 : m.range.upperBound)
+                start = Int32(m.range.isEmpty ? m.range.lowerBound + 1 : m.range.upperBound)
+            }
+        }
+    }
+
+    /// The match that starts at each position `mayStart` allows, where there is one (matches
+    /// may overlap), in order: what scanning on from each match's start + 1 finds, less those
+    /// starting elsewhere, which are not tried for.
+    public func forEachMatch(in text: [UInt16], startingWhere mayStart: (Int) -> Bool, _ body: (Match) -> Bool) {
+        text.withUnsafeBufferPointer { buf in
+            var status = U_ZERO_ERROR
+            mp_uregex_setText(regex, buf.baseAddress ?? UnsafePointer(bitPattern: 1), Int32(buf.count), &status)
+            for start in 0...buf.count where mayStart(start) {
+                status = U_ZERO_ERROR
+                guard mp_uregex_lookingAtIndex(regex, Int32(start), &status) != 0, mp_u_failure(status) == 0 else { continue }
+                if !body(currentMatch()) { break }
             }
         }
     }

@@ -96,3 +96,38 @@ private func text(_ r: inout Random) -> String {
     }
     #expect(both > 1_000)
 }
+
+/// TextPattern's search from chosen starts (an anchored match tried at each) finds what
+/// scanning on from each match's start + 1 finds (FoldedMatcher's `firstMatch(from:)`, ICU's
+/// find), less the matches starting elsewhere: look-behind, `\b` and `^` still see the text
+/// before the start.
+@Test func matchesFromChosenStartsAreTheOverlappingScansMatchesThere() throws {
+    var r = Random(state: 321)
+    var compared = 0, found = 0
+    for _ in 0..<1500 {
+        let source = pattern(&r, depth: 2)
+        guard let fast = FoldedMatcher(pattern: source), let icu = try? TextPattern(source, caseInsensitive: true) else { continue }
+        for _ in 0..<20 {
+            let u = Array(text(&r).utf16), f = CaseFolding.folded(u)
+            guard FoldedMatcher.canRead(original: u, folded: f) else { continue }
+            let every = r.next(3) + 1
+            let mayStart = { (q: Int) in q % every == 0 || q > 0 && u[q - 1] == 0x20 }
+            var scanned: [Range<Int>] = []
+            var start = 0
+            while start <= f.count, let m = fast.firstMatch(in: f, from: start) {
+                if mayStart(m.lowerBound) { scanned.append(m) }
+                start = m.lowerBound + 1
+            }
+            var chosen: [Range<Int>] = []
+            icu.forEachMatch(in: u, startingWhere: mayStart) { m in
+                chosen.append(m.range)
+                return true
+            }
+            compared += 1
+            found += chosen.count
+            #expect(chosen == scanned, "/\(source)/ on \(String(decoding: u, as: UTF16.self)) every \(every)")
+        }
+    }
+    #expect(compared > 10_000)
+    #expect(found > 5_000)
+}
