@@ -172,11 +172,11 @@ final class ParcelDetector {
         let compactLength = chunk.lazy.filter { !isSpace($0) }.count
         // what `\d` may match beyond ASCII counts as a digit too
         let digits = chunk.lazy.filter { $0 &- 0x30 < 10 || $0 >= 0x80 }.count
+        // a number standing alone starts a token, or spaces before one (see standsAlone)
+        let starts = (0...chunk.count).filter { q in q == 0 || q == chunk.count || isSpace(chunk[q]) || !isASCIIAlnum(chunk[q - 1]) }
         var found: [(Candidate, Range<Int>)] = []
         for (index, format) in specs.formats.enumerated() where format.minimumLength <= compactLength && format.minimumDigits <= digits {
-            // a number standing alone starts a token, or after spaces (see standsAlone)
-            let mayStart = { (q: Int) in q == 0 || q >= chunk.count || isSpace(chunk[q]) || !isASCIIAlnum(chunk[q - 1]) }
-            format.search.forEachMatch(in: chunk, startingWhere: mayStart) { m in
+            format.search.forEachMatch(in: chunk, startingAt: starts) { m in
                 var r = m.range
                 while r.lowerBound < r.upperBound && isSpace(chunk[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
                 while r.lowerBound < r.upperBound && isSpace(chunk[r.upperBound - 1]) { r = r.lowerBound..<(r.upperBound - 1) }

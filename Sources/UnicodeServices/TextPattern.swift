@@ -64,14 +64,14 @@ public final class TextPattern {
         }
     }
 
-    /// The match that starts at each position `mayStart` allows, where there is one (matches
-    /// may overlap), in order: what scanning on from each match's start + 1 finds, less those
-    /// starting elsewhere, which are not tried for.
-    public func forEachMatch(in text: [UInt16], startingWhere mayStart: (Int) -> Bool, _ body: (Match) -> Bool) {
+    /// The match that starts at each of `starts` (ascending), where there is one: matches may
+    /// overlap. What scanning on from each match's start + 1 finds, less those starting
+    /// elsewhere, which are not tried for; look-behind and `\b` see the text before a start.
+    public func forEachMatch(in text: [UInt16], startingAt starts: [Int], _ body: (Match) -> Bool) {
         text.withUnsafeBufferPointer { buf in
             var status = U_ZERO_ERROR
             mp_uregex_setText(regex, buf.baseAddress ?? UnsafePointer(bitPattern: 1), Int32(buf.count), &status)
-            for start in 0...buf.count where mayStart(start) {
+            for start in starts where start <= buf.count {
                 status = U_ZERO_ERROR
                 guard mp_uregex_lookingAtIndex(regex, Int32(start), &status) != 0, mp_u_failure(status) == 0 else { continue }
                 if !body(currentMatch()) { break }

@@ -119,7 +119,7 @@ private func text(_ r: inout Random) -> String {
                 start = m.lowerBound + 1
             }
             var chosen: [Range<Int>] = []
-            icu.forEachMatch(in: u, startingWhere: mayStart) { m in
+            icu.forEachMatch(in: u, startingAt: (0...u.count).filter(mayStart)) { m in
                 chosen.append(m.range)
                 return true
             }
