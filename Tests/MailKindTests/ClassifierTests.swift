@@ -266,3 +266,10 @@ extension String {
         replacing(target, with: replacement, maxReplacements: 1)
     }
 }
+
+@Test func headerValuesTrimmedOfWhiteSpaceAtBothEnds() {
+    #expect("  auto-replied \r\n".trimmed == "auto-replied")
+    #expect(" a  b ".trimmed == "a  b")
+    #expect(" \t\n".trimmed == "" && "".trimmed == "" && "x".trimmed == "x")
+    #expect("\u{A0}e\u{301}\u{2003}".trimmed == "e\u{301}")
+}
