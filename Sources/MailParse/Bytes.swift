@@ -118,23 +118,6 @@ enum Bytes {
 }
 
 extension String {
-    /// ASCII-only lowercasing, cheaper than `lowercased()` for header names and tokens.
-    var asciiLowercased: String {
-        var s = self
-        return s.withUTF8 { buf in
-            if !buf.contains(where: { $0 &- 0x41 < 26 }) { return self }
-            return String(asciiLowercasing: UnsafeRawBufferPointer(buf))
-        }
-    }
-
-    /// The bytes with A–Z lowercased, as UTF-8 (no intermediate array).
-    init(asciiLowercasing b: UnsafeRawBufferPointer) {
-        self.init(unsafeUninitializedCapacity: b.count) { out in
-            for (k, c) in b.enumerated() { out[k] = Bytes.lower(c) }
-            return b.count
-        }
-    }
-
     /// Whitespace runs collapsed to one space, ends trimmed.
     var collapsingWhitespace: String {
         var out = ""

@@ -1,3 +1,4 @@
+import UTF8Text
 /// Gmail's labels: the Takeout `X-Gmail-Labels` header (comma separated, possibly quoted,
 /// possibly RFC 2047 encoded, translated into the account's language) and the API's
 /// `labelIds`, both mapped to Gmail's system label ids. User labels are kept as they are.
@@ -35,7 +36,7 @@ public enum GmailLabels {
 
     /// A label name mapped to its system id (`Inbox`, `Posteingang` → `INBOX`), else itself.
     public static func systemID(for label: String) -> String {
-        if let id = table[label.utf8.allSatisfy({ $0 < 0x80 }) ? label.asciiLowercased : label.lowercased()] { return id }
+        if let id = table[label.utf8.allSatisfy({ $0 < 0x80 }) ? ASCII.lowercased(label) : label.lowercased()] { return id }
         return label
     }
 

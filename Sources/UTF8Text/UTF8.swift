@@ -194,7 +194,17 @@ public enum ASCII {
         }
     }
 
+    /// `s` with A–Z lowercased; `s` itself when it has none.
     public static func lowercased(_ s: String) -> String {
-        String(decoding: lowercased(s.utf8), as: UTF8.self)
+        var copy = s
+        return copy.withUTF8 { $0.contains { $0 &- 0x41 < 26 } ? lowercasedString(UnsafeRawBufferPointer($0)) : s }
+    }
+
+    /// The bytes with A–Z lowercased, as a String (no array in between).
+    public static func lowercasedString(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { out in
+            for (k, b) in bytes.enumerated() { out[k] = b &- 0x41 < 26 ? b | 0x20 : b }
+            return bytes.count
+        }
     }
 }

@@ -1,4 +1,5 @@
 import UnicodeServices
+import UTF8Text
 
 /// A header's parameters: a few name-value pairs, looked up by name. (An array: a dictionary
 /// costs more than a linear search over one to three entries, on every part of every message.)
@@ -94,7 +95,7 @@ struct HeaderParameters {
         func isTrimmed(_ c: UInt8) -> Bool { Bytes.isWhitespace(c) || c == UInt8(ascii: "\"") }
         while lo < hi, isTrimmed(b[lo]) { lo += 1 }
         while hi > lo, isTrimmed(b[hi - 1]) { hi -= 1 }
-        return String(asciiLowercasing: UnsafeRawBufferPointer(rebasing: b[lo..<hi]))
+        return ASCII.lowercasedString(UnsafeRawBufferPointer(rebasing: b[lo..<hi]))
     }
 
     /// Splits at `;`: the first piece is the value (returned, a comment in parentheses taken

@@ -1,4 +1,5 @@
 import UnicodeServices
+import UTF8Text
 
 /// One header field as it appears in the message: its name and its unfolded raw value.
 struct HeaderField {
@@ -21,7 +22,7 @@ struct HeaderField {
         if name.count > 15, let known = Self.longNames[h], known.utf8.elementsEqual(name.lazy.map(Bytes.lower)) {
             lowercasedName = known
         } else {
-            lowercasedName = String(asciiLowercasing: name)
+            lowercasedName = ASCII.lowercasedString(name)
         }
         nameHash = h
         self.raw = raw

@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import UTF8Text
 #endif
 
 /// Content-Transfer-Encoding decoders, tolerant the way mail readers must be.
@@ -11,7 +12,7 @@ enum TransferEncoding: Equatable {
     case unknown(String)
 
     init(header: String?) {
-        guard let h = header?.asciiLowercased.trimmingSpaces, !h.isEmpty else {
+        guard let h = header.map(ASCII.lowercased)?.trimmingSpaces, !h.isEmpty else {
             self = .identity
             return
         }

@@ -1,4 +1,5 @@
 import JSONLines
+import UTF8Text
 
 /// Gmail API message resources, one per line: `format=raw` (the message, base64url, in `raw`)
 /// or `format=full` (headers and parts in `payload`, bodies base64url in `body.data`).
@@ -81,12 +82,12 @@ enum PayloadTree {
         var fields: [HeaderField] = []
         for h in v["headers"]?.arrayValue ?? [] {
             guard let name = h["name"]?.stringValue else { continue }
-            fields.append(HeaderField(lowercasedName: name.asciiLowercased, raw: Array((h["value"]?.stringValue ?? "").utf8)))
+            fields.append(HeaderField(lowercasedName: ASCII.lowercased(name), raw: Array((h["value"]?.stringValue ?? "").utf8)))
         }
         let headers = HeaderBlock(fields: fields)
         var contentType = headers.first("content-type").map { HeaderParameters($0.raw, decoder: decoder, defects: &defects) }
-            ?? HeaderParameters(value: v["mimeType"]?.stringValue?.asciiLowercased ?? "text/plain")
-        if let mime = v["mimeType"]?.stringValue?.asciiLowercased, mime.contains("/") {
+            ?? HeaderParameters(value: v["mimeType"]?.stringValue.map(ASCII.lowercased) ?? "text/plain")
+        if let mime = v["mimeType"]?.stringValue.map(ASCII.lowercased), mime.contains("/") {
             contentType = HeaderParameters(value: mime, parameters: contentType.parameters)
         }
         let disposition = headers.first("content-disposition").map { HeaderParameters($0.raw, decoder: decoder, defects: &defects) }

@@ -4,6 +4,7 @@ import Glibc
 import Hashing
 import JSONLines
 import UnicodeServices
+import UTF8Text
 
 /// Decodes the parts a record shows: text and HTML bodies to UTF-8, attachments to their bytes
 /// (for size, SHA-256 and saving). Collects the defects it meets.
@@ -81,8 +82,8 @@ struct BodyWriter {
         }
         let params = parts[0].contentType.parameters
         var format = "plain"
-        if params["format"]?.asciiLowercased == "flowed" {
-            format = params["delsp"]?.asciiLowercased == "yes" ? "flowed_delsp" : "flowed"
+        if params["format"].map(ASCII.lowercased) == "flowed" {
+            format = params["delsp"].map(ASCII.lowercased) == "yes" ? "flowed_delsp" : "flowed"
         }
         return (out, format, files)
     }
