@@ -72,16 +72,8 @@ struct JSONScanner {
         while i < n {
             // fast path over plain ASCII, to the first byte flagged (checked below: the word
             // test may flag a plain byte above another flagged one, never below)
-            while i &+ 8 <= n {
-                let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                // non-ASCII bytes leave the fast path too: they are checked as UTF-8
-                let flagged = JSONBytes.needsEscape(w) | (w & 0x8080_8080_8080_8080)
-                if flagged != 0 {
-                    i &+= flagged.trailingZeroBitCount &>> 3
-                    break
-                }
-                i &+= 8
-            }
+            // non-ASCII bytes leave the fast path too: they are checked as UTF-8
+            i = JSONBytes.skipWords(bytes, from: i) { JSONBytes.needsEscape($0) | ($0 & 0x8080_8080_8080_8080) }.index
             guard i < n else { break }
             let c = bytes[i]
             if c == UInt8(ascii: "\"") {
@@ -193,6 +185,22 @@ public struct JSONMember: Sendable, Equatable {
 enum JSONBytes {
     /// Nonzero when one of the 8 bytes of `w` is '"', '\\' or a control character (< 0x20):
     /// the bytes a JSON string cannot hold as they are. Other bytes >= 0x80 never count.
+    /// From `i`, 8 bytes at a time over the words of `b` in which `flags` flags no byte: the
+    /// first byte it flags (found), or where fewer than 8 bytes are left. Word tests like
+    /// `needsEscape` may also flag a plain byte above a flagged one, never below: the byte
+    /// returned is the first flagged, and the caller checks it.
+    @inline(__always)
+    static func skipWords(_ b: UnsafeRawBufferPointer, from i: Int, flags: (UInt64) -> UInt64) -> (index: Int, found: Bool) {
+        var i = i
+        let n = b.count
+        while i &+ 8 <= n {
+            let flagged = flags(b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            if flagged != 0 { return (i &+ flagged.trailingZeroBitCount &>> 3, true) }
+            i &+= 8
+        }
+        return (i, false)
+    }
+
     @inline(__always) static func needsEscape(_ w: UInt64) -> UInt64 {
         let low = w & 0x7F7F_7F7F_7F7F_7F7F
         let control = (low &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080

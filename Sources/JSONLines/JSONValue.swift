@@ -138,16 +138,8 @@ struct JSONValueParser {
         var start = i
         if limit == .max {  // the common case, by runs between escapes (long HTML bodies)
             while i < bytes.count {
-                // 8 bytes at a time while none is a quote or a backslash (the record is valid
-                // JSON), to the first flagged (which may be a plain byte: checked after)
-                while i &+ 8 <= bytes.count {
-                    let flagged = JSONBytes.needsEscape(bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                    if flagged != 0 {
-                        i &+= flagged.trailingZeroBitCount &>> 3
-                        break
-                    }
-                    i &+= 8
-                }
+                // 8 bytes at a time while none is a quote or a backslash (the record is valid JSON)
+                i = JSONBytes.skipWords(bytes, from: i, flags: JSONBytes.needsEscape).index
                 while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\") { i &+= 1 }
                 guard i < bytes.count else { break }
                 if bytes[i] == UInt8(ascii: "\"") {

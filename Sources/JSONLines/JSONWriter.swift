@@ -171,16 +171,8 @@ public struct JSONWriter {
             while true {
                 // 8 bytes at a time to the first flagged, which is checked: needsEscape can flag
                 // a byte above one of 0x80 and up by a borrow
-                var found = false
-                while i &+ 8 <= n {
-                    let mask = JSONBytes.needsEscape(s.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-                    if mask != 0 {
-                        i &+= mask.trailingZeroBitCount &>> 3
-                        found = true
-                        break
-                    }
-                    i &+= 8
-                }
+                var found: Bool
+                (i, found) = JSONBytes.skipWords(s, from: i, flags: JSONBytes.needsEscape)
                 if !found {
                     while i < n {
                         let c = s[i]
