@@ -172,8 +172,8 @@ final class ParcelDetector {
         let compactLength = chunk.lazy.filter { !isSpace($0) }.count
         // what `\d` may match beyond ASCII counts as a digit too
         let digits = chunk.lazy.filter { $0 &- 0x30 < 10 || $0 >= 0x80 }.count
-        // a number standing alone starts a token, or spaces before one (see standsAlone)
-        let starts = (0...chunk.count).filter { q in q == 0 || q == chunk.count || isSpace(chunk[q]) || !isASCIIAlnum(chunk[q - 1]) }
+        // where a match may start and its number stand alone: a token's start, or spaces before one
+        let starts = (0...chunk.count).filter { q in startsToken(chunk, q) || q < chunk.count && isSpace(chunk[q]) }
         var found: [(Candidate, Range<Int>)] = []
         for (index, format) in specs.formats.enumerated() where format.minimumLength <= compactLength && format.minimumDigits <= digits {
             format.search.forEachMatch(in: chunk, startingAt: starts) { m in
@@ -321,10 +321,12 @@ func mayHoldTrackingNumber(_ bytes: ArraySlice<UInt8>) -> Bool {
 
 /// A match stands alone when no letter or digit touches it, and it does not continue a
 /// spaced-out run of digits on either side (`+1 800 225 5345` holds no 10-digit parcel).
+/// Whether no letter or digit comes right before `q`.
+private func startsToken(_ chunk: [UInt16], _ q: Int) -> Bool { q == 0 || !isASCIIAlnum(chunk[q - 1]) }
+
 private func standsAlone(_ chunk: [UInt16], _ r: Range<Int>) -> Bool {
     if r.lowerBound > 0 {
-        let before = chunk[r.lowerBound - 1]
-        if isASCIIAlnum(before) { return false }
+        if !startsToken(chunk, r.lowerBound) { return false }
         var k = r.lowerBound - 1
         while k >= 0 && isSpace(chunk[k]) { k -= 1 }
         if k >= 0 && k < r.lowerBound - 1 && chunk[k] &- 0x30 < 10 { return false }
