@@ -341,19 +341,12 @@ enum HTMLText {
 
     /// Without white space (as `words` reads it) at either end.
     static func trimmed(_ s: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: s[trimmedBounds(UnsafeRawBufferPointer(s))])
+        UnsafeBufferPointer(rebasing: s[UTF8Bytes.trimmed(UnsafeRawBufferPointer(s), where: isSpace)])
     }
 
     private static func trimmed(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        let bounds = s.withUnsafeBytes(trimmedBounds)
+        let bounds = s.withUnsafeBytes { UTF8Bytes.trimmed($0, where: isSpace) }
         return s[(s.startIndex + bounds.lowerBound)..<(s.startIndex + bounds.upperBound)]
-    }
-
-    private static func trimmedBounds(_ b: UnsafeRawBufferPointer) -> Range<Int> {
-        var start = 0, end = b.count
-        while start < end, case let n = UTF8Bytes.length(at: start, in: b, where: isSpace), n > 0 { start += n }
-        while end > start, case let n = UTF8Bytes.length(endingAt: end, in: b, where: isSpace), n > 0 { end -= n }
-        return start..<end
     }
 
     private static func lowercased(_ s: ArraySlice<UInt8>) -> [UInt8] {

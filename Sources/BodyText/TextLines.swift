@@ -54,25 +54,13 @@ struct TextLines {
     func trimmed(_ line: Int) -> Range<Int> { trimmed(lines[line]) }
 
     func trimmed(_ range: Range<Int>) -> Range<Int> {
-        bytes.withUnsafeBytes { b in
-            var start = range.lowerBound
-            let end = range.upperBound
-            while start < end, case let n = UTF8Bytes.length(at: start, in: UnsafeRawBufferPointer(rebasing: b[..<end]), where: Snippet.isWhitespace), n > 0 {
-                start += n
-            }
-            return start..<trimmedEnd(start..<end)
-        }
+        let r = bytes.withUnsafeBytes { UTF8Bytes.trimmed(UnsafeRawBufferPointer(rebasing: $0[range]), where: Snippet.isWhitespace) }
+        return (range.lowerBound + r.lowerBound)..<(range.lowerBound + r.upperBound)
     }
 
     /// Where the line ends without the Unicode white space at its end.
     func trimmedEnd(_ range: Range<Int>) -> Int {
-        bytes.withUnsafeBytes { b in
-            var end = range.upperBound
-            while end > range.lowerBound, case let n = UTF8Bytes.length(endingAt: end - range.lowerBound, in: UnsafeRawBufferPointer(rebasing: b[range]), where: Snippet.isWhitespace), n > 0 {
-                end -= n
-            }
-            return end
-        }
+        range.lowerBound + bytes.withUnsafeBytes { UTF8Bytes.trimmedEnd(UnsafeRawBufferPointer(rebasing: $0[range]), where: Snippet.isWhitespace) }
     }
 
     func contains(_ byte: UInt8, in range: Range<Int>) -> Bool {

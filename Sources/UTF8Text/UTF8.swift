@@ -109,6 +109,22 @@ public enum UTF8Bytes {
         return isMember(s.scalar) ? s.length : 0
     }
 
+    /// `b`'s offsets without the scalars `isMember` holds for (white space, say) at either end.
+    @inlinable
+    public static func trimmed(_ b: UnsafeRawBufferPointer, where isMember: (Unicode.Scalar) -> Bool) -> Range<Int> {
+        var start = 0
+        while start < b.count, case let n = length(at: start, in: b, where: isMember), n > 0 { start += n }
+        return start..<trimmedEnd(UnsafeRawBufferPointer(rebasing: b[start...]), where: isMember) + start
+    }
+
+    /// Where `b` ends without the scalars `isMember` holds for at its end.
+    @inlinable
+    public static func trimmedEnd(_ b: UnsafeRawBufferPointer, where isMember: (Unicode.Scalar) -> Bool) -> Int {
+        var end = b.count
+        while end > 0, case let n = length(endingAt: end, in: b, where: isMember), n > 0 { end -= n }
+        return end
+    }
+
     /// Copies `bytes`, replacing each ill-formed byte with U+FFFD.
     public static func repaired(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var out = [UInt8]()

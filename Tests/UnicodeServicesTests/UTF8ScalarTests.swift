@@ -46,3 +46,16 @@ import UTF8Text
         }
     }
 }
+
+/// Trimming by a set of scalars read from UTF-8, at both ends and at the end alone.
+@Test func trimmedByScalars() {
+    func space(_ s: Unicode.Scalar) -> Bool { s == " " || s == "\u{A0}" || s == "\u{3000}" }
+    for (text, kept) in [(" \u{A0}a b\u{3000} ", "a b"), ("   ", ""), ("", ""), ("é", "é"), ("\u{3000}日", "日")] {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { b in
+            let r = UTF8Bytes.trimmed(b, where: space)
+            #expect(String(decoding: bytes[r], as: UTF8.self) == kept, "\(text)")
+            #expect(UTF8Bytes.trimmedEnd(b, where: space) == (kept.isEmpty ? 0 : r.upperBound))
+        }
+    }
+}
