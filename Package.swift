@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group"]
+let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group", "event-extract"]
 
 
 let package = Package(
@@ -13,12 +13,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // C libraries, reached through pkg-config; only UnicodeServices and HTMLDOM import them.
+        // C libraries, reached through pkg-config; only UnicodeServices, HTMLDOM and ICalendar import them.
         .systemLibrary(name: "CICU", path: "Sources/CICU", pkgConfig: "icu-uc",
                        providers: [.apt(["libicu-dev"])]),
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
 
+        .systemLibrary(name: "CLibical", path: "Sources/CLibical", pkgConfig: "libical",
+                       providers: [.apt(["libical-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
         .target(name: "CLibcExtras"),
@@ -26,6 +28,7 @@ let package = Package(
         .target(name: "CivilTime"),
         .target(name: "UnicodeServices", dependencies: ["CICU", "UTF8Text"]),
         .target(name: "HTMLDOM", dependencies: ["CLibXML2"]),
+        .target(name: "ICalendar", dependencies: ["CLibical", "UnicodeServices"]),
         .target(name: "Hashing", dependencies: ["CCrypto"]),
         .target(name: "JSONLines", dependencies: ["UTF8Text"]),
         .target(name: "UnixFilter", dependencies: [
@@ -47,6 +50,8 @@ let package = Package(
         .target(name: "Parcels", dependencies: ["CivilTime", "CLibcExtras", "JSONLines", "UnicodeServices", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("carriers")]),
 
+        .target(name: "Events", dependencies: ["CivilTime", "ICalendar", "JSONLines", "UnixFilter", "UTF8Text"]),
+
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
         .executableTarget(name: "html-sanitize", dependencies: ["Sanitize", "UnixFilter"]),
         .executableTarget(name: "text-extract", dependencies: ["BodyText", "UnixFilter"]),
@@ -54,6 +59,7 @@ let package = Package(
         .executableTarget(name: "carrier-detect", dependencies: ["Parcels", "UnixFilter"]),
         .executableTarget(name: "participant-hash", dependencies: ["Conversations", "UnixFilter"]),
         .executableTarget(name: "conversation-group", dependencies: ["Conversations", "UnixFilter"]),
+        .executableTarget(name: "event-extract", dependencies: ["Events", "UnixFilter"]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
         .testTarget(name: "UnicodeServicesTests", dependencies: ["UnicodeServices", "UTF8Text"]),
@@ -66,6 +72,7 @@ let package = Package(
         .testTarget(name: "ConversationsTests", dependencies: ["Conversations", "JSONLines", "UTF8Text"]),
         .testTarget(name: "BodyTextTests", dependencies: ["BodyText", "JSONLines", "UnicodeServices"]),
         .testTarget(name: "SanitizeTests", dependencies: ["Sanitize"]),
+        .testTarget(name: "EventsTests", dependencies: ["Events", "ICalendar", "JSONLines"]),
     ]
 )
 

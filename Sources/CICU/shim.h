@@ -2,6 +2,7 @@
 // cannot import: these inline wrappers give them stable names.
 #ifndef MAILPIPE_CICU_SHIM_H
 #define MAILPIPE_CICU_SHIM_H
+#include <unicode/ucal.h>
 #include <unicode/ucnv.h>
 #include <unicode/uidna.h>
 #include <unicode/unorm2.h>
@@ -62,5 +63,16 @@ static inline int32_t mp_uregex_end(URegularExpression *re, int32_t group, UErro
 static inline int32_t mp_uregex_groupCount(URegularExpression *re, UErrorCode *err) { return uregex_groupCount(re, err); }
 static inline int32_t mp_uregex_groupNumberFromName(URegularExpression *re, const UChar *name, int32_t length, UErrorCode *err) {
     return uregex_groupNumberFromName(re, name, length, err);
+}
+static inline int32_t mp_ucal_getTimeZoneIDForWindowsID(const UChar *winid, int32_t length, UChar *id,
+                                                      int32_t capacity, UErrorCode *err) {
+    return ucal_getTimeZoneIDForWindowsID(winid, length, NULL, id, capacity, err);
+}
+static inline int32_t mp_ucal_getCanonicalTimeZoneID(const UChar *id, int32_t length, UChar *result,
+                                                     int32_t capacity, int *isSystemID, UErrorCode *err) {
+    UBool system = 0;
+    int32_t n = ucal_getCanonicalTimeZoneID(id, length, result, capacity, &system, err);
+    *isSystemID = system;
+    return n;
 }
 #endif

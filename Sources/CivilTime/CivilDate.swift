@@ -26,3 +26,50 @@ public enum CivilDate {
         return (m <= 2 ? y + 1 : y, m, d)
     }
 }
+
+extension CivilDate {
+    /// RFC 3339 in UTC with `Z`: 2026-03-10T09:00:00Z.
+    public static func rfc3339(_ epoch: Int) -> String {
+        let days = epoch >= 0 ? epoch / 86400 : (epoch - 86399) / 86400
+        let secs = epoch - days * 86400
+        return dateText(days: days) + "T" + two(secs / 3600) + ":" + two(secs % 3600 / 60) + ":" + two(secs % 60) + "Z"
+    }
+
+    /// `YYYY-MM-DD` of a day number.
+    public static func dateText(days: Int) -> String {
+        let (y, m, d) = date(days: days)
+        var year = String(y)
+        while year.count < 4 { year = "0" + year }
+        return year + "-" + two(m) + "-" + two(d)
+    }
+
+    /// The day number of `YYYY-MM-DD` (what follows it is not read), nil when it is no date.
+    public static func days(dateText s: some StringProtocol) -> Int? {
+        let b = Array(s.utf8.prefix(10))
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+              let y = number(b[0..<4]), let m = number(b[5..<7]), let d = number(b[8..<10]),
+              (1...12).contains(m), (1...31).contains(d) else { return nil }
+        return days(year: y, month: m, day: d)
+    }
+
+    /// Seconds since 1970 of `YYYY-MM-DDTHH:MM:SSZ` (or of midnight UTC of `YYYY-MM-DD`).
+    public static func epoch(rfc3339 s: some StringProtocol) -> Int? {
+        guard let d = days(dateText: s) else { return nil }
+        let b = Array(s.utf8)
+        if b.count == 10 { return d * 86400 }
+        guard b.count >= 19, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "), b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+              let h = number(b[11..<13]), let mi = number(b[14..<16]), let se = number(b[17..<19]) else { return nil }
+        return d * 86400 + h * 3600 + mi * 60 + se
+    }
+
+    private static func number(_ b: ArraySlice<UInt8>) -> Int? {
+        var v = 0
+        for c in b {
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+            v = v * 10 + Int(c - UInt8(ascii: "0"))
+        }
+        return v
+    }
+
+    private static func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+}

@@ -136,15 +136,7 @@ public enum MailDate {
     }
 
     /// RFC 3339 in UTC with `Z`.
-    public static func rfc3339(_ epoch: Int) -> String {
-        let days = epoch >= 0 ? epoch / 86400 : (epoch - 86399) / 86400
-        let secs = epoch - days * 86400
-        let (y, m, d) = CivilDate.date(days: days)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        var year = String(y)
-        while year.count < 4 { year = "0" + year }
-        return "\(year)-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs % 3600 / 60)):\(two(secs % 60))Z"
-    }
+    public static func rfc3339(_ epoch: Int) -> String { CivilDate.rfc3339(epoch) }
 
     /// ISO 8601: 2024-01-02T03:04:05Z, +08:00, fractions of a second.
     private static func parseISO(_ raw: UnsafeRawBufferPointer) -> Int? {

@@ -71,6 +71,8 @@ struct BodySelection {
             s.calendar.append(part)
             if part.filename != nil || part.isAttachmentDisposition { s.attachments.append(part) }
         default:
+            // invitations also travel as application/ics or as an .ics file of any type
+            if value == "application/ics" || part.filename.map(isCalendarFileName) == true { s.calendar.append(part) }
             s.attachments.append(part)
         }
         return s
@@ -81,6 +83,11 @@ struct BodySelection {
     private static func isInlineText(_ part: MIMEPart) -> Bool {
         (part.contentType.value == "text/plain" || part.contentType.value == "text/html")
             && !part.isAttachmentDisposition && part.filename == nil
+    }
+
+    private static func isCalendarFileName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower.hasSuffix(".ics") || lower.hasSuffix(".ical") || lower.hasSuffix(".ifb")
     }
 
     /// Every leaf below `part`, as attachments.

@@ -84,6 +84,12 @@ public final class MessageConverter {
         w.beginArray()
         for part in selection.calendar { w.string(utf8: bodies.decodedText(part)) }
         w.endArray()
+        w.key("calendar_methods")
+        w.beginArray()
+        for part in selection.calendar {
+            if let method = part.contentType.parameters["method"] { w.string(method.uppercased()) } else { w.null() }
+        }
+        w.endArray()
         defects = bodies.defects
 
         w.key("headers")
