@@ -26,7 +26,7 @@ from pyspark.rdd import portable_hash
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILT = os.path.normpath(os.path.join(HERE, "..", "..", ".build", "release"))
-PER_MESSAGE = ["html-sanitize", "text-extract", "newsletter-detect", "carrier-detect"]
+PER_MESSAGE = ["event-extract", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect"]
 
 
 def arguments(argv):
