@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "CivilTime"),
         .target(name: "UnicodeServices", dependencies: ["CICU", "UTF8Text"]),
         .target(name: "HTMLDOM", dependencies: ["CLibXML2"]),
-        .target(name: "ICalendar", dependencies: ["CLibical", "UnicodeServices"]),
+        .target(name: "ICalendar", dependencies: ["CivilTime", "CLibical", "UnicodeServices"]),
         .target(name: "Hashing", dependencies: ["CCrypto"]),
         .target(name: "JSONLines", dependencies: ["UTF8Text"]),
         .target(name: "UnixFilter", dependencies: [

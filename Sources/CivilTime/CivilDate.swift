@@ -32,7 +32,12 @@ extension CivilDate {
     public static func rfc3339(_ epoch: Int) -> String {
         let days = epoch >= 0 ? epoch / 86400 : (epoch - 86399) / 86400
         let secs = epoch - days * 86400
-        return dateText(days: days) + "T" + two(secs / 3600) + ":" + two(secs % 3600 / 60) + ":" + two(secs % 60) + "Z"
+        return dateText(days: days) + "T" + clockText(seconds: secs) + "Z"
+    }
+
+    /// `HH:MM:SS` of the seconds since midnight.
+    public static func clockText(seconds secs: Int) -> String {
+        two(secs / 3600) + ":" + two(secs % 3600 / 60) + ":" + two(secs % 60)
     }
 
     /// `YYYY-MM-DD` of a day number.

@@ -91,28 +91,26 @@ public struct EventExtract {
             w.null()
         }
         w.key("organizer")
-        if let o = e.organizer {
-            w.beginObject()
-            w.field("name", o.name)
-            w.field("address", o.address)
-            w.endObject()
-        } else {
-            w.null()
-        }
+        if let o = e.organizer { write(o, asAttendee: false, &w) } else { w.null() }
         w.key("attendees")
         w.beginArray()
-        for a in e.attendees {
-            w.beginObject()
-            w.field("name", a.name)
-            w.field("address", a.address)
-            w.field("role", a.role)
-            w.field("status", a.status)
-            w.field("rsvp", a.rsvp)
-            w.endObject()
-        }
+        for a in e.attendees { write(a, asAttendee: true, &w) }
         w.endArray()
         w.field("source", e.source)
         w.field("defects", strings: e.defects)
+        w.endObject()
+    }
+
+    /// An organizer is a name and an address; an attendee also has role, status and rsvp.
+    static func write(_ p: Event.Person, asAttendee: Bool, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("name", p.name)
+        w.field("address", p.address)
+        if asAttendee {
+            w.field("role", p.role)
+            w.field("status", p.status)
+            w.field("rsvp", p.rsvp)
+        }
         w.endObject()
     }
 }

@@ -2,6 +2,7 @@ internal import CLibical
 #if canImport(Glibc)
 import Glibc
 #endif
+import CivilTime
 import UnicodeServices
 
 /// A DATE or DATE-TIME value as the calendar wrote it, and the instant it means where its zone
@@ -21,14 +22,9 @@ public struct ICalTime: Equatable, Sendable {
 
     /// `YYYY-MM-DD` for a date, `YYYY-MM-DDTHH:MM:SS` (wall clock) otherwise.
     public var localText: String {
-        let date = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-        return isDate ? date : date + "T" + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2)
+        let date = CivilDate.dateText(days: CivilDate.days(year: year, month: month, day: day))
+        return isDate ? date : date + "T" + CivilDate.clockText(seconds: hour * 3600 + minute * 60 + second)
     }
-}
-
-func pad(_ n: Int, _ width: Int) -> String {
-    let s = String(n)
-    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
 }
 
 /// A calendar user: ORGANIZER or ATTENDEE.
@@ -50,7 +46,6 @@ public struct ICalEvent: Sendable {
     public var start: ICalTime?
     /// DTEND as written, or DTSTART plus DURATION (added on the wall clock, as RFC 5545 says).
     public var end: ICalTime?
-    public var hasDuration = false
     /// The end's wall clock in the start's zone (the end itself when both share a TZID).
     public var endInStartZone: ICalTime?
     public var rules: [String] = []
@@ -186,7 +181,6 @@ public enum ICalendarReader {
             }
         }
         if event.end == nil, let duration, let start = event.start {
-            event.hasDuration = true
             let end = icaltime_add(icalTime(start), duration)
             event.end = readTime(end, tzid: start.tzid, calendar: calendar, floatingZone: floatingZone)
         }
