@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group", "event-extract"]
+let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group", "event-extract", "event-group"]
 
 
 let package = Package(
@@ -60,6 +60,7 @@ let package = Package(
         .executableTarget(name: "participant-hash", dependencies: ["Conversations", "UnixFilter"]),
         .executableTarget(name: "conversation-group", dependencies: ["Conversations", "UnixFilter"]),
         .executableTarget(name: "event-extract", dependencies: ["Events", "UnixFilter"]),
+        .executableTarget(name: "event-group", dependencies: ["Events", "UnixFilter"]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
         .testTarget(name: "UnicodeServicesTests", dependencies: ["UnicodeServices", "UTF8Text"]),

@@ -2,8 +2,8 @@ import CivilTime
 import ICalendar
 
 /// An event as event-extract writes it (mailpipe(5)): one VEVENT of an invitation, read.
-public struct Event: Equatable, Sendable {
-    public struct Person: Equatable, Sendable {
+public struct Event: Hashable, Sendable {
+    public struct Person: Hashable, Sendable {
         public var name: String?
         public var address: String
         public var role: String?
@@ -11,7 +11,7 @@ public struct Event: Equatable, Sendable {
         public var rsvp = false
     }
 
-    public struct Recurrence: Equatable, Sendable {
+    public struct Recurrence: Hashable, Sendable {
         public var rule: String?
         public var rdates: [String] = []
         public var exdates: [String] = []

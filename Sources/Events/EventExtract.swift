@@ -30,13 +30,14 @@ public struct EventExtract {
               let parts = record.value("calendar")?.arrayValue else { return ([], 0) }
         let methods = record.value("calendar_methods")?.arrayValue ?? []
         var events: [Event] = []
+        var seen = Set<Event>()
         var unreadable = 0
         for (k, part) in parts.enumerated() {
             guard let text = part.stringValue else { continue }
             let method = k < methods.count ? methods[k].stringValue : nil
             if let found = CalendarEvents.events(in: text, contentMethod: method, floatingZone: floatingZone) {
                 // the same invitation often comes twice: as the text/calendar body and as invite.ics
-                for e in found where !events.contains(e) { events.append(e) }
+                for e in found where seen.insert(e).inserted { events.append(e) }
             } else {
                 unreadable += 1
             }
@@ -57,61 +58,13 @@ public struct EventExtract {
     public static func json(_ events: [Event]) -> [UInt8] {
         var w = JSONWriter(capacity: 256)
         w.beginArray()
-        for e in events { write(e, &w) }
+        for e in events {
+            w.beginObject()
+            e.writeFields(&w)
+            w.endObject()
+        }
         w.endArray()
         return w.bytes
-    }
-
-    public static func write(_ e: Event, _ w: inout JSONWriter) {
-        w.beginObject()
-        w.field("uid", e.uid)
-        w.field("recurrence_id", e.recurrenceID)
-        w.field("sequence", e.sequence)
-        w.field("dtstamp", e.dtstamp)
-        w.field("method", e.method)
-        w.field("status", e.status)
-        w.field("summary", e.summary)
-        w.field("description", e.description)
-        w.field("location", e.location)
-        w.field("url", e.url)
-        w.field("start", e.start)
-        w.field("end", e.end)
-        w.field("all_day", e.allDay)
-        w.field("time_zone", e.timeZone)
-        w.field("start_local", e.startLocal)
-        w.field("end_local", e.endLocal)
-        w.key("recurrence")
-        if let r = e.recurrence {
-            w.beginObject()
-            w.field("rule", r.rule)
-            w.field("rdates", strings: r.rdates)
-            w.field("exdates", strings: r.exdates)
-            w.endObject()
-        } else {
-            w.null()
-        }
-        w.key("organizer")
-        if let o = e.organizer { write(o, asAttendee: false, &w) } else { w.null() }
-        w.key("attendees")
-        w.beginArray()
-        for a in e.attendees { write(a, asAttendee: true, &w) }
-        w.endArray()
-        w.field("source", e.source)
-        w.field("defects", strings: e.defects)
-        w.endObject()
-    }
-
-    /// An organizer is a name and an address; an attendee also has role, status and rsvp.
-    static func write(_ p: Event.Person, asAttendee: Bool, _ w: inout JSONWriter) {
-        w.beginObject()
-        w.field("name", p.name)
-        w.field("address", p.address)
-        if asAttendee {
-            w.field("role", p.role)
-            w.field("status", p.status)
-            w.field("rsvp", p.rsvp)
-        }
-        w.endObject()
     }
 }
 

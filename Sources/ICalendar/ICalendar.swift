@@ -34,6 +34,14 @@ public struct ICalPerson: Equatable, Sendable {
     public var role: String?
     public var status: String?
     public var rsvp: Bool?
+
+    public init(address: String, name: String? = nil, role: String? = nil, status: String? = nil, rsvp: Bool? = nil) {
+        self.address = address
+        self.name = name
+        self.role = role
+        self.status = status
+        self.rsvp = rsvp
+    }
 }
 
 /// One VEVENT, its properties read but not interpreted.
@@ -57,6 +65,8 @@ public struct ICalEvent: Sendable {
     public var properties: [(name: String, value: String)] = []
     /// What libical could not read in the event (its X-LIC-ERROR texts).
     public var errors: [String] = []
+
+    public init() {}
 
     public func property(_ name: String) -> String? { properties.first { $0.name == name }?.value }
 }
@@ -280,7 +290,7 @@ public enum ICalendarReader {
     }
 
     /// The libical time for an ICalTime's wall clock (for arithmetic).
-    fileprivate static func icalTime(_ t: ICalTime) -> icaltimetype {
+    static func icalTime(_ t: ICalTime) -> icaltimetype {
         var v = icaltime_null_time()
         v.year = Int32(t.year); v.month = Int32(t.month); v.day = Int32(t.day)
         v.hour = Int32(t.hour); v.minute = Int32(t.minute); v.second = Int32(t.second)

@@ -1,0 +1,267 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CivilTime
+import ICalendar
+import JSONLines
+import UnixFilter
+
+/// event-group's run: every message's `events` in, the calendar they add up to out, one record
+/// per event (or, in a window, per occurrence). See event-group(1).
+public struct EventGroup {
+    /// With a window, recurring events are expanded into their occurrences in it.
+    public var window: Range<Int>?
+    /// The zone all-day and floating events are placed in when a window is set.
+    public var zone = "UTC"
+    /// Also write the calendar as an iCalendar file here.
+    public var icsPath: String?
+    /// Steps of one recurrence rule at most, before its expansion stops with a defect.
+    public var expansionLimit = 1_000_000
+
+    public init() {}
+
+    struct MissingField: Error, CustomStringConvertible {
+        var name: String
+        var description: String {
+            name == "events" ? "the record has no events (run event-extract first)" : "the record has no \(name)"
+        }
+    }
+
+    struct Observation {
+        var event: Event
+        var messageID: String
+        var date: String
+        var order: Int
+        var conversationID: String?
+        var sender: String?
+    }
+
+    public func run(_ run: FilterRun) throws {
+        var observations: [Observation] = []
+        var count = 0
+        try filterRecords(run, progressNoun: "messages") { record in
+            guard let id = record.string("id") ?? record.string("message_id") else { throw MissingField(name: "id") }
+            guard let events = record.value("events")?.arrayValue else { throw MissingField(name: "events") }
+            let conversation = record.string("conversation_id") ?? record.string("participant_hash")
+            let sender = record.value("from")?["address"]?.stringValue?.lowercased()
+            for v in events {
+                guard let e = Event(json: v) else { continue }
+                observations.append(Observation(event: e, messageID: id, date: record.string("date") ?? "", order: count,
+                                                conversationID: conversation, sender: sender))
+                count += 1
+            }
+            return nil
+        }
+        observations.sort { $0.date != $1.date ? $0.date < $1.date : $0.order < $1.order }
+        var store = EventStore()
+        for o in observations {
+            store.apply(o.event, messageID: o.messageID, date: o.date.isEmpty ? nil : o.date,
+                        conversationID: o.conversationID, sender: o.sender)
+        }
+        let events = store.events.sorted { Self.sortKey($0.event) < Self.sortKey($1.event) }
+        if let icsPath { try writeCalendar(events.map(\.event), to: icsPath, run) }
+        if let window {
+            for o in occurrences(of: events, in: window) { try run.write(Self.json(o.tracked, occurrence: o)) }
+        } else {
+            for t in events { try run.write(Self.json(t, occurrence: nil)) }
+        }
+    }
+
+    static func sortKey(_ e: Event) -> String {
+        [e.start ?? e.startLocal ?? "~", e.uid ?? "", e.recurrenceID ?? ""].joined(separator: "\u{0}")
+    }
+
+    static func json(_ t: EventStore.Tracked, occurrence: Occurrence?) -> [UInt8] {
+        var w = JSONWriter(capacity: 1024)
+        w.beginObject()
+        var e = t.event
+        if let occurrence, !occurrence.complete { e.defects.append("expansion_limit_reached") }
+        e.writeFields(&w)
+        if let occurrence {
+            w.field("occurrence_start", occurrence.start)
+            w.field("occurrence_end", occurrence.end)
+        }
+        w.field("message_ids", strings: t.messageIDs)
+        w.field("updated", t.updated)
+        w.field("conversation_id", t.conversationID)
+        w.endObject()
+        return w.bytes
+    }
+
+    // MARK: occurrences
+
+    struct Occurrence {
+        var tracked: EventStore.Tracked
+        var start: String
+        var end: String
+        var instant: Int
+        var complete = true
+    }
+
+    /// Each event's occurrences that overlap the window, in order of their start. A changed
+    /// occurrence (an event with RECURRENCE-ID) stands in for the one the series would have.
+    func occurrences(of events: [EventStore.Tracked], in window: Range<Int>) -> [Occurrence] {
+        var changed = Set<String>()
+        for t in events where t.event.recurrenceID != nil { changed.insert((t.event.uid ?? "") + "\u{0}" + t.event.recurrenceID!) }
+        var result: [Occurrence] = []
+        for t in events {
+            let e = t.event
+            guard let start = Self.time(start: e) else { continue }
+            let duration = Self.duration(of: e, start: start)
+            let series = e.recurrenceID == nil ? e.recurrence : nil
+            let expansion = ICalRecurrence.occurrences(
+                start: start, rule: series?.rule, rdates: series?.rdates.compactMap(Self.time(text:)) ?? [],
+                exdates: series?.exdates.compactMap(Self.time(text:)) ?? [], duration: duration, window: window,
+                viewZone: zone, limit: expansionLimit)
+            for s in expansion.starts {
+                let id = Self.text(s)
+                if series != nil, changed.contains((e.uid ?? "") + "\u{0}" + id) { continue }
+                guard let instant = s.epoch(readingLocalIn: zone) else { continue }
+                result.append(Occurrence(tracked: t, start: id, end: Self.text(s, plus: duration), instant: instant,
+                                         complete: expansion.complete))
+            }
+            if expansion.starts.isEmpty && !expansion.complete {
+                result.append(Occurrence(tracked: t, start: "", end: "", instant: window.lowerBound, complete: false))
+            }
+        }
+        return result.sorted { $0.instant != $1.instant ? $0.instant < $1.instant : Self.sortKey($0.tracked.event) < Self.sortKey($1.tracked.event) }
+    }
+
+    /// The start of an event as libical's time: a date, an instant, a wall clock in its zone, or
+    /// a floating wall clock; nil for an event whose zone is unknown or that has no start.
+    static func time(start e: Event) -> ICalTime? {
+        if e.allDay { return e.start.flatMap { ICalTime.date($0) } }
+        if let zone = e.timeZone, let local = e.startLocal { return ICalTime.local(local, zone: zone) }
+        if let s = e.start { return time(text: s) }
+        if let local = e.startLocal, !e.defects.contains("unknown_time_zone") { return ICalTime.local(local, zone: nil) }
+        return nil
+    }
+
+    static func time(end e: Event) -> ICalTime? {
+        if e.allDay { return e.end.flatMap { ICalTime.date($0) } }
+        if let zone = e.timeZone, let local = e.endLocal { return ICalTime.local(local, zone: zone) }
+        if let s = e.end { return time(text: s) }
+        if let local = e.endLocal { return ICalTime.local(local, zone: nil) }
+        return nil
+    }
+
+    /// A time as mailpipe(5) writes one: `…Z` an instant, `YYYY-MM-DD` a date, else floating.
+    static func time(text: String) -> ICalTime? {
+        if text.hasSuffix("Z") { return CivilDate.epoch(rfc3339: text).map(ICalTime.instant) }
+        if text.utf8.count == 10 { return ICalTime.date(text) }
+        return ICalTime.local(text, zone: nil)
+    }
+
+    static func text(_ t: ICalTime) -> String {
+        if let utc = t.utc { return CivilDate.rfc3339(utc) }
+        return t.localText
+    }
+
+    static func text(_ t: ICalTime, plus seconds: Int) -> String {
+        if let utc = t.utc { return CivilDate.rfc3339(utc + seconds) }
+        let days = CivilDate.days(year: t.year, month: t.month, day: t.day)
+        if t.isDate { return CivilDate.dateText(days: days + seconds / 86400) }
+        let local = days * 86400 + t.hour * 3600 + t.minute * 60 + t.second + seconds
+        return String(CivilDate.rfc3339(local).dropLast())
+    }
+
+    /// How long each occurrence lasts: the event's end less its start (whole days for dates).
+    static func duration(of e: Event, start: ICalTime) -> Int {
+        guard let end = time(end: e) else { return start.isDate ? 86400 : 0 }
+        if let a = start.utc, let b = end.utc { return max(0, b - a) }
+        let days = CivilDate.days(year: end.year, month: end.month, day: end.day) - CivilDate.days(year: start.year, month: start.month, day: start.day)
+        let clock = (end.hour - start.hour) * 3600 + (end.minute - start.minute) * 60 + (end.second - start.second)
+        return max(0, days * 86400 + (start.isDate ? 0 : clock))
+    }
+
+    // MARK: iCalendar file
+
+    func writeCalendar(_ events: [Event], to path: String, _ run: FilterRun) throws {
+        let text = ICalendarWriter.calendar(events.map(Self.icalEvent), productID: "-//mailpipe//event-group//EN")
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            run.diagnostics.error("cannot write: " + String(cString: strerror(errno)), file: path)
+            throw Exit(.ioError)
+        }
+        defer { close(fd) }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                run.diagnostics.error("cannot write: " + String(cString: strerror(errno)), file: path)
+                throw Exit(.ioError)
+            }
+            bytes = bytes.dropFirst(n)
+        }
+    }
+
+    /// The event as the VEVENT that says it: its times in its zone, cancelled ones with
+    /// STATUS:CANCELLED. An event whose zone is unknown keeps its wall clock, floating.
+    static func icalEvent(_ e: Event) -> ICalEvent {
+        var v = ICalEvent()
+        v.uid = e.uid
+        v.recurrenceID = e.recurrenceID.flatMap(time(text:))
+        v.sequence = e.sequence
+        v.dtstamp = e.dtstamp.flatMap(time(text:))
+        v.status = e.status
+        v.start = time(start: e) ?? e.startLocal.flatMap { ICalTime.local($0, zone: nil) }
+        v.end = time(end: e)
+        if let r = e.recurrence {
+            v.rules = r.rule.map { [$0] } ?? []
+            v.rdates = r.rdates.compactMap(time(text:))
+            v.exdates = r.exdates.compactMap(time(text:))
+        }
+        for (name, value) in [("SUMMARY", e.summary), ("DESCRIPTION", e.description), ("LOCATION", e.location), ("URL", e.url)] {
+            if let value { v.properties.append((name, value)) }
+        }
+        v.organizer = e.organizer.map { ICalPerson(address: $0.address, name: $0.name) }
+        v.attendees = e.attendees.map { ICalPerson(address: $0.address, name: $0.name, role: $0.role, status: $0.status, rsvp: $0.rsvp) }
+        return v
+    }
+}
+
+// MARK: dates on the command line
+
+extension EventGroup {
+    public static func isKnownZone(_ id: String) -> Bool { ICalendarReader.isKnownZone(id) }
+
+    /// The instant a date (its midnight), a wall-clock time in `zone`, or an RFC 3339 time is.
+    public static func instant(_ text: String, zone: String) -> Int? {
+        if text.hasSuffix("Z") { return CivilDate.epoch(rfc3339: text) }
+        let t = text.utf8.count == 10 ? ICalTime.date(text) : ICalTime.local(text, zone: nil)
+        return t?.epoch(readingLocalIn: zone)
+    }
+
+    /// The day `date` in `zone`, midnight to midnight (23 or 25 hours on the days clocks change).
+    public static func day(_ date: String, zone: String) -> Range<Int>? {
+        guard let days = CivilDate.days(dateText: date), let start = instant(date, zone: zone),
+              let end = instant(CivilDate.dateText(days: days + 1), zone: zone) else { return nil }
+        return start..<end
+    }
+
+    /// Today's date in `zone`.
+    public static func today(zone: String) -> String {
+        let t = ICalTime.local(epoch: Int(Glibc.time(nil)), zone: zone)!
+        return String(t.localText.prefix(10))
+    }
+
+    /// The machine's zone: TZ (an IANA id, with or without its leading colon), else the zone
+    /// /etc/localtime links to, else UTC.
+    public static func systemZone() -> String {
+        if let tz = getenv("TZ").map({ String(cString: $0) }) {
+            let id = tz.hasPrefix(":") ? String(tz.dropFirst()) : tz
+            if isKnownZone(id) { return id }
+        }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/etc/localtime", &buffer, buffer.count - 1)
+        if n > 0 {
+            let target = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let r = target.firstRange(of: "zoneinfo/") {
+                let id = String(target[r.upperBound...])
+                if isKnownZone(id) { return id }
+            }
+        }
+        return "UTC"
+    }
+}
