@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "MailParse", dependencies: ["CivilTime", "CLibcExtras", "UTF8Text", "UnicodeServices", "JSONLines", "Hashing", "UnixFilter"]),
 
         .target(name: "Conversations", dependencies: [
-            "UnicodeServices", "JSONLines", "Hashing", "UnixFilter", "UTF8Text",
+            "UnicodeServices", "JSONLines", "Hashing", "UnixFilter", "UTF8Text", "Events",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "BodyText", dependencies: ["HTMLDOM", "JSONLines", "UnicodeServices", "UnixFilter", "UTF8Text"],

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Events
 import JSONLines
 import UnixFilter
 import UTF8Text
@@ -18,8 +22,13 @@ public struct ConversationGroup {
     /// The input is sorted by participant_hash: write each conversation when the next starts.
     public var sorted = false
     public var rules = AddressRules()
+    /// The instant events are upcoming from (their end is not before it).
+    public var now = Int(Glibc.time(nil))
 
     public init() {}
+
+    /// An RFC 3339 time (or a date, its midnight UTC) as seconds.
+    public static func instant(_ text: String) -> Int? { EventGroup.instant(text, zone: "UTC") }
 
     struct MissingField: Error, CustomStringConvertible {
         var name: String
@@ -113,7 +122,7 @@ public struct ConversationGroup {
 
     private func write(_ c: Conversation, to run: FilterRun) throws {
         var w = JSONWriter()
-        c.write(&w, embed: embed)
+        c.write(&w, embed: embed, now: now)
         try run.write(w.bytes)
     }
 
@@ -187,6 +196,7 @@ public struct ConversationGroup {
             isNewsletter: mailKind == "newsletter" || (mailKind == nil && record.value("is_newsletter") == .bool(true)),
             isGroup: record.value("is_group") == .bool(true),
             shipments: record.value("shipments")?.arrayValue ?? [],
+            events: record.value("events")?.arrayValue ?? [],
             names: names,
             record: embed ? record.bytes : nil)
     }

@@ -1,3 +1,4 @@
+import Events
 import JSONLines
 
 /// What conversation-group keeps of one message: enough to summarize its conversation, not
@@ -12,6 +13,7 @@ struct MessageSummary {
     var isNewsletter: Bool
     var isGroup: Bool
     var shipments: [JSONValue]
+    var events: [JSONValue]
     var names: [(address: String, name: String)]
     var record: [UInt8]?  // with --embed
 
@@ -62,7 +64,23 @@ struct Conversation {
         }
     }
 
-    func write(_ w: inout JSONWriter, embed: Bool) {
+    /// The conversation's events once its mail is applied (iTIP, in date order): those not over
+    /// at `now`, and the cancelled ones.
+    func upcomingAndCancelledEvents(now: Int) -> [EventStore.Tracked] {
+        var store = EventStore()
+        for m in ordered where !m.events.isEmpty {
+            for v in m.events {
+                guard let e = Event(json: v) else { continue }
+                store.apply(e, messageID: m.id, date: m.date.isEmpty ? nil : m.date, conversationID: id,
+                            sender: m.from["address"]?.stringValue?.lowercased())
+            }
+        }
+        return store.events
+            .filter { $0.event.status == "cancelled" || EventGroup.isUpcoming($0.event, now: now) }
+            .sorted { EventGroup.sortKey($0.event) < EventGroup.sortKey($1.event) }
+    }
+
+    func write(_ w: inout JSONWriter, embed: Bool, now: Int) {
         let ordered = ordered
         let last = ordered.last
         w.beginObject()
@@ -96,6 +114,16 @@ struct Conversation {
                 let key = s["tracking_number"]?.stringValue ?? "\(s)"
                 if seen.insert(key).inserted { w.value(s) }
             }
+        }
+        w.endArray()
+        w.key("events")
+        w.beginArray()
+        for t in upcomingAndCancelledEvents(now: now) {
+            w.beginObject()
+            t.event.writeFields(&w)
+            w.field("message_ids", strings: t.messageIDs)
+            w.field("updated", t.updated)
+            w.endObject()
         }
         w.endArray()
         w.field("archived", archived)

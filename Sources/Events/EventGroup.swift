@@ -67,7 +67,7 @@ public struct EventGroup {
         }
     }
 
-    static func sortKey(_ e: Event) -> String {
+    public static func sortKey(_ e: Event) -> String {
         [e.start ?? e.startLocal ?? "~", e.uid ?? "", e.recurrenceID ?? ""].joined(separator: "\u{0}")
     }
 
@@ -263,5 +263,19 @@ extension EventGroup {
             }
         }
         return "UTC"
+    }
+}
+
+extension EventGroup {
+    /// Whether an event is not over at `now`: its end is not before it (a series: it starts
+    /// later, or has an occurrence in the four years after `now`, long enough for a birthday on
+    /// 29 February). All-day and floating events are read in UTC.
+    public static func isUpcoming(_ e: Event, now: Int) -> Bool {
+        guard let start = time(start: e), let s = start.epoch(readingLocalIn: "UTC") else { return false }
+        if s + duration(of: e, start: start) >= now { return true }
+        guard e.recurrence != nil, e.recurrenceID == nil else { return false }
+        var group = EventGroup()
+        group.expansionLimit = 100_000
+        return group.occurrences(of: [EventStore.Tracked(event: e)], in: now..<(now + 1461 * 86400)).contains(where: \.complete)
     }
 }

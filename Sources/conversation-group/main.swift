@@ -39,10 +39,14 @@ struct ConversationGroupCommand: ParsableCommand {
     @Flag(help: "The input is sorted by participant_hash: write each conversation as soon as the next begins (memory of one conversation; output in input order).")
     var sorted = false
 
+    @Option(help: ArgumentHelp("The time events are upcoming from, RFC 3339 (default: now).", valueName: "time"))
+    var now: String?
+
     @OptionGroup(title: "Address rules (give the same as to participant-hash)") var addressFlags: AddressRuleFlags
 
     func validate() throws {
         if let maxGap, Duration.seconds(maxGap) == nil { throw ValidationError("--max-gap: not a duration: '\(maxGap)' (use 30d, 12h, 90m, 45s or 2w)") }
+        if let now, ConversationGroup.instant(now) == nil { throw ValidationError("--now: not an RFC 3339 time: '\(now)'") }
         if sorted && by == .thread { throw ValidationError("--sorted works with --by participants only") }
     }
 
@@ -55,6 +59,7 @@ struct ConversationGroupCommand: ParsableCommand {
         tool.embed = embed
         tool.sorted = sorted
         tool.rules = addressFlags.rules
+        if let now { tool.now = ConversationGroup.instant(now)! }
         FilterRun.main(program: "conversation-group", options: common) { try tool.run($0) }
     }
 }

@@ -5,7 +5,7 @@ import UTF8Text
 
 func message(_ id: String, date: String = "2026-01-01T00:00:00Z", labels: [String] = ["INBOX"], fromMe: Bool = false) -> MessageSummary {
     MessageSummary(id: id, date: date, labels: labels, fromMe: fromMe, from: .null, snippet: "", isNewsletter: false,
-                   isGroup: false, shipments: [], names: [], record: nil)
+                   isGroup: false, shipments: [], events: [], names: [], record: nil)
 }
 
 @Suite struct VisibilityTests {

@@ -455,3 +455,23 @@ def test_options_are_checked():
                  ["--from", "2026-02-01", "--to", "2026-01-01"], ["--today", "2026-01-01"]):
         r = run("event-group", *args, input=b"")
         assert r.returncode == 64 and r.stderr.startswith(b"event-group: ") or b"Error" in r.stderr, (args, r.stderr)
+
+
+def test_conversation_group_carries_upcoming_and_cancelled_events():
+    recs = extracted(dated(SINGLE) + [mail("meet-meeting-invite.eml", "2021-03-22T09:12:20Z"),
+                                      calendar_message(series("REQUEST"), "weekly", "2025-12-01T10:00:00Z")])
+    stream = "".join(json.dumps(dict(r, participant_hash="same")) + "\n" for r in recs).encode()
+
+    def events_at(now):
+        r = run("conversation-group", "--now", now, input=stream)
+        assert r.returncode == 0, r.stderr
+        [conversation] = records(r.stdout)
+        return [(e["summary"], e["status"]) for e in conversation["events"]]
+
+    # before the meetings: the Meet call and the weekly series are upcoming, the single event cancelled
+    assert events_at("2021-03-01T00:00:00Z") == [("Meeeeet me HTML", "confirmed"), ("Single Event", "cancelled"),
+                                                 ("Stand-up", None)]
+    # the Meet call is over; the series (ten Mondays from 5 January 2026) is not
+    assert events_at("2026-03-01T00:00:00Z") == [("Single Event", "cancelled"), ("Stand-up", None)]
+    # after its last Monday (9 March): only the cancellation stays
+    assert events_at("2026-03-10T00:00:00Z") == [("Single Event", "cancelled")]
