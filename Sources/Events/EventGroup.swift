@@ -103,9 +103,15 @@ public struct EventGroup {
     func occurrences(of events: [EventStore.Tracked], in window: Range<Int>) -> [Occurrence] {
         var changed = Set<String>()
         for t in events where t.event.recurrenceID != nil { changed.insert((t.event.uid ?? "") + "\u{0}" + t.event.recurrenceID!) }
+        // an EXDATE of the series removes a changed occurrence too
+        var excluded = Set<String>()
+        for t in events where t.event.recurrenceID == nil {
+            for x in t.event.recurrence?.exdates ?? [] { excluded.insert((t.event.uid ?? "") + "\u{0}" + x) }
+        }
         var result: [Occurrence] = []
         for t in events {
             let e = t.event
+            if let id = e.recurrenceID, excluded.contains((e.uid ?? "") + "\u{0}" + id) { continue }
             guard let start = Self.time(start: e) else { continue }
             let duration = Self.duration(of: e, start: start)
             let series = e.recurrenceID == nil ? e.recurrence : nil

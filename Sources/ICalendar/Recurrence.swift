@@ -104,7 +104,8 @@ public enum ICalRecurrence {
         let recurrence = rule.withCString { icalrecurrencetype_from_string($0) }
         guard recurrence.freq != ICAL_NO_RECURRENCE else { return true }
         var dtstart = ICalendarReader.icalTime(start)
-        dtstart.zone = nil  // iterate on the wall clock; each occurrence is placed in its zone below
+        // the zone stays on DTSTART: libical compares a UTC UNTIL with each occurrence in it
+        dtstart.zone = zone ?? (start.kind == .utc ? icaltimezone_get_utc_timezone() : nil)
         guard let iterator = icalrecur_iterator_new(recurrence, dtstart) else { return true }
         defer { icalrecur_iterator_free(iterator) }
 
@@ -120,7 +121,7 @@ public enum ICalRecurrence {
         let wallClock = zone ?? (start.kind == .utc ? icaltimezone_get_utc_timezone() : LibICal.builtinZone(viewZone))
         if jumps, let first = start.epoch(readingLocalIn: viewZone), lookBack > first {
             var from = icaltime_from_timet_with_zone(time_t(lookBack), 0, wallClock)
-            from.zone = nil
+            from.zone = dtstart.zone
             from.is_date = dtstart.is_date
             if from.is_date != 0 { from.hour = 0; from.minute = 0; from.second = 0 }
             icalrecur_iterator_set_start(iterator, from)
