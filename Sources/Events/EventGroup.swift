@@ -92,8 +92,8 @@ public struct EventGroup {
 
     struct Occurrence {
         var tracked: EventStore.Tracked
-        var start: String
-        var end: String
+        var start: String?
+        var end: String?
         var instant: Int
         var complete = true
     }
@@ -127,7 +127,8 @@ public struct EventGroup {
                                          complete: expansion.complete))
             }
             if expansion.starts.isEmpty && !expansion.complete {
-                result.append(Occurrence(tracked: t, start: "", end: "", instant: window.lowerBound, complete: false))
+                // the rule was given up on before the window: say so once, with no occurrence
+                result.append(Occurrence(tracked: t, start: nil, end: nil, instant: window.lowerBound, complete: false))
             }
         }
         return result.sorted { $0.instant != $1.instant ? $0.instant < $1.instant : Self.sortKey($0.tracked.event) < Self.sortKey($1.tracked.event) }

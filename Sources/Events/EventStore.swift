@@ -33,7 +33,7 @@ public struct EventStore {
         case "REPLY": reply(e, key: key, messageID: messageID, date: date)
         case "COUNTER", "DECLINECOUNTER", "REFRESH":
             // a proposal or a question: the organizer's event stays as it is
-            note(messageID, on: key) || note(messageID, on: Self.seriesKey(e))
+            if !note(messageID, on: key) { note(messageID, on: Self.seriesKey(e)) }
         default:
             if let current = tracked[key]?.event, !Self.isNewer(e, than: current) {
                 note(messageID, on: key)
