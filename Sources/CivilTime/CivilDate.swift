@@ -30,9 +30,14 @@ public enum CivilDate {
 extension CivilDate {
     /// RFC 3339 in UTC with `Z`: 2026-03-10T09:00:00Z.
     public static func rfc3339(_ epoch: Int) -> String {
-        let days = epoch >= 0 ? epoch / 86400 : (epoch - 86399) / 86400
-        let secs = epoch - days * 86400
+        let (days, secs) = split(epoch)
         return dateText(days: days) + "T" + clockText(seconds: secs) + "Z"
+    }
+
+    /// Seconds since 1970 as a day number and the seconds since that day's midnight.
+    public static func split(_ epoch: Int) -> (days: Int, seconds: Int) {
+        let days = epoch >= 0 ? epoch / 86400 : (epoch - 86399) / 86400
+        return (days, epoch - days * 86400)
     }
 
     /// `HH:MM:SS` of the seconds since midnight.

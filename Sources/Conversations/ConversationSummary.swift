@@ -64,9 +64,9 @@ struct Conversation {
         }
     }
 
-    /// The conversation's events once its mail is applied (iTIP, in date order): those not over
-    /// at `now`, and the cancelled ones.
-    func upcomingAndCancelledEvents(now: Int) -> [EventStore.Tracked] {
+    /// The conversation's events once its mail (`ordered`: oldest first) is applied as iTIP
+    /// says: those not over at `now`, and the cancelled ones.
+    func upcomingAndCancelledEvents(_ ordered: [MessageSummary], now: Int) -> [EventStore.Tracked] {
         var store = EventStore()
         for m in ordered where !m.events.isEmpty {
             for v in m.events {
@@ -118,7 +118,7 @@ struct Conversation {
         w.endArray()
         w.key("events")
         w.beginArray()
-        for t in upcomingAndCancelledEvents(now: now) {
+        for t in messages.contains(where: { !$0.events.isEmpty }) ? upcomingAndCancelledEvents(ordered, now: now) : [] {
             w.beginObject()
             t.event.writeFields(&w)
             w.field("message_ids", strings: t.messageIDs)

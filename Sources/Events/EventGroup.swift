@@ -103,15 +103,9 @@ public struct EventGroup {
     func occurrences(of events: [EventStore.Tracked], in window: Range<Int>) -> [Occurrence] {
         var changed = Set<String>()
         for t in events where t.event.recurrenceID != nil { changed.insert((t.event.uid ?? "") + "\u{0}" + t.event.recurrenceID!) }
-        // an EXDATE of the series removes a changed occurrence too
-        var excluded = Set<String>()
-        for t in events where t.event.recurrenceID == nil {
-            for x in t.event.recurrence?.exdates ?? [] { excluded.insert((t.event.uid ?? "") + "\u{0}" + x) }
-        }
         var result: [Occurrence] = []
         for t in events {
             let e = t.event
-            if let id = e.recurrenceID, excluded.contains((e.uid ?? "") + "\u{0}" + id) { continue }
             guard let start = Self.time(start: e) else { continue }
             let duration = Self.duration(of: e, start: start)
             let series = e.recurrenceID == nil ? e.recurrence : nil
@@ -119,14 +113,13 @@ public struct EventGroup {
                 start: start, rule: series?.rule, rdates: series?.rdates.compactMap(Self.time(text:)) ?? [],
                 exdates: series?.exdates.compactMap(Self.time(text:)) ?? [], duration: duration, window: window,
                 viewZone: zone, limit: expansionLimit)
-            for s in expansion.starts {
+            for (s, instant) in expansion.occurrences {
                 let id = Self.text(s)
                 if series != nil, changed.contains((e.uid ?? "") + "\u{0}" + id) { continue }
-                guard let instant = s.epoch(readingLocalIn: zone) else { continue }
                 result.append(Occurrence(tracked: t, start: id, end: Self.text(s, plus: duration), instant: instant,
                                          complete: expansion.complete))
             }
-            if expansion.starts.isEmpty && !expansion.complete {
+            if expansion.occurrences.isEmpty && !expansion.complete {
                 // the rule was given up on before the window: say so once, with no occurrence
                 result.append(Occurrence(tracked: t, start: nil, end: nil, instant: window.lowerBound, complete: false))
             }

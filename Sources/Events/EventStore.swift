@@ -13,6 +13,8 @@ public struct EventStore {
 
     private var tracked: [String: Tracked] = [:]
     private var order: [String] = []
+    /// The order messages were applied in, to keep merged lists of them in date order.
+    private var position: [String: Int] = [:]
 
     public init() {}
 
@@ -23,6 +25,7 @@ public struct EventStore {
     /// DTSTAMP then decide between versions, so an older version read later changes nothing.
     public mutating func apply(_ e: Event, messageID: String, date: String?, conversationID: String?, sender: String?) {
         let key = Self.key(e, messageID: messageID, sender: sender)
+        if position[messageID] == nil { position[messageID] = position.count }
         guard e.source == "icalendar", e.uid != nil else {
             // a booking's later mail is its latest word (a changed or cancelled reservation)
             replace(key, with: e, messageID: messageID, date: date, conversationID: conversationID)
@@ -71,6 +74,18 @@ public struct EventStore {
         tracked[key]!.messageIDs.append(messageID)
         tracked[key]!.updated = date
         if tracked[key]!.conversationID == nil { tracked[key]!.conversationID = conversationID }
+        if e.source == "icalendar", e.uid != nil, e.recurrenceID == nil {
+            // an EXDATE of the series deletes the changed occurrence it names
+            for x in e.recurrence?.exdates ?? [] { removeOccurrence(key + x, into: key) }
+        }
+    }
+
+    /// Drops a changed occurrence; the mail about it is counted as the series'.
+    private mutating func removeOccurrence(_ key: String, into series: String) {
+        guard let removed = tracked.removeValue(forKey: key) else { return }
+        let ids = Set(tracked[series]!.messageIDs).union(removed.messageIDs)
+        tracked[series]!.messageIDs = ids.sorted { position[$0]! < position[$1]! }
+        order.removeAll { $0 == key }
     }
 
     @discardableResult
@@ -97,16 +112,11 @@ public struct EventStore {
                 note(messageID, on: series)
                 return
             }
-            var recurrence = master.event.recurrence!
-            if !recurrence.exdates.contains(occurrence) { recurrence.exdates.append(occurrence) }
-            master.event.recurrence = recurrence
-            if let moved = tracked.removeValue(forKey: key) {
-                for id in moved.messageIDs where !master.messageIDs.contains(id) { master.messageIDs.append(id) }
-                order.removeAll { $0 == key }
-            }
+            if !master.event.recurrence!.exdates.contains(occurrence) { master.event.recurrence!.exdates.append(occurrence) }
             master.messageIDs.append(messageID)
             master.updated = date
             tracked[series] = master
+            removeOccurrence(key, into: series)
             return
         }
         guard var current = tracked[key] else {

@@ -11,22 +11,16 @@ extension ICalTime {
 
     /// An instant (seconds since 1970, UTC).
     public static func instant(_ epoch: Int) -> ICalTime {
-        let days = epoch >= 0 ? epoch / 86400 : (epoch - 86399) / 86400
-        let secs = epoch - days * 86400
-        let (y, m, d) = CivilDate.date(days: days)
-        return ICalTime(kind: .utc, year: y, month: m, day: d, hour: secs / 3600, minute: secs % 3600 / 60,
-                        second: secs % 60, utc: epoch)
+        var t = ICalTime(wallClock: epoch, kind: .utc)
+        t.utc = epoch
+        return t
     }
 
     /// A wall-clock time (`YYYY-MM-DDTHH:MM:SS`) in the IANA zone `zone`, or floating when
     /// `zone` is nil. nil when the text is not a time or libical does not know the zone.
     public static func local(_ text: some StringProtocol, zone: String?) -> ICalTime? {
-        let b = Array(text.utf8)
-        guard b.count == 19, b[10] == UInt8(ascii: "T"), let days = CivilDate.days(dateText: String(decoding: b[0..<10], as: UTF8.self)),
-              let h = Int(String(decoding: b[11..<13], as: UTF8.self)), let mi = Int(String(decoding: b[14..<16], as: UTF8.self)),
-              let s = Int(String(decoding: b[17..<19], as: UTF8.self)) else { return nil }
-        let (y, m, d) = CivilDate.date(days: days)
-        var t = ICalTime(kind: .floating, year: y, month: m, day: d, hour: h, minute: mi, second: s)
+        guard text.utf8.count == 19, let seconds = CivilDate.epoch(rfc3339: text) else { return nil }
+        var t = ICalTime(wallClock: seconds, kind: .floating)
         guard let zone else { return t }
         guard let z = LibICal.builtinZone(zone) else { return nil }
         t.kind = .zoned
@@ -34,6 +28,13 @@ extension ICalTime {
         t.tzid = zone
         t.utc = Int(icaltime_as_timet_with_zone(ICalendarReader.icalTime(t), z))
         return t
+    }
+
+    /// The time whose fields are `seconds` since 1970 read as a wall clock.
+    private init(wallClock seconds: Int, kind: Kind) {
+        let (days, secs) = CivilDate.split(seconds)
+        let (y, m, d) = CivilDate.date(days: days)
+        self.init(kind: kind, year: y, month: m, day: d, hour: secs / 3600, minute: secs % 3600 / 60, second: secs % 60)
     }
 
     /// The wall clock in the IANA zone `zone` at an instant.
@@ -58,8 +59,9 @@ extension ICalTime {
 /// The occurrences of a recurring event (RFC 5545 3.8.5), by libical's recurrence iterator.
 public enum ICalRecurrence {
     public struct Expansion: Sendable {
-        /// Occurrence starts that overlap the window, in order, in the start's kind and zone.
-        public var starts: [ICalTime] = []
+        /// Occurrences that overlap the window, in order: each start in the start's kind and zone,
+        /// and the instant it is (dates and floating times read in the view zone).
+        public var occurrences: [(start: ICalTime, instant: Int)] = []
         /// False when the iterator gave up before reaching the window's end (`limit`).
         public var complete = true
     }
@@ -76,31 +78,27 @@ public enum ICalRecurrence {
         if start.kind == .zoned && zone == nil || start.kind == .unknownZone { return result }
 
         func epoch(_ t: ICalTime) -> Int? { t.epoch(readingLocalIn: viewZone) }
-        func overlaps(_ s: Int) -> Bool { s < window.upperBound && (s + duration > window.lowerBound || s >= window.lowerBound) }
-        let excluded = Set(exdates.compactMap { $0.utc ?? epoch($0) })
+        let excluded = Set(exdates.compactMap(epoch))
         var found: [Int: ICalTime] = [:]
-        func consider(_ t: ICalTime) {
-            guard let s = epoch(t), !excluded.contains(s), overlaps(s) else { return }
-            found[s] = t
+        func consider(_ t: ICalTime, _ s: Int) {
+            let overlaps = s < window.upperBound && (s + duration > window.lowerBound || s >= window.lowerBound)
+            if overlaps && !excluded.contains(s) { found[s] = t }
         }
 
-        consider(start)  // DTSTART is the first occurrence even when the rule does not match it
-        for t in rdates {
-            // an RDATE is in the start's kind; a UTC one is an instant
-            consider(t)
-        }
+        // DTSTART is the first occurrence even when the rule does not give it (RFC 5545 3.8.5.3)
+        for t in [start] + rdates { if let s = epoch(t) { consider(t, s) } }
         if let rule, let first = epoch(start), first < window.upperBound {
-            result.complete = iterate(rule: rule, start: start, zone: zone, viewZone: viewZone, window: window,
+            result.complete = iterate(rule: rule, start: start, first: first, zone: zone, viewZone: viewZone, window: window,
                                       duration: duration, limit: limit, consider)
         }
-        result.starts = found.keys.sorted().map { found[$0]! }
+        result.occurrences = found.keys.sorted().map { (found[$0]!, $0) }
         return result
     }
 
     /// Walks the rule from DTSTART (or from near the window, for rules where libical can jump:
     /// daily and longer, without COUNT) until an occurrence starts after the window.
-    private static func iterate(rule: String, start: ICalTime, zone: OpaquePointer?, viewZone: String, window: Range<Int>,
-                                duration: Int, limit: Int, _ consider: (ICalTime) -> Void) -> Bool {
+    private static func iterate(rule: String, start: ICalTime, first: Int, zone: OpaquePointer?, viewZone: String,
+                                window: Range<Int>, duration: Int, limit: Int, _ consider: (ICalTime, Int) -> Void) -> Bool {
         let recurrence = rule.withCString { icalrecurrencetype_from_string($0) }
         guard recurrence.freq != ICAL_NO_RECURRENCE else { return true }
         var dtstart = ICalendarReader.icalTime(start)
@@ -119,7 +117,7 @@ public enum ICalRecurrence {
         let jumps = recurrence.count == 0 && recurrence.freq.rawValue >= ICAL_DAILY_RECURRENCE.rawValue
         let lookBack = window.lowerBound - duration - 2 * 86400
         let wallClock = zone ?? (start.kind == .utc ? icaltimezone_get_utc_timezone() : LibICal.builtinZone(viewZone))
-        if jumps, let first = start.epoch(readingLocalIn: viewZone), lookBack > first {
+        if jumps, lookBack > first {
             var from = icaltime_from_timet_with_zone(time_t(lookBack), 0, wallClock)
             from.zone = dtstart.zone
             from.is_date = dtstart.is_date
@@ -139,7 +137,7 @@ public enum ICalRecurrence {
             occurrence.year = Int(t.year); occurrence.month = Int(t.month); occurrence.day = Int(t.day)
             if !start.isDate { occurrence.hour = Int(t.hour); occurrence.minute = Int(t.minute); occurrence.second = Int(t.second) }
             if start.kind == .zoned || start.kind == .utc { occurrence.utc = s }
-            consider(occurrence)
+            consider(occurrence, s)
         }
     }
 }

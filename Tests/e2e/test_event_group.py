@@ -4,12 +4,13 @@ import json
 import os
 import random
 import re
+import runpy
 import subprocess
 import tempfile
 
 import pytest
 
-from conftest import BIN, SHARED, records, run
+from conftest import BIN, ROOT, SHARED, records, run
 import ical_oracle
 
 ICAL = SHARED / "vectors" / "ical"
@@ -145,6 +146,18 @@ def test_cancelled_occurrence_becomes_an_exdate_of_the_series():
     assert e["message_ids"] == ["invite", "cancel-one"]
     window = group(recs, "--from", "2026-01-01", "--to", "2026-01-20", "--zone", "Europe/Berlin")
     assert [o["occurrence_start"] for o in window] == ["2026-01-05T08:00:00Z", "2026-01-19T08:00:00Z"]
+
+
+def test_an_exdate_of_the_series_deletes_its_changed_occurrence():
+    moved = series("REQUEST", 1, "20251202T100000Z", "20260112T090000").replace(
+        "DTSTART;TZID=Europe/Berlin:20260105T090000", "DTSTART;TZID=Europe/Berlin:20260112T150000")
+    dropped = series("REQUEST", 2, "20251203T100000Z").replace("RRULE:", "EXDATE:20260112T080000Z\nRRULE:")
+    recs = extracted([calendar_message(series("REQUEST"), "invite", "2025-12-01T10:00:00Z"),
+                      calendar_message(moved, "moved", "2025-12-02T10:00:00Z"),
+                      calendar_message(dropped, "dropped", "2025-12-03T10:00:00Z")])
+    [e] = group(recs)
+    assert e["recurrence_id"] is None and e["recurrence"]["exdates"] == ["2026-01-12T08:00:00Z"]
+    assert e["message_ids"] == ["invite", "moved", "dropped"]
 
 
 def test_a_cancellation_of_an_unknown_event_is_a_cancelled_stub():
@@ -399,10 +412,8 @@ def test_icalrecur_instances():
 
 
 def test_big_calendar_bounded():
-    events = "".join(f"BEGIN:VEVENT\nUID:e{k}@example.org\nDTSTAMP:20200101T000000Z\nDTSTART:2026{1 + k % 12:02d}{1 + k % 28:02d}T100000Z\n"
-                     f"DTEND:2026{1 + k % 12:02d}{1 + k % 28:02d}T110000Z\nSUMMARY:Event number {k} {'x' * 80}\n"
-                     f"DESCRIPTION:{'a long description ' * 4}\nEND:VEVENT\n" for k in range(50000))
-    cal = f"BEGIN:VCALENDAR\nVERSION:2.0\n{events}END:VCALENDAR\n"
+    big = runpy.run_path(str(ROOT / "bench" / "big-calendar.py"))
+    cal = big["calendar"]()
     assert len(cal) > 10_000_000
     recs = extracted([calendar_message(cal, "big", "2026-01-01T00:00:00Z")])
     assert len(recs[0]["events"]) == 50000
