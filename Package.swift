@@ -47,10 +47,11 @@ let package = Package(
                 resources: [.embedInCode("trackers.json")]),
         .target(name: "MailKind", dependencies: ["CLibcExtras", "JSONLines", "MailParse", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("mail-kind.json")]),
-        .target(name: "Parcels", dependencies: ["CivilTime", "CLibcExtras", "JSONLines", "UnicodeServices", "UnixFilter", "UTF8Text"],
+        .target(name: "Parcels", dependencies: ["CivilTime", "CLibcExtras", "JSONLines", "StructuredData", "UnicodeServices", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("carriers")]),
 
-        .target(name: "Events", dependencies: ["CivilTime", "ICalendar", "JSONLines", "UnixFilter", "UTF8Text"]),
+        .target(name: "StructuredData", dependencies: ["HTMLDOM", "JSONLines", "UTF8Text"]),
+        .target(name: "Events", dependencies: ["CivilTime", "ICalendar", "JSONLines", "StructuredData", "UnixFilter", "UTF8Text"]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
         .executableTarget(name: "html-sanitize", dependencies: ["Sanitize", "UnixFilter"]),
@@ -65,6 +66,7 @@ let package = Package(
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
         .testTarget(name: "UnicodeServicesTests", dependencies: ["UnicodeServices", "UTF8Text"]),
         .testTarget(name: "HTMLDOMTests", dependencies: ["HTMLDOM"]),
+        .testTarget(name: "StructuredDataTests", dependencies: ["StructuredData", "JSONLines"]),
         .testTarget(name: "HashingTests", dependencies: ["Hashing"]),
         .testTarget(name: "UnixFilterTests", dependencies: ["UnixFilter"]),
         .testTarget(name: "MailParseTests", dependencies: ["MailParse"]),

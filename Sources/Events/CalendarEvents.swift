@@ -37,6 +37,13 @@ public struct Event: Hashable, Sendable {
     public var organizer: Person?
     public var attendees: [Person] = []
     public var source = "icalendar"
+    /// What is booked or met: `event` (an invitation, a ticket), `flight`, `lodging`,
+    /// `restaurant`, `rental_car`, `train`, `bus`, `boat`, `taxi`, `appointment`.
+    public var kind = "event"
+    public var reservationNumber: String?
+    /// How sure the reading is (1 for calendars and markup), and what it rests on.
+    public var confidence = 1.0
+    public var evidence: [String] = []
     public var defects: [String] = []
 
 }
@@ -57,7 +64,7 @@ public enum CalendarEvents {
     }
 
     static func event(_ e: ICalEvent, method: String?, calendarErrors: [String]) -> Event {
-        var event = Event()
+        var event = Event(evidence: ["icalendar"])
         var defects: [String] = []
         event.uid = e.uid
         if e.uid == nil { defects.append("missing_uid") }

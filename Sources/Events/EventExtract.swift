@@ -1,5 +1,6 @@
 import ICalendar
 import JSONLines
+import StructuredData
 import UnixFilter
 import UTF8Text
 
@@ -16,11 +17,24 @@ public struct EventExtract {
 
     public func run(_ run: FilterRun) throws {
         try filterRecords(run, progressNoun: "messages") { record in
-            let (events, unreadable) = try events(in: record)
-            var updates: [(key: String, value: [UInt8]?)] = [("events", Self.json(events))]
-            if unreadable > 0 { updates.append(("defects", Self.defects(record, adding: "unreadable_calendar"))) }
+            let (calendarEvents, unreadable) = try events(in: record)
+            let markup = schemaOrg(in: record)
+            let events = calendarEvents + SchemaOrgEvents.events(markup.items, floatingZone: floatingZone)
+            var updates: [(key: String, value: [UInt8]?)] = [("events", Self.json(events)), ("schema_org", Self.json(markup.items))]
+            var defects = markup.defects
+            if unreadable > 0 { defects.append("unreadable_calendar") }
+            if !defects.isEmpty { updates.append(("defects", Self.defects(record, adding: defects))) }
             return record.updated(updates)
         }
+    }
+
+    /// The schema.org items of the message's HTML: as an earlier event-extract left them in
+    /// `schema_org`, else read from `html` (which must be the sender's: html-sanitize drops
+    /// scripts and microdata).
+    func schemaOrg(in record: JSONRecord) -> SchemaOrg.Markup {
+        if let items = record.value("schema_org")?.arrayValue { return SchemaOrg.Markup(items: items) }
+        guard let raw = record.rawValue("html"), SchemaOrg.mayHaveMarkup(raw), let html = record.string("html") else { return SchemaOrg.Markup() }
+        return SchemaOrg.read(html: Array(html.utf8))
     }
 
     /// The events of a record, and how many of its calendar parts libical could not read.
@@ -45,12 +59,20 @@ public struct EventExtract {
         return (events, unreadable)
     }
 
-    static func defects(_ record: JSONRecord, adding name: String) -> [UInt8] {
+    static func defects(_ record: JSONRecord, adding added: [String]) -> [UInt8] {
         var names = record.value("defects")?.arrayValue?.compactMap(\.stringValue) ?? []
-        if !names.contains(name) { names.append(name) }
+        for name in added where !names.contains(name) { names.append(name) }
         var w = JSONWriter(capacity: 64)
         w.beginArray()
         for n in names { w.string(n) }
+        w.endArray()
+        return w.bytes
+    }
+
+    static func json(_ items: [JSONValue]) -> [UInt8] {
+        var w = JSONWriter(capacity: 64)
+        w.beginArray()
+        for item in items { w.value(item) }
         w.endArray()
         return w.bytes
     }

@@ -38,6 +38,11 @@ extension Event {
         for a in attendees { a.write(asAttendee: true, &w) }
         w.endArray()
         w.field("source", source)
+        w.field("kind", kind)
+        w.field("reservation_number", reservationNumber)
+        w.key("confidence")
+        w.fraction(confidence)
+        w.field("evidence", strings: evidence)
         w.field("defects", strings: defects)
     }
 
@@ -68,6 +73,10 @@ extension Event {
         organizer = v["organizer"].flatMap(Person.init(json:))
         attendees = v["attendees"]?.arrayValue?.compactMap(Person.init(json:)) ?? []
         source = string("source") ?? "icalendar"
+        kind = string("kind") ?? "event"
+        reservationNumber = string("reservation_number")
+        if case .number(let c)? = v["confidence"], let value = Double(c) { confidence = value }
+        evidence = strings(v["evidence"])
         defects = strings(v["defects"])
     }
 }

@@ -51,8 +51,16 @@ public struct EventStore {
             guard let uid = e.uid else { return "message\u{0}" + messageID + "\u{0}" + (e.summary ?? "") + (e.start ?? "") }
             return "uid\u{0}" + uid + "\u{0}" + (e.recurrenceID ?? "")
         }
-        // an event read from a booking or a text: its sender, what it is and when
-        return [e.source, sender ?? "", e.summary ?? "", e.start ?? e.startLocal ?? ""].joined(separator: "\u{0}")
+        let when = e.start ?? e.startLocal ?? ""
+        switch e.source {
+        case "schema.org":
+            // a booking: its sender, its number and the thing booked (each leg of a trip its
+            // own event), so that a changed time or a cancellation replaces it
+            if let number = e.reservationNumber { return [e.source, sender ?? "", number, e.summary ?? ""].joined(separator: "\u{0}") }
+            return [e.source, sender ?? "", e.summary ?? "", when].joined(separator: "\u{0}")
+        default:  // read from a text: its sender and when
+            return [e.source, sender ?? "", when].joined(separator: "\u{0}")
+        }
     }
 
     static func seriesKey(_ e: Event) -> String { "uid\u{0}" + (e.uid ?? "") + "\u{0}" }

@@ -65,6 +65,22 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    /// A number from 0 to 1 to two decimals, as few digits as it needs: 1, 0.65, 0.5, 0.05.
+    public mutating func fraction(_ value: Double) {
+        separate()
+        let hundredths = max(0, min(100, Int((value * 100).rounded())))
+        let text: String
+        if hundredths == 100 {
+            text = "1"
+        } else if hundredths == 0 {
+            text = "0"
+        } else {
+            text = "0." + (hundredths < 10 ? "0\(hundredths)" : (hundredths % 10 == 0 ? "\(hundredths / 10)" : "\(hundredths)"))
+        }
+        bytes.append(contentsOf: text.utf8)
+        needsComma = true
+    }
+
     public mutating func bool(_ value: Bool) {
         separate()
         if value { bytes.append(contentsOf: "true".utf8) } else { bytes.append(contentsOf: "false".utf8) }

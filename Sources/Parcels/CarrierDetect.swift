@@ -1,4 +1,5 @@
 import JSONLines
+import StructuredData
 import UnixFilter
 import UTF8Text
 
@@ -30,21 +31,37 @@ public struct CarrierDetect {
     }
 
     static func shipments(in record: JSONRecord, _ detector: ParcelDetector) throws -> [Shipment] {
+        guard ["subject", "text", "html", "body_text"].contains(where: { record.member($0) != nil }) else { throw NotAMessage() }
+        let declared = detector.markupShipments(markup(record))
+        let found = shipments(inText: record, detector, links: declared.links)
+        let declaredNumbers = Set(declared.shipments.map(\.trackingNumber))
+        return declared.shipments + found.filter { !declaredNumbers.contains($0.trackingNumber) }
+    }
+
+    /// The schema.org items of the message: those event-extract read from the sender's HTML
+    /// (`schema_org`; html-sanitize has removed them from `html` since), else `html`'s own.
+    static func markup(_ record: JSONRecord) -> [JSONValue] {
+        if let items = record.value("schema_org")?.arrayValue { return items }
+        guard let raw = record.rawValue("html"), SchemaOrg.mayHaveMarkup(raw), let html = record.string("html") else { return [] }
+        return SchemaOrg.read(html: Array(html.utf8)).items
+    }
+
+    /// The shipments found in the subject, text and links; `links` are more tracking links.
+    static func shipments(inText record: JSONRecord, _ detector: ParcelDetector, links extraLinks: [String]) -> [Shipment] {
         func rawString(_ key: String) -> ArraySlice<UInt8>? {
             record.rawValue(key).flatMap { $0.first == UInt8(ascii: "\"") ? $0 : nil }
         }
         let bodyKey = rawString("body_text") != nil ? "body_text" : "text"
         let subjectRaw = rawString("subject"), bodyRaw = rawString(bodyKey), htmlRaw = rawString("html")
-        guard ["subject", "text", "html", "body_text"].contains(where: { record.member($0) != nil }) else { throw NotAMessage() }
         // Most mail holds no run of digits that could be a tracking number: look at the raw bytes
         // before decoding anything; and when only the HTML has such runs (in its links, ids and
         // colours), only a link to a carrier's tracking page can matter.
         let textWorth = [subjectRaw, bodyRaw].contains { $0.map(mayHoldTrackingNumber) ?? false }
         let htmlWorth = htmlRaw.map(mayHoldTrackingNumber) ?? false
-        guard textWorth || htmlWorth else { return [] }
-        var links: [String] = []
+        guard textWorth || htmlWorth || !extraLinks.isEmpty else { return [] }
+        var links = extraLinks
         if let htmlRaw, htmlWorth, bodyRaw != nil {
-            links = hrefs(inJSONString: htmlRaw)
+            links += hrefs(inJSONString: htmlRaw)
             if !textWorth && !links.contains(where: detector.isTrackingLink) { return [] }
         }
         let subject = record.string("subject") ?? ""
@@ -54,6 +71,7 @@ public struct CarrierDetect {
             message.links += links
         } else {
             message = MessageText(subject: subject, body: nil, html: htmlWorth ? record.string("html").map { Array($0.utf8) } : nil)
+            message.links += links
         }
         var domain = ""
         if let address = record.value("from")?["address"]?.stringValue, let at = address.lastIndex(of: "@") {
@@ -71,7 +89,7 @@ public struct CarrierDetect {
             w.field("tracking_number", s.trackingNumber)
             w.field("check_digit", s.checkDigit)
             w.key("confidence")
-            w.raw(Array(confidenceText(s.confidence).utf8))
+            w.fraction(s.confidence)
             w.field("evidence", strings: s.evidence)
             w.field("tracking_url", s.trackingURL)
             w.field("format", s.format)
@@ -88,13 +106,5 @@ public struct CarrierDetect {
         }
         w.endArray()
         return w.bytes
-    }
-
-    /// Two decimals, as JSON: 1, 0.65.
-    static func confidenceText(_ c: Double) -> String {
-        let hundredths = Int((c * 100).rounded())
-        if hundredths >= 100 { return "1" }
-        let frac = hundredths % 100
-        return "0." + (frac < 10 ? "0\(frac)" : (frac % 10 == 0 ? "\(frac / 10)" : "\(frac)"))
     }
 }

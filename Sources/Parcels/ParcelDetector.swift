@@ -241,7 +241,7 @@ final class ParcelDetector {
         return nil
     }
 
-    private func containsWord(_ text: [UInt16], _ word: [UInt16]) -> Bool {
+    func containsWord(_ text: [UInt16], _ word: [UInt16]) -> Bool {
         guard let first = word.first, text.count >= word.count else { return false }
         let ascii = word.allSatisfy { $0 < 0x80 }
         var i = 0

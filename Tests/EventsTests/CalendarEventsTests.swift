@@ -202,7 +202,7 @@ func event(_ lines: [String], head: [String] = [], contentMethod: String? = nil,
         let r = try record(calendar: ["not a calendar"])
         let (events, unreadable) = try EventExtract().events(in: r)
         #expect(events.isEmpty && unreadable == 1)
-        #expect(String(decoding: EventExtract.defects(r, adding: "unreadable_calendar"), as: UTF8.self) == #"["missing_date","unreadable_calendar"]"#)
+        #expect(String(decoding: EventExtract.defects(r, adding: ["unreadable_calendar"]), as: UTF8.self) == #"["missing_date","unreadable_calendar"]"#)
     }
 
     @Test func aRecordWithoutMailFieldsIsNoMessage() throws {
