@@ -75,6 +75,12 @@ public final class Extractor {
         return nil
     }
 
+    /// What the sender wrote (text-extract's `reply_text`): no quoted history, signature or
+    /// forwarded message.
+    public func newText(text: [UInt8]?, format: String?, html: [UInt8]?) -> [UInt8]? {
+        extract(text: text, format: format, html: html)?.parts.reply
+    }
+
     func extract(text: [UInt8]?, format: String?, html: [UInt8]?) -> Extracted? {
         guard let body = bodyText(text: text, format: format, html: html) else { return nil }
         let lines = TextLines(body)

@@ -1,3 +1,5 @@
+import BodyText
+import CivilTime
 import ICalendar
 import JSONLines
 import StructuredData
@@ -8,6 +10,12 @@ import UTF8Text
 public struct EventExtract {
     /// The IANA zone floating times are read in, when the calendar names none.
     public var floatingZone: String?
+    /// Text confirmations below this confidence are left out.
+    public var minimumConfidence = 0.6
+    /// Appointment-word files (or folders of them) named on the command line, read after the user's.
+    public var wordFiles: [String] = []
+    /// Reply-pattern files, as text-extract's --patterns: where a message's new text ends.
+    public var patternFiles: [String] = []
 
     public init() {}
 
@@ -16,10 +24,16 @@ public struct EventExtract {
     }
 
     public func run(_ run: FilterRun) throws {
+        let words = try DataFiles.extend(AppointmentWords.builtIn, user: ["appointment-words.json", "appointment-words"],
+                                         extra: wordFiles, diagnostics: run.diagnostics)
+        var patterns = TextExtract()
+        patterns.patternFiles = patternFiles
+        let reader = TextReader(words: words, patterns: try patterns.loadPatterns(run.diagnostics))
         try filterRecords(run, progressNoun: "messages") { record in
             let (calendarEvents, unreadable) = try events(in: record)
             let markup = schemaOrg(in: record)
-            let events = calendarEvents + SchemaOrgEvents.events(markup.items, floatingZone: floatingZone)
+            var events = calendarEvents + SchemaOrgEvents.events(markup.items, floatingZone: floatingZone)
+            if events.isEmpty { events = textEvents(in: record, reader) }
             var updates: [(key: String, value: [UInt8]?)] = [("events", Self.json(events)), ("schema_org", Self.json(markup.items))]
             var defects = markup.defects
             if unreadable > 0 { defects.append("unreadable_calendar") }
@@ -59,6 +73,43 @@ public struct EventExtract {
         return (events, unreadable)
     }
 
+    /// The text confirmations of a message without a calendar or markup: read from its new
+    /// text only (`reply_text` when text-extract has run, else cut here as text-extract cuts it).
+    func textEvents(in record: JSONRecord, _ reader: TextReader) -> [Event] {
+        let raw = record.rawValue("reply_text") ?? record.rawValue("text") ?? record.rawValue("html")
+        guard let raw, reader.mayHoldAppointment(raw) else { return [] }
+        // a list's post or a newsletter is nobody's own appointment
+        guard record.value("headers")?["list-id"] == nil else { return [] }
+        let newText: [UInt8]?
+        if record.member("reply_text") != nil {
+            newText = record.stringBytes("reply_text")
+        } else {
+            newText = reader.extractor.newText(text: record.stringBytes("text"), format: record.string("text_format"),
+                                               html: record.stringBytes("html"))
+        }
+        guard let newText, let date = record.string("date"), let sent = CivilDate.days(dateText: date) else { return [] }
+        let subject = record.string("subject")?.trimmingSpaces
+        let from = record.value("from")
+        return reader.appointments.find(in: String(decoding: newText, as: UTF8.self), sent: sent)
+            .filter { $0.confidence >= minimumConfidence - 1e-9 }
+            .map { found in
+                var e = Event(source: "text", kind: "appointment", confidence: found.confidence, evidence: found.evidence)
+                e.summary = subject.flatMap { $0.isEmpty ? nil : $0 } ?? found.line
+                e.description = found.line
+                e.startLocal = found.startLocal
+                e.endLocal = found.startLocal
+                if let floatingZone, let t = ICalTime.local(found.startLocal, zone: floatingZone), let utc = t.utc {
+                    e.timeZone = floatingZone
+                    e.start = CivilDate.rfc3339(utc)
+                    e.end = e.start
+                }
+                if let address = from?["address"]?.stringValue {
+                    e.organizer = Event.Person(name: from?["name"]?.stringValue, address: address)
+                }
+                return e
+            }
+    }
+
     static func defects(_ record: JSONRecord, adding added: [String]) -> [UInt8] {
         var names = record.value("defects")?.arrayValue?.compactMap(\.stringValue) ?? []
         for name in added where !names.contains(name) { names.append(name) }
@@ -93,4 +144,50 @@ public struct EventExtract {
 extension EventExtract {
     /// Whether libical knows the IANA zone `id` (from the system's zoneinfo).
     public static func isKnownZone(_ id: String) -> Bool { ICalendarReader.isKnownZone(id) }
+}
+
+/// What reading text confirmations needs, made once per run.
+final class TextReader {
+    let appointments: TextAppointments
+    let extractor: Extractor
+    private let bookingBytes: [[UInt8]]
+
+    init(words: AppointmentWords, patterns: ReplyPatterns) {
+        appointments = TextAppointments(words: words)
+        extractor = Extractor(patterns: patterns)
+        bookingBytes = words.bookingBytes
+    }
+
+    /// A look at the bytes as written before anything is decoded: a time (`10:30`, `15h`,
+    /// `3時`, `10 am`, `14 Uhr`…) and a booking word somewhere in them. Nearly all mail fails it.
+    func mayHoldAppointment(_ raw: ArraySlice<UInt8>) -> Bool {
+        guard Self.mayHoldTime(raw) else { return false }
+        let lowered = ASCII.lowercased(raw)
+        return bookingBytes.contains { ByteSearch.contains(lowered, $0) }
+    }
+
+    static func mayHoldTime(_ b: ArraySlice<UInt8>) -> Bool {
+        func digit(_ k: Int) -> Bool { k >= b.startIndex && k < b.endIndex && b[k] &- 0x30 < 10 }
+        var i = b.startIndex
+        while i < b.endIndex {
+            let c = b[i]
+            if digit(i - 1) {
+                switch c {
+                case UInt8(ascii: ":"), UInt8(ascii: "h"), UInt8(ascii: "H"): if digit(i + 1) || c != UInt8(ascii: ":") { return true }
+                case 0xE6 where i + 2 < b.endIndex && b[i + 1] == 0x99 && b[i + 2] == 0x82: return true  // 時
+                case 0xE6 where i + 2 < b.endIndex && b[i + 1] == 0x97 && b[i + 2] == 0xB6: return true  // 时
+                case 0xE7 where i + 2 < b.endIndex && b[i + 1] == 0x82 && b[i + 2] == 0xB9: return true  // 点
+                case 0xE9 where i + 2 < b.endIndex && b[i + 1] == 0xBB && b[i + 2] == 0x9E: return true  // 點
+                case UInt8(ascii: " "), UInt8(ascii: "a"), UInt8(ascii: "p"), UInt8(ascii: "u"), UInt8(ascii: "A"), UInt8(ascii: "P"), UInt8(ascii: "U"):
+                    let k = c == UInt8(ascii: " ") ? i + 1 : i
+                    for marker in ["am", "a.m", "pm", "p.m", "uhr"] where marker.utf8.count <= b.endIndex - k {
+                        if zip(b[k...], marker.utf8).allSatisfy({ $0 | 0x20 == $1 }) { return true }
+                    }
+                default: break
+                }
+            }
+            i += 1
+        }
+        return false
+    }
 }

@@ -1,0 +1,84 @@
+import JSONLines
+import UnixFilter
+
+/// The words of plain-text confirmations, per language (`appointment-words.json`): built in,
+/// extended by the user's files of the same shape.
+public struct AppointmentWords: ExtensibleData, Sendable {
+    struct Word: Sendable {
+        var text: [Character]
+        var value = 0  // a weekday (1 = Monday) or a month (1 = January)
+    }
+
+    var booking: [Word] = []
+    var confirmed: [Word] = []
+    var not: [Word] = []
+    var weekdays: [Word] = []
+    var months: [Word] = []
+    var am: [Word] = []
+    var pm: [Word] = []
+    /// The booking words in ASCII lower case as bytes, for the search before any decoding.
+    var bookingBytes: [[UInt8]] = []
+
+    public struct DataError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static let builtIn: AppointmentWords = {
+        var words = AppointmentWords()
+        do {
+            try words.add(json: PackageResources.appointment_words_json)
+        } catch {
+            fatalError("built-in appointment words: \(error)")
+        }
+        return words
+    }()
+
+    public mutating func add(json: [UInt8]) throws {
+        let root = try JSONValue.parse(json)
+        guard case .object(let members) = root else { throw DataError(description: "expected a JSON object") }
+        for (key, value) in members {
+            switch key {
+            case "comment": break
+            case "languages":
+                guard case .object(let languages) = value else { throw DataError(description: "'languages' must be an object") }
+                for (name, language) in languages { try add(language: name, language) }
+            default: throw DataError(description: "unknown key '\(key)'")
+            }
+        }
+    }
+
+    private mutating func add(language name: String, _ v: JSONValue) throws {
+        guard case .object(let members) = v else { throw DataError(description: "\(name): expected an object") }
+        func list(_ j: JSONValue) throws -> [Word] {
+            guard let items = j.arrayValue, items.allSatisfy({ $0.stringValue != nil }) else {
+                throw DataError(description: "\(name): expected a list of words")
+            }
+            return items.compactMap(\.stringValue).map { Word(text: Array($0.lowercased())) }
+        }
+        func numbered(_ j: JSONValue, count: Int, _ key: String) throws -> [Word] {
+            guard let groups = j.arrayValue, groups.count == count else {
+                throw DataError(description: "\(name): '\(key)' must list \(count) groups of names")
+            }
+            return try groups.enumerated().flatMap { k, g in try list(g).map { Word(text: $0.text, value: k + 1) } }
+        }
+        for (key, value) in members {
+            switch key {
+            case "booking":
+                let words = try list(value)
+                booking += words
+                bookingBytes += words.map { Array(String($0.text).utf8).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } }
+            case "confirmed": confirmed += try list(value)
+            case "not": not += try list(value)
+            case "weekdays": weekdays += try numbered(value, count: 7, key)
+            case "months": months += try numbered(value, count: 12, key)
+            case "am": am += try list(value)
+            case "pm": pm += try list(value)
+            default: throw DataError(description: "\(name): unknown key '\(key)'")
+            }
+        }
+        // longest first, so that "tues" is read before "tue" and "de la tarde" whole
+        for k in [\AppointmentWords.weekdays, \.months, \.am, \.pm] as [WritableKeyPath<AppointmentWords, [Word]>] {
+            self[keyPath: k].sort { $0.text.count > $1.text.count }
+        }
+    }
+}

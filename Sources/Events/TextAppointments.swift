@@ -1,0 +1,299 @@
+import CivilTime
+import ICalendar
+
+/// Appointments confirmed in plain text: "Your appointment with Dr. Lee is confirmed for
+/// Tuesday, March 12 at 10:30 AM", "Ihr Termin am Donnerstag, 14. März um 15:00 Uhr",
+/// "您預約的看診時間為 3月15日（星期五）上午9:30". A date and a time on one line (or the time
+/// on the next), a booking word on it or on the two lines before, none of the words that make
+/// it something else (a sale, a delivery, a proposal), no question, and a day that is still to
+/// come when the mail was sent. These are guesses, and precision matters more than recall: a
+/// reminder for a date that does not exist is worse than none.
+struct TextAppointments {
+    let words: AppointmentWords
+
+    struct Found {
+        var startLocal: String
+        var line: String
+        var confidence: Double
+        var evidence: [String]
+    }
+
+    /// The appointments of `text` (the message's new text), for a message sent on day `sent`
+    /// (days since 1970).
+    func find(in text: String, sent: Int) -> [Found] {
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { $0.trimmingSpaces }
+        let lowered = lines.map { Array($0.lowercased()) }
+        var found: [Found] = []
+        for (i, line) in lowered.enumerated() {
+            for date in dates(in: line) {
+                var time = self.time(in: line, around: date.range)
+                var timeLine = i
+                if time == nil, i + 1 < lowered.count, lowered[i + 1].count < 40 {
+                    time = self.time(in: lowered[i + 1], around: 0..<0)
+                    timeLine = i + 1
+                }
+                guard let time else { continue }
+                let context = Array(lowered[max(0, i - 2)...timeLine].joined(separator: [" "]))
+                guard contains(context, any: words.booking) else { continue }
+                guard !contains(line, any: words.not), !contains(lowered[timeLine], any: words.not),
+                      !isQuestion(line), !isQuestion(lowered[timeLine]) else { continue }
+                guard let day = resolve(date, sent: sent) else { continue }
+                var confidence = 0.5
+                var evidence = ["booking_word"]
+                if contains(context, any: words.confirmed) { confidence += 0.2; evidence.append("confirmation_word") }
+                if date.weekday != nil { confidence += 0.1; evidence.append("weekday") }
+                if date.year != nil { confidence += 0.1; evidence.append("year") }
+                let local = CivilDate.dateText(days: day) + "T" + CivilDate.clockText(seconds: time * 60)
+                guard !found.contains(where: { $0.startLocal == local }) else { continue }
+                let description = timeLine == i ? lines[i] : lines[i] + "\n" + lines[timeLine]
+                found.append(Found(startLocal: local, line: description, confidence: confidence, evidence: evidence))
+            }
+        }
+        return found
+    }
+
+    // MARK: dates
+
+    struct WrittenDate {
+        var range: Range<Int>
+        var day: Int, month: Int
+        var year: Int?
+        var weekday: Int?
+    }
+
+    /// The day a written date is: in its year, or without one the next such day from the day
+    /// the mail was sent. nil for a day gone by (a date without a year up to four months back,
+    /// unless its weekday says next year), more than two years away, or on another weekday than
+    /// the one written: a wrong weekday is a wrong reading, never a reason to look further.
+    func resolve(_ d: WrittenDate, sent: Int) -> Int? {
+        guard (1...12).contains(d.month), (1...31).contains(d.day) else { return nil }
+        func day(in year: Int) -> Int? {
+            let day = CivilDate.days(year: year, month: d.month, day: d.day)
+            return CivilDate.date(days: day) == (year, d.month, d.day) ? day : nil  // not 31 April
+        }
+        var candidate: Int
+        if let year = d.year {
+            guard let written = day(in: year) else { return nil }
+            candidate = written
+        } else {
+            let sentYear = CivilDate.date(days: sent).year
+            guard let thisYear = day(in: sentYear) else { return nil }
+            candidate = thisYear
+            if thisYear < sent {
+                guard let nextYear = day(in: sentYear + 1) else { return nil }
+                // a day a few months back with no weekday to say otherwise is one gone by
+                // ("your visit on March 2"), not next year's
+                if d.weekday == nil, thisYear >= sent - 120 { return nil }
+                candidate = nextYear
+            }
+        }
+        guard candidate >= sent, candidate <= sent + 730 else { return nil }
+        if let w = d.weekday, Self.weekday(candidate) != w { return nil }
+        return candidate
+    }
+
+    /// 1 = Monday … 7 = Sunday; day 0 (1970-01-01) was a Thursday.
+    static func weekday(_ day: Int) -> Int { ((day % 7 + 7) % 7 + 3) % 7 + 1 }
+
+    func dates(in c: [Character]) -> [WrittenDate] {
+        var out: [WrittenDate] = []
+        var i = 0
+        while i < c.count {
+            if let d = date(in: c, at: i) {
+                var d = d
+                d.weekday = weekday(in: c, before: d.range.lowerBound) ?? weekday(in: c, after: d.range.upperBound)
+                out.append(d)
+                i = d.range.upperBound
+            } else {
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// A date starting at `i`: `2026-03-12`, `2026年3月15日`, `3月15日`, `14.03.2026`,
+    /// `14. März`, `14 de marzo de 2026`, `12 March`, `March 12th, 2026`.
+    func date(in c: [Character], at i: Int) -> WrittenDate? {
+        // inside a word or a number; Chinese and Japanese write dates right after a word
+        if i > 0, c[i - 1].isNumber || c[i - 1].isLetter && c[i - 1].unicodeScalars.first!.value < 0x2E80 { return nil }
+        if let (n, j) = number(c, i, max: 4) {
+            // 2026-03-12, 2026年3月15日
+            if j - i == 4 {
+                if at(c, j, "-"), let (m, k) = number(c, j + 1, max: 2), at(c, k, "-"), let (d, e) = number(c, k + 1, max: 2) {
+                    return notFollowedByDigit(c, e) ? WrittenDate(range: i..<e, day: d, month: m, year: n) : nil
+                }
+                if at(c, j, "年"), let (m, k) = number(c, j + 1, max: 2), at(c, k, "月"), let (d, e) = number(c, k + 1, max: 2), at(c, e, "日") {
+                    return WrittenDate(range: i..<(e + 1), day: d, month: m, year: n)
+                }
+                return nil
+            }
+            guard j - i <= 2 else { return nil }
+            // 3月15日
+            if at(c, j, "月"), let (d, e) = number(c, j + 1, max: 2), at(c, e, "日") {
+                return WrittenDate(range: i..<(e + 1), day: d, month: n)
+            }
+            // 14.03.2026, 14.03.
+            if at(c, j, "."), let (m, k) = number(c, j + 1, max: 2), at(c, k, ".") {
+                if let (y, e) = number(c, k + 1, max: 4), e - k - 1 == 4 || e - k - 1 == 2 {
+                    guard notFollowedByDigit(c, e), !at(c, e, ".") else { return nil }
+                    return WrittenDate(range: i..<e, day: n, month: m, year: e - k - 1 == 2 ? 2000 + y : y)
+                }
+                return notFollowedByDigit(c, k + 1) ? WrittenDate(range: i..<(k + 1), day: n, month: m) : nil
+            }
+            // 14. März, 14 de marzo, 12th March, 1er avril
+            var k = j
+            for suffix in [".", "st", "nd", "rd", "th", "er"] where starts(c, k, suffix) { k += suffix.count; break }
+            k = skipSpaces(c, k)
+            if starts(c, k, "de ") { k += 3 }
+            if let (month, e) = name(in: c, at: k, from: words.months) {
+                let (year, end) = self.year(c, after: e)
+                return WrittenDate(range: i..<end, day: n, month: month, year: year)
+            }
+            return nil
+        }
+        // March 12, 2026; march 12th
+        if let (month, e) = name(in: c, at: i, from: words.months) {
+            var k = skipSpaces(c, at(c, e, ".") ? e + 1 : e)
+            guard k > e, let (d, j) = number(c, k, max: 2) else { return nil }
+            k = j
+            for suffix in ["st", "nd", "rd", "th"] where starts(c, k, suffix) { k += 2; break }
+            guard k >= c.count || !c[k].isLetter && !c[k].isNumber else { return nil }
+            let (year, end) = self.year(c, after: k)
+            return WrittenDate(range: i..<end, day: d, month: month, year: year)
+        }
+        return nil
+    }
+
+    /// A year after a day and month: `, 2026`, ` 2026`, ` de 2026`.
+    private func year(_ c: [Character], after e: Int) -> (Int?, Int) {
+        var k = e
+        if at(c, k, ",") { k += 1 }
+        k = skipSpaces(c, k)
+        if starts(c, k, "de ") { k += 3 }
+        if let (y, j) = number(c, k, max: 4), j - k == 4, notFollowedByDigit(c, j), !at(c, j, ":") { return (y, j) }
+        return (nil, e)
+    }
+
+    /// A weekday name ending a few characters before `start` ("Tuesday, March 12", "le jeudi 14 mars").
+    private func weekday(in c: [Character], before start: Int) -> Int? {
+        var end = start
+        while end > 0, c[end - 1] == " " || c[end - 1] == "," || c[end - 1] == "、" { end -= 1 }
+        for w in words.weekdays where end >= w.text.count {
+            let s = end - w.text.count
+            if Array(c[s..<end]) == w.text, s == 0 || !c[s - 1].isLetter { return w.value }
+        }
+        return nil
+    }
+
+    /// A weekday right after a date ("3月15日（星期五）", "15日(金)").
+    private func weekday(in c: [Character], after end: Int) -> Int? {
+        let k = skipSpaces(c, end)
+        for w in words.weekdays where starts(c, k, w.text) {
+            let e = k + w.text.count
+            if e >= c.count || !c[e].isLetter || !w.text.last!.isLetter { return w.value }
+        }
+        if at(c, k, "(") || at(c, k, "（") {  // 3月15日（星期五）
+            let inner = skipSpaces(c, k + 1)
+            for w in words.weekdays where starts(c, inner, w.text) { return w.value }
+        }
+        return nil
+    }
+
+    // MARK: times
+
+    /// The first time on the line after the date, else before it, as minutes after midnight:
+    /// `10:30 AM`, `15:00 Uhr`, `15h30`, `10 am`, `上午9:30`, `下午3點半`, `午前9時30分`.
+    func time(in c: [Character], around date: Range<Int>) -> Int? {
+        for i in Array(date.upperBound..<c.count) + Array(0..<date.lowerBound) {
+            if let t = time(in: c, at: i) { return t }
+        }
+        return nil
+    }
+
+    private func time(in c: [Character], at i: Int) -> Int? {
+        if i > 0, c[i - 1].isNumber || c[i - 1] == ":" || c[i - 1] == "." { return nil }
+        guard let (h, j) = number(c, i, max: 2) else { return nil }
+        var minute = 0
+        var k = j
+        var certain = false  // a separator that only a time has
+        if at(c, j, ":"), let (m, e) = number(c, j + 1, max: 2), e - j - 1 == 2 {
+            minute = m; k = e; certain = true
+            if at(c, k, ":"), let (_, e2) = number(c, k + 1, max: 2) { k = e2 }  // seconds
+        } else if at(c, j, "h"), j + 1 >= c.count || !c[j + 1].isLetter {
+            if let (m, e) = number(c, j + 1, max: 2), e - j - 1 == 2 { minute = m; k = e } else { k = j + 1 }
+            certain = true
+        } else if at(c, j, "時") || at(c, j, "时") || at(c, j, "点") || at(c, j, "點") {
+            k = j + 1
+            if let (m, e) = number(c, k, max: 2), at(c, e, "分") { minute = m; k = e + 1 } else if at(c, k, "半") { minute = 30; k += 1 }
+            certain = true
+        }
+        guard !(k < c.count && c[k].isNumber) else { return nil }
+        var hour = h
+        let after = skipSpaces(c, k)
+        let markerEnd = i > 0 && c[i - 1] == " " ? i - 1 : i
+        // a marker after the time ("10 am"), or before it in the languages that write it so
+        // ("上午9:30"; not "am" before a time: German's "am" is "on")
+        func marked(_ list: [AppointmentWords.Word]) -> Bool {
+            name(in: c, at: after, from: list) != nil
+                || list.contains { !$0.text.last!.isASCII && markerEnd >= $0.text.count && Array(c[(markerEnd - $0.text.count)..<markerEnd]) == $0.text }
+        }
+        if marked(words.pm) {
+            if hour < 12 { hour += 12 }
+            certain = true
+        } else if marked(words.am) {
+            if hour == 12 { hour = 0 }
+            certain = true
+        } else if starts(c, after, "uhr") {
+            certain = true
+        }
+        guard certain, hour < 24, minute < 60 else { return nil }
+        return hour * 60 + minute
+    }
+
+    // MARK: characters
+
+    private func number(_ c: [Character], _ i: Int, max: Int) -> (Int, Int)? {
+        var v = 0, k = i
+        while k < c.count, k - i < max, let d = c[k].wholeNumberValue, c[k].isASCII || c[k].unicodeScalars.first!.value >= 0xFF10 {
+            v = v * 10 + d
+            k += 1
+        }
+        return k > i ? (v, k) : nil
+    }
+
+    private func notFollowedByDigit(_ c: [Character], _ k: Int) -> Bool { k >= c.count || !c[k].isNumber }
+    private func at(_ c: [Character], _ k: Int, _ ch: Character) -> Bool { k < c.count && c[k] == ch }
+    private func starts(_ c: [Character], _ k: Int, _ s: String) -> Bool { starts(c, k, Array(s)) }
+    private func starts(_ c: [Character], _ k: Int, _ s: [Character]) -> Bool {
+        k + s.count <= c.count && Array(c[k..<(k + s.count)]) == s
+    }
+    private func skipSpaces(_ c: [Character], _ k: Int) -> Int {
+        var k = k
+        while k < c.count, c[k] == " " || c[k] == "\u{3000}" { k += 1 }
+        return k
+    }
+
+    /// The value of the longest name of `list` written at `k` as a whole word.
+    private func name(in c: [Character], at k: Int, from list: [AppointmentWords.Word]) -> (Int, Int)? {
+        for w in list where starts(c, k, w.text) {
+            let e = k + w.text.count
+            if e < c.count, c[e].isLetter, w.text.last!.isLetter, c[e].isASCII || !w.text.last!.isASCII { continue }
+            return (w.value, e)
+        }
+        return nil
+    }
+
+    /// Whether one of the words is in `c`, starting a word (a compound word may go on after it).
+    private func contains(_ c: [Character], any list: [AppointmentWords.Word]) -> Bool {
+        guard !c.isEmpty else { return false }
+        for w in list where w.text.count <= c.count {
+            for s in 0...(c.count - w.text.count) where c[s] == w.text[0] {
+                if s > 0, c[s - 1].isLetter, w.text[0].isLetter, w.text[0].isASCII || c[s - 1].isASCII { continue }
+                if Array(c[s..<(s + w.text.count)]) == w.text { return true }
+            }
+        }
+        return false
+    }
+
+    private func isQuestion(_ c: [Character]) -> Bool { c.last == "?" || c.last == "？" }
+}
