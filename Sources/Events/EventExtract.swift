@@ -94,7 +94,9 @@ public struct EventExtract {
             .filter { $0.confidence >= minimumConfidence - 1e-9 }
             .map { found in
                 var e = Event(source: "text", kind: "appointment", confidence: found.confidence, evidence: found.evidence)
-                e.summary = subject.flatMap { $0.isEmpty ? nil : $0 } ?? found.line
+                // who the appointment is with: the sender (a clinic, a salon), else the subject
+                let name = from?["name"]?.stringValue?.trimmingSpaces
+                e.summary = name.flatMap { $0.isEmpty ? nil : $0 } ?? subject.flatMap { $0.isEmpty ? nil : $0 } ?? found.line
                 e.description = found.line
                 e.startLocal = found.startLocal
                 e.endLocal = found.startLocal

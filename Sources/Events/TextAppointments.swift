@@ -59,6 +59,8 @@ struct TextAppointments {
         var day: Int, month: Int
         var year: Int?
         var weekday: Int?
+        /// Written `2/6` or `2/6/2026`: month first in the US and Taiwan, day first in Europe.
+        var slashed = false
     }
 
     /// The day a written date is: in its year, or without one the next such day from the day
@@ -66,6 +68,16 @@ struct TextAppointments {
     /// unless its weekday says next year), more than two years away, or on another weekday than
     /// the one written: a wrong weekday is a wrong reading, never a reason to look further.
     func resolve(_ d: WrittenDate, sent: Int) -> Int? {
+        if d.slashed {
+            // only a weekday can say which way round; where both readings fit it, neither counts
+            guard d.weekday != nil else { return nil }
+            var swapped = d
+            (swapped.day, swapped.month, swapped.slashed) = (d.month, d.day, false)
+            var monthFirst = d
+            monthFirst.slashed = false
+            let readings = [resolve(monthFirst, sent: sent), d.day == d.month ? nil : resolve(swapped, sent: sent)].compactMap { $0 }
+            return readings.count == 1 ? readings[0] : nil
+        }
         guard (1...12).contains(d.month), (1...31).contains(d.day) else { return nil }
         func day(in year: Int) -> Int? {
             let day = CivilDate.days(year: year, month: d.month, day: d.day)
@@ -112,7 +124,7 @@ struct TextAppointments {
     }
 
     /// A date starting at `i`: `2026-03-12`, `2026年3月15日`, `3月15日`, `14.03.2026`,
-    /// `14. März`, `14 de marzo de 2026`, `12 March`, `March 12th, 2026`.
+    /// `14. März`, `14 de marzo de 2026`, `12 March`, `March 12th, 2026`, `2/6` (with a weekday).
     func date(in c: [Character], at i: Int) -> WrittenDate? {
         // inside a word or a number; Chinese and Japanese write dates right after a word
         if i > 0, c[i - 1].isNumber || c[i - 1].isLetter && c[i - 1].unicodeScalars.first!.value < 0x2E80 { return nil }
@@ -128,6 +140,13 @@ struct TextAppointments {
                 return nil
             }
             guard j - i <= 2 else { return nil }
+            // 2/6（五）, 3/12/2026: which is the month, only a weekday can tell (see resolve)
+            if at(c, j, "/"), let (m, k) = number(c, j + 1, max: 2) {
+                var year: Int?, end = k
+                if at(c, k, "/"), let (y, e) = number(c, k + 1, max: 4), e - k - 1 == 4 { (year, end) = (y, e) }
+                guard notFollowedByDigit(c, end), !at(c, end, "/") else { return nil }
+                return WrittenDate(range: i..<end, day: m, month: n, year: year, slashed: true)
+            }
             // 3月15日
             if at(c, j, "月"), let (d, e) = number(c, j + 1, max: 2), at(c, e, "日") {
                 return WrittenDate(range: i..<(e + 1), day: d, month: n)
