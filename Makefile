@@ -56,6 +56,7 @@ bench: build
 	.venv/bin/python bench/classifier-accuracy.py 1g
 	.venv/bin/python bench/html-sanitize.py
 	.venv/bin/python bench/text-extract.py
+	.venv/bin/python bench/events.py 1g
 
 # libFuzzer over html-sanitize's sanitizer (Fuzz/, built with -sanitize=fuzzer): every seed must
 # come out unchanged when sanitized again; then FUZZ_SECONDS of mutations must not crash it.

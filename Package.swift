@@ -51,7 +51,7 @@ let package = Package(
                 resources: [.embedInCode("carriers")]),
 
         .target(name: "StructuredData", dependencies: ["HTMLDOM", "JSONLines", "UTF8Text"]),
-        .target(name: "Events", dependencies: ["BodyText", "CivilTime", "ICalendar", "JSONLines", "StructuredData", "UnixFilter", "UTF8Text"],
+        .target(name: "Events", dependencies: ["BodyText", "CivilTime", "CLibcExtras", "ICalendar", "JSONLines", "StructuredData", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("appointment-words.json")]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),

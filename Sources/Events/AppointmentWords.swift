@@ -1,5 +1,6 @@
 import JSONLines
 import UnixFilter
+import UTF8Text
 
 /// The words of plain-text confirmations, per language (`appointment-words.json`): built in,
 /// extended by the user's files of the same shape.
@@ -16,8 +17,10 @@ public struct AppointmentWords: ExtensibleData, Sendable {
     var months: [Word] = []
     var am: [Word] = []
     var pm: [Word] = []
-    /// The booking words in ASCII lower case as bytes, for the search before any decoding.
+    /// The booking words and month names in ASCII lower case as bytes, for the search before
+    /// any decoding.
     var bookingBytes: [[UInt8]] = []
+    var monthBytes: [[UInt8]] = []
 
     public struct DataError: Error, CustomStringConvertible {
         public var description: String
@@ -47,6 +50,8 @@ public struct AppointmentWords: ExtensibleData, Sendable {
         }
     }
 
+    private static func lowercasedBytes(_ w: Word) -> [UInt8] { ASCII.lowercased(Array(String(w.text).utf8)) }
+
     private mutating func add(language name: String, _ v: JSONValue) throws {
         guard case .object(let members) = v else { throw DataError(description: "\(name): expected an object") }
         func list(_ j: JSONValue) throws -> [Word] {
@@ -66,11 +71,14 @@ public struct AppointmentWords: ExtensibleData, Sendable {
             case "booking":
                 let words = try list(value)
                 booking += words
-                bookingBytes += words.map { Array(String($0.text).utf8).map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } }
+                bookingBytes += words.map(Self.lowercasedBytes)
             case "confirmed": confirmed += try list(value)
             case "not": not += try list(value)
             case "weekdays": weekdays += try numbered(value, count: 7, key)
-            case "months": months += try numbered(value, count: 12, key)
+            case "months":
+                let names = try numbered(value, count: 12, key)
+                months += names
+                monthBytes += names.map(Self.lowercasedBytes)
             case "am": am += try list(value)
             case "pm": pm += try list(value)
             default: throw DataError(description: "\(name): unknown key '\(key)'")

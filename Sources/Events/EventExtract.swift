@@ -1,5 +1,6 @@
 import BodyText
 import CivilTime
+import CLibcExtras
 import ICalendar
 import JSONLines
 import StructuredData
@@ -153,43 +154,87 @@ final class TextReader {
     let appointments: TextAppointments
     let extractor: Extractor
     private let bookingBytes: [[UInt8]]
+    private let monthBytes: [[UInt8]]
 
     init(words: AppointmentWords, patterns: ReplyPatterns) {
         appointments = TextAppointments(words: words)
         extractor = Extractor(patterns: patterns)
         bookingBytes = words.bookingBytes
+        monthBytes = words.monthBytes
     }
 
-    /// A look at the bytes as written before anything is decoded: a time (`10:30`, `15h`,
-    /// `3時`, `10 am`, `14 Uhr`…) and a booking word somewhere in them. Nearly all mail fails it.
+    /// A look at the bytes as written before anything is decoded: a time and a booking word
+    /// near it. Nearly all mail fails it.
     func mayHoldAppointment(_ raw: ArraySlice<UInt8>) -> Bool {
-        guard Self.mayHoldTime(raw) else { return false }
+        let times = Self.positions(in: raw, where: Self.mayStartTime)
+        guard !times.isEmpty else { return false }
+        // a booking word and a date within a few lines of a time ("I booked a table for 5pm on
+        // Friday" and quoted headers' "at 10:30" are common; they have no date)
         let lowered = ASCII.lowercased(raw)
-        return bookingBytes.contains { ByteSearch.contains(lowered, $0) }
+        func near(_ words: [[UInt8]]) -> Bool { Self.occurs(words, in: lowered, near: times, base: raw.startIndex) }
+        guard near(bookingBytes) else { return false }
+        let numericDates = Self.positions(in: raw, where: Self.mayStartNumericDate)
+        return numericDates.contains { d in times.contains { abs($0 - d) < Self.near } } || near(monthBytes)
     }
 
-    static func mayHoldTime(_ b: ArraySlice<UInt8>) -> Bool {
-        func digit(_ k: Int) -> Bool { k >= b.startIndex && k < b.endIndex && b[k] &- 0x30 < 10 }
-        var i = b.startIndex
-        while i < b.endIndex {
-            let c = b[i]
-            if digit(i - 1) {
-                switch c {
-                case UInt8(ascii: ":"), UInt8(ascii: "h"), UInt8(ascii: "H"): if digit(i + 1) || c != UInt8(ascii: ":") { return true }
-                case 0xE6 where i + 2 < b.endIndex && b[i + 1] == 0x99 && b[i + 2] == 0x82: return true  // 時
-                case 0xE6 where i + 2 < b.endIndex && b[i + 1] == 0x97 && b[i + 2] == 0xB6: return true  // 时
-                case 0xE7 where i + 2 < b.endIndex && b[i + 1] == 0x82 && b[i + 2] == 0xB9: return true  // 点
-                case 0xE9 where i + 2 < b.endIndex && b[i + 1] == 0xBB && b[i + 2] == 0x9E: return true  // 點
-                case UInt8(ascii: " "), UInt8(ascii: "a"), UInt8(ascii: "p"), UInt8(ascii: "u"), UInt8(ascii: "A"), UInt8(ascii: "P"), UInt8(ascii: "U"):
-                    let k = c == UInt8(ascii: " ") ? i + 1 : i
-                    for marker in ["am", "a.m", "pm", "p.m", "uhr"] where marker.utf8.count <= b.endIndex - k {
-                        if zip(b[k...], marker.utf8).allSatisfy({ $0 | 0x20 == $1 }) { return true }
-                    }
-                default: break
+    static let near = 400
+
+    /// Whether one of `words` occurs in `hay` within `near` bytes of one of `positions`.
+    static func occurs(_ words: [[UInt8]], in hay: [UInt8], near positions: [Int], base: Int) -> Bool {
+        hay.withUnsafeBufferPointer { hay in
+            words.contains { word in
+                var from = 0
+                while from < hay.count, let p = mp_memmem(hay.baseAddress! + from, hay.count - from, word, word.count) {
+                    let at = base + hay.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+                    if positions.contains(where: { abs($0 - at) < near }) { return true }
+                    from = at - base + 1
                 }
+                return false
             }
+        }
+    }
+
+    /// The places where `test` holds; at most a few hundred.
+    static func positions(in b: ArraySlice<UInt8>, where test: (ArraySlice<UInt8>, Int) -> Bool) -> [Int] {
+        var found: [Int] = []
+        var i = b.startIndex
+        while i < b.endIndex, found.count < 500 {
+            if test(b, i) { found.append(i) }
             i += 1
         }
-        return false
+        return found
+    }
+
+    /// A date written in digits may go on here: `3/12`, `14.03.`, `2026-03-12`, `3月`.
+    private static func mayStartNumericDate(_ b: ArraySlice<UInt8>, _ i: Int) -> Bool {
+        func digit(_ k: Int) -> Bool { k >= b.startIndex && k < b.endIndex && b[k] &- 0x30 < 10 }
+        guard digit(i - 1) else { return false }
+        switch b[i] {
+        case UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "-"): return digit(i + 1)
+        case 0xE6: return i + 2 < b.endIndex && b[i + 1] == 0x9C && b[i + 2] == 0x88  // 月
+        default: return false
+        }
+    }
+
+    /// A time may be written here (`10:30`, `15h`, `3時`, `10 am`, `14 Uhr`…): after its first digits.
+    private static func mayStartTime(_ b: ArraySlice<UInt8>, _ i: Int) -> Bool {
+        func digit(_ k: Int) -> Bool { k >= b.startIndex && k < b.endIndex && b[k] &- 0x30 < 10 }
+        guard digit(i - 1) else { return false }
+        let c = b[i]
+        switch c {
+        case UInt8(ascii: ":"): return digit(i + 1)
+        case UInt8(ascii: "h"), UInt8(ascii: "H"): return true
+        case 0xE6 where i + 2 < b.endIndex && b[i + 1] == 0x99 && b[i + 2] == 0x82: return true  // 時
+        case 0xE6 where i + 2 < b.endIndex && b[i + 1] == 0x97 && b[i + 2] == 0xB6: return true  // 时
+        case 0xE7 where i + 2 < b.endIndex && b[i + 1] == 0x82 && b[i + 2] == 0xB9: return true  // 点
+        case 0xE9 where i + 2 < b.endIndex && b[i + 1] == 0xBB && b[i + 2] == 0x9E: return true  // 點
+        case UInt8(ascii: " "), UInt8(ascii: "a"), UInt8(ascii: "p"), UInt8(ascii: "u"), UInt8(ascii: "A"), UInt8(ascii: "P"), UInt8(ascii: "U"):
+            let k = c == UInt8(ascii: " ") ? i + 1 : i
+            for marker in ["am", "a.m", "pm", "p.m", "uhr"] where marker.utf8.count <= b.endIndex - k {
+                if zip(b[k...], marker.utf8).allSatisfy({ $0 | 0x20 == $1 }) { return true }
+            }
+            return false
+        default: return false
+        }
     }
 }

@@ -10,6 +10,13 @@ import ICalendar
 /// reminder for a date that does not exist is worse than none.
 struct TextAppointments {
     let words: AppointmentWords
+    /// The characters month names start with: a date is looked for only at a digit or at one of these.
+    private let monthInitials: Set<Character>
+
+    init(words: AppointmentWords) {
+        self.words = words
+        monthInitials = Set(words.months.compactMap(\.text.first))
+    }
 
     struct Found {
         var startLocal: String
@@ -21,22 +28,29 @@ struct TextAppointments {
     /// The appointments of `text` (the message's new text), for a message sent on day `sent`
     /// (days since 1970).
     func find(in text: String, sent: Int) -> [Found] {
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { $0.trimmingSpaces }
-        let lowered = lines.map { Array($0.lowercased()) }
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        var cache: [Int: [Character]] = [:]
+        func lowered(_ k: Int) -> [Character] {
+            if let c = cache[k] { return c }
+            let c = Array(lines[k].trimmingSpaces.lowercased())
+            cache[k] = c
+            return c
+        }
         var found: [Found] = []
-        for (i, line) in lowered.enumerated() {
+        for i in lines.indices where lines[i].utf8.contains(where: { $0 &- 0x30 < 10 || $0 == 0xEF }) {  // a digit (or a full-width one)
+            let line = lowered(i)
             for date in dates(in: line) {
                 var time = self.time(in: line, around: date.range)
                 var timeLine = i
-                if time == nil, i + 1 < lowered.count, lowered[i + 1].count < 40 {
-                    time = self.time(in: lowered[i + 1], around: 0..<0)
+                if time == nil, i + 1 < lines.count, lines[i + 1].count < 40 {
+                    time = self.time(in: lowered(i + 1), around: 0..<0)
                     timeLine = i + 1
                 }
                 guard let time else { continue }
-                let context = Array(lowered[max(0, i - 2)...timeLine].joined(separator: [" "]))
+                let context = Array((max(0, i - 2)...timeLine).map(lowered).joined(separator: [" "]))
                 guard contains(context, any: words.booking) else { continue }
-                guard !contains(line, any: words.not), !contains(lowered[timeLine], any: words.not),
-                      !isQuestion(line), !isQuestion(lowered[timeLine]) else { continue }
+                guard !contains(line, any: words.not), !contains(lowered(timeLine), any: words.not),
+                      !isQuestion(line), !isQuestion(lowered(timeLine)) else { continue }
                 guard let day = resolve(date, sent: sent) else { continue }
                 var confidence = 0.5
                 var evidence = ["booking_word"]
@@ -45,7 +59,7 @@ struct TextAppointments {
                 if date.year != nil { confidence += 0.1; evidence.append("year") }
                 let local = CivilDate.dateText(days: day) + "T" + CivilDate.clockText(seconds: time * 60)
                 guard !found.contains(where: { $0.startLocal == local }) else { continue }
-                let description = timeLine == i ? lines[i] : lines[i] + "\n" + lines[timeLine]
+                let description = timeLine == i ? lines[i].trimmingSpaces : lines[i].trimmingSpaces + "\n" + lines[timeLine].trimmingSpaces
                 found.append(Found(startLocal: local, line: description, confidence: confidence, evidence: evidence))
             }
         }
@@ -111,7 +125,7 @@ struct TextAppointments {
         var out: [WrittenDate] = []
         var i = 0
         while i < c.count {
-            if let d = date(in: c, at: i) {
+            if c[i].isNumber || monthInitials.contains(c[i]), let d = date(in: c, at: i) {
                 var d = d
                 d.weekday = weekday(in: c, before: d.range.lowerBound) ?? weekday(in: c, after: d.range.upperBound)
                 out.append(d)
@@ -199,7 +213,7 @@ struct TextAppointments {
         while end > 0, c[end - 1] == " " || c[end - 1] == "," || c[end - 1] == "、" { end -= 1 }
         for w in words.weekdays where end >= w.text.count {
             let s = end - w.text.count
-            if Array(c[s..<end]) == w.text, s == 0 || !c[s - 1].isLetter { return w.value }
+            if starts(c, s, w.text), s == 0 || !c[s - 1].isLetter { return w.value }
         }
         return nil
     }
@@ -254,7 +268,7 @@ struct TextAppointments {
         // ("上午9:30"; not "am" before a time: German's "am" is "on")
         func marked(_ list: [AppointmentWords.Word]) -> Bool {
             name(in: c, at: after, from: list) != nil
-                || list.contains { !$0.text.last!.isASCII && markerEnd >= $0.text.count && Array(c[(markerEnd - $0.text.count)..<markerEnd]) == $0.text }
+                || list.contains { !$0.text.last!.isASCII && starts(c, markerEnd - $0.text.count, $0.text) }
         }
         if marked(words.pm) {
             if hour < 12 { hour += 12 }
@@ -284,7 +298,9 @@ struct TextAppointments {
     private func at(_ c: [Character], _ k: Int, _ ch: Character) -> Bool { k < c.count && c[k] == ch }
     private func starts(_ c: [Character], _ k: Int, _ s: String) -> Bool { starts(c, k, Array(s)) }
     private func starts(_ c: [Character], _ k: Int, _ s: [Character]) -> Bool {
-        k + s.count <= c.count && Array(c[k..<(k + s.count)]) == s
+        guard k >= 0, k + s.count <= c.count else { return false }
+        for n in s.indices where c[k + n] != s[n] { return false }
+        return true
     }
     private func skipSpaces(_ c: [Character], _ k: Int) -> Int {
         var k = k
@@ -306,9 +322,9 @@ struct TextAppointments {
     private func contains(_ c: [Character], any list: [AppointmentWords.Word]) -> Bool {
         guard !c.isEmpty else { return false }
         for w in list where w.text.count <= c.count {
-            for s in 0...(c.count - w.text.count) where c[s] == w.text[0] {
+            for s in 0...(c.count - w.text.count) where c[s] == w.text[0] && starts(c, s, w.text) {
                 if s > 0, c[s - 1].isLetter, w.text[0].isLetter, w.text[0].isASCII || c[s - 1].isASCII { continue }
-                if Array(c[s..<(s + w.text.count)]) == w.text { return true }
+                return true
             }
         }
         return false

@@ -1,0 +1,101 @@
+"""event-extract and event-group, against their peers in one run, with ratios:
+1. the generated mailbox (../shared/gen, SIZE 50m or 1g, with --events-rate 0.01): mime-parse on
+   the mbox, then event-extract and event-group on mime-parse's records. Target: event-extract
+   under a third of mime-parse's time (few messages carry a calendar; the rest must cost little).
+2. big real calendars (libical's large.ics, Python icalendar's and recurring-ical-events' biggest
+   files, and bench/big-calendar.py's 50,000 events), each as a record: event-extract against
+   Python's icalendar parsing the same text and reading each VEVENT's uid, start, end, summary
+   and attendees. Target: 10x.
+    .venv/bin/python bench/events.py [SIZE]   (default 50m)"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import icalendar
+
+from realhtml import BIN, ROOT, SHARED, best_of
+
+sys.path.insert(0, str(ROOT / "bench"))
+import importlib.util
+
+spec = importlib.util.spec_from_file_location("big_calendar", ROOT / "bench" / "big-calendar.py")
+big_calendar = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(big_calendar)
+
+COUNT = {"50m": 2465, "1g": 48000}
+DATA = ROOT / ".bench-data"
+
+
+def timed(cmd, stdin=None, stdout=subprocess.DEVNULL):
+    t0 = time.perf_counter()
+    subprocess.run(cmd, stdin=stdin, stdout=stdout, check=True)
+    return time.perf_counter() - t0
+
+
+def mailbox(size):
+    DATA.mkdir(exist_ok=True)
+    mbox = DATA / f"{size}.events.mbox"
+    if not mbox.exists():
+        subprocess.run(["python3", str(SHARED / "gen" / "gen_mbox.py"), "--messages", str(COUNT[size]), "--seed", "1",
+                        "--events-rate", "0.01", "--out", str(mbox)], check=True, stderr=subprocess.DEVNULL)
+    return mbox
+
+
+def on_mailbox(size):
+    mbox = mailbox(size)
+    records = DATA / f"{size}.events.records.jsonl"
+    extracted = DATA / f"{size}.events.extracted.jsonl"
+    with open(records, "wb") as out:
+        subprocess.run([BIN / "mime-parse", "--no-progress", mbox], stdout=out, check=True)
+    runs = 3 if size == "50m" else 1
+    parse = best_of(runs, lambda: timed([BIN / "mime-parse", "--no-progress", mbox]))
+    extract = best_of(runs, lambda: timed([BIN / "event-extract", "--no-progress", records]))
+    with open(extracted, "wb") as out:
+        subprocess.run([BIN / "event-extract", "--no-progress", records], stdout=out, check=True)
+    group = best_of(runs, lambda: timed([BIN / "event-group", "--no-progress", extracted]))
+    mb = mbox.stat().st_size / 1e6
+    print(f"== generated mailbox {size}: {COUNT[size]} messages, {mb:.0f} MB ==")
+    print(f"mime-parse     {parse:7.2f} s")
+    print(f"event-extract  {extract:7.2f} s   {extract / parse:.2f} of mime-parse's time (target < 0.33)")
+    print(f"event-group    {group:7.2f} s   {group / parse:.2f} of mime-parse's time")
+    records.unlink()
+    extracted.unlink()
+
+
+def big_calendars():
+    texts = {
+        "libical large.ics": (SHARED / "vectors/ical/libical/test-data/large.ics").read_text(errors="replace"),
+        "big-calendar.py 50,000 events": big_calendar.calendar(),
+    }
+    for folder in ["python-icalendar", "recurring-ical-events"]:
+        files = sorted((SHARED / "vectors/ical" / folder).rglob("*.ics"), key=lambda p: p.stat().st_size)
+        texts[f"{folder} {files[-1].name}"] = files[-1].read_text(errors="replace")
+    print("== big calendars: event-extract against Python icalendar ==")
+    print(f"{'calendar':45} {'MB':>6} {'ours s':>8} {'icalendar s':>12} {'ratio':>7}")
+    for name, text in texts.items():
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+            f.write(json.dumps(dict(id="c", date="2026-01-01T00:00:00Z", subject="c", calendar=[text])) + "\n")
+            path = f.name
+
+        def peer():
+            for e in icalendar.Calendar.from_ical(text).walk("VEVENT"):
+                _ = (e.get("UID"), e.get("DTSTART") and e.decoded("DTSTART"), e.get("DTEND") and e.decoded("DTEND"),
+                     e.get("SUMMARY"), [str(a) for a in (e.get("ATTENDEE") or [])] if isinstance(e.get("ATTENDEE"), list) else e.get("ATTENDEE"))
+
+        runs = 3
+        ours = best_of(runs, lambda: timed([BIN / "event-extract", "--no-progress", path]))
+        os.unlink(path)
+        try:
+            theirs = best_of(runs, peer)
+        except ValueError as e:  # large.ics holds values icalendar refuses ("19970901T1300Z")
+            print(f"{name[:45]:45} {len(text.encode()) / 1e6:6.2f} {ours:8.3f} {'cannot read':>12}   ({str(e)[:40]})")
+            continue
+        print(f"{name[:45]:45} {len(text.encode()) / 1e6:6.2f} {ours:8.3f} {theirs:12.3f} {theirs / ours:6.1f}x")
+
+
+if __name__ == "__main__":
+    on_mailbox(sys.argv[1] if len(sys.argv) > 1 else "50m")
+    big_calendars()
