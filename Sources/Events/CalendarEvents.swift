@@ -1,5 +1,6 @@
 import CivilTime
 import ICalendar
+import UTF8Text
 
 /// An event as event-extract writes it (mailpipe(5)): one VEVENT of an invitation, read.
 public struct Event: Hashable, Sendable {
@@ -69,7 +70,7 @@ public enum CalendarEvents {
         event.uid = e.uid
         if e.uid == nil { defects.append("missing_uid") }
         event.recurrenceID = e.recurrenceID.map { instantOrLocal($0) }
-        event.sequence = e.sequence ?? e.property("X-MICROSOFT-CDO-APPT-SEQUENCE").flatMap { Int($0.trimmingSpaces) } ?? 0
+        event.sequence = e.sequence ?? e.property("X-MICROSOFT-CDO-APPT-SEQUENCE").flatMap { Int($0.trimmingWhitespace) } ?? 0
         event.dtstamp = e.dtstamp.map { instantOrLocal($0) }
         event.method = method
         switch e.status {
@@ -167,7 +168,7 @@ public enum CalendarEvents {
     /// then a meeting service's link in LOCATION or DESCRIPTION.
     static func meetingURL(_ e: ICalEvent) -> String? {
         for name in ["X-GOOGLE-CONFERENCE", "X-MICROSOFT-SKYPETEAMSMEETINGURL", "X-MICROSOFT-ONLINEMEETINGCONFLINK", "CONFERENCE", "URL"] {
-            if let v = e.property(name)?.trimmingSpaces, v.hasPrefix("http") { return v }
+            if let v = e.property(name)?.trimmingWhitespace, v.hasPrefix("http") { return v }
         }
         for name in ["LOCATION", "DESCRIPTION"] {
             if let text = e.property(name), let link = MeetingLinks.first(in: text) { return link }
@@ -186,12 +187,5 @@ extension ICalTime {
 }
 
 extension StringProtocol {
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while let c = s.first, c.isWhitespace { s.removeFirst() }
-        while let c = s.last, c.isWhitespace { s.removeLast() }
-        return String(s)
-    }
-
     func replacingAll(_ a: Character, with b: Character) -> String { String(map { $0 == a ? b : $0 }) }
 }

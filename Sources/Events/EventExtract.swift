@@ -32,7 +32,7 @@ public struct EventExtract {
         let reader = TextReader(words: words, patterns: try patterns.loadPatterns(run.diagnostics))
         try filterRecords(run, progressNoun: "messages") { record in
             let (calendarEvents, unreadable) = try events(in: record)
-            let markup = schemaOrg(in: record)
+            let markup = SchemaOrg.markup(of: record)
             var events = calendarEvents + SchemaOrgEvents.events(markup.items, floatingZone: floatingZone)
             if events.isEmpty { events = textEvents(in: record, reader) }
             var updates: [(key: String, value: [UInt8]?)] = [("events", Self.json(events)), ("schema_org", Self.json(markup.items))]
@@ -43,14 +43,6 @@ public struct EventExtract {
         }
     }
 
-    /// The schema.org items of the message's HTML: as an earlier event-extract left them in
-    /// `schema_org`, else read from `html` (which must be the sender's: html-sanitize drops
-    /// scripts and microdata).
-    func schemaOrg(in record: JSONRecord) -> SchemaOrg.Markup {
-        if let items = record.value("schema_org")?.arrayValue { return SchemaOrg.Markup(items: items) }
-        guard let raw = record.rawValue("html"), SchemaOrg.mayHaveMarkup(raw), let html = record.string("html") else { return SchemaOrg.Markup() }
-        return SchemaOrg.read(html: Array(html.utf8))
-    }
 
     /// The events of a record, and how many of its calendar parts libical could not read.
     func events(in record: JSONRecord) throws -> (events: [Event], unreadable: Int) {
@@ -77,26 +69,30 @@ public struct EventExtract {
     /// The text confirmations of a message without a calendar or markup: read from its new
     /// text only (`reply_text` when text-extract has run, else cut here as text-extract cuts it).
     func textEvents(in record: JSONRecord, _ reader: TextReader) -> [Event] {
-        let raw = record.rawValue("reply_text") ?? record.rawValue("text") ?? record.rawValue("html")
+        // after text-extract its reply_text only (null when the mail holds nothing new), else
+        // the text, or the HTML of a message that has only HTML
+        let afterTextExtract = record.member("reply_text") != nil
+        let raw = (afterTextExtract ? ["reply_text"] : ["text", "html"]).lazy
+            .compactMap { record.rawValue($0) }.first { $0.first == UInt8(ascii: "\"") }
         guard let raw, reader.mayHoldAppointment(raw) else { return [] }
         // a list's post or a newsletter is nobody's own appointment
         guard record.value("headers")?["list-id"] == nil else { return [] }
         let newText: [UInt8]?
-        if record.member("reply_text") != nil {
+        if afterTextExtract {
             newText = record.stringBytes("reply_text")
         } else {
             newText = reader.extractor.newText(text: record.stringBytes("text"), format: record.string("text_format"),
                                                html: record.stringBytes("html"))
         }
         guard let newText, let date = record.string("date"), let sent = CivilDate.days(dateText: date) else { return [] }
-        let subject = record.string("subject")?.trimmingSpaces
+        let subject = record.string("subject")?.trimmingWhitespace
         let from = record.value("from")
         return reader.appointments.find(in: String(decoding: newText, as: UTF8.self), sent: sent)
             .filter { $0.confidence >= minimumConfidence - 1e-9 }
             .map { found in
                 var e = Event(source: "text", kind: "appointment", confidence: found.confidence, evidence: found.evidence)
                 // who the appointment is with: the sender (a clinic, a salon), else the subject
-                let name = from?["name"]?.stringValue?.trimmingSpaces
+                let name = from?["name"]?.stringValue?.trimmingWhitespace
                 e.summary = name.flatMap { $0.isEmpty ? nil : $0 } ?? subject.flatMap { $0.isEmpty ? nil : $0 } ?? found.line
                 e.description = found.line
                 e.startLocal = found.startLocal
@@ -217,6 +213,8 @@ final class TextReader {
     }
 
     /// A time may be written here (`10:30`, `15h`, `3時`, `10 am`, `14 Uhr`…): after its first digits.
+    private static let timeMarkers = ["am", "a.m", "pm", "p.m", "uhr"].map { Array($0.utf8) }
+
     private static func mayStartTime(_ b: ArraySlice<UInt8>, _ i: Int) -> Bool {
         func digit(_ k: Int) -> Bool { k >= b.startIndex && k < b.endIndex && b[k] &- 0x30 < 10 }
         guard digit(i - 1) else { return false }
@@ -230,10 +228,9 @@ final class TextReader {
         case 0xE9 where i + 2 < b.endIndex && b[i + 1] == 0xBB && b[i + 2] == 0x9E: return true  // 點
         case UInt8(ascii: " "), UInt8(ascii: "a"), UInt8(ascii: "p"), UInt8(ascii: "u"), UInt8(ascii: "A"), UInt8(ascii: "P"), UInt8(ascii: "U"):
             let k = c == UInt8(ascii: " ") ? i + 1 : i
-            for marker in ["am", "a.m", "pm", "p.m", "uhr"] where marker.utf8.count <= b.endIndex - k {
-                if zip(b[k...], marker.utf8).allSatisfy({ $0 | 0x20 == $1 }) { return true }
+            return timeMarkers.contains { marker in
+                marker.count <= b.endIndex - k && zip(b[k...], marker).allSatisfy { $0 | 0x20 == $1 }
             }
-            return false
         default: return false
         }
     }

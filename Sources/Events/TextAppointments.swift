@@ -1,5 +1,6 @@
 import CivilTime
 import ICalendar
+import UTF8Text
 
 /// Appointments confirmed in plain text: "Your appointment with Dr. Lee is confirmed for
 /// Tuesday, March 12 at 10:30 AM", "Ihr Termin am Donnerstag, 14. März um 15:00 Uhr",
@@ -32,7 +33,7 @@ struct TextAppointments {
         var cache: [Int: [Character]] = [:]
         func lowered(_ k: Int) -> [Character] {
             if let c = cache[k] { return c }
-            let c = Array(lines[k].trimmingSpaces.lowercased())
+            let c = Array(lines[k].trimmingWhitespace.lowercased())
             cache[k] = c
             return c
         }
@@ -59,7 +60,7 @@ struct TextAppointments {
                 if date.year != nil { confidence += 0.1; evidence.append("year") }
                 let local = CivilDate.dateText(days: day) + "T" + CivilDate.clockText(seconds: time * 60)
                 guard !found.contains(where: { $0.startLocal == local }) else { continue }
-                let description = timeLine == i ? lines[i].trimmingSpaces : lines[i].trimmingSpaces + "\n" + lines[timeLine].trimmingSpaces
+                let description = timeLine == i ? lines[i].trimmingWhitespace : lines[i].trimmingWhitespace + "\n" + lines[timeLine].trimmingWhitespace
                 found.append(Found(startLocal: local, line: description, confidence: confidence, evidence: evidence))
             }
         }
@@ -237,8 +238,8 @@ struct TextAppointments {
     /// The first time on the line after the date, else before it, as minutes after midnight:
     /// `10:30 AM`, `15:00 Uhr`, `15h30`, `10 am`, `上午9:30`, `下午3點半`, `午前9時30分`.
     func time(in c: [Character], around date: Range<Int>) -> Int? {
-        for i in Array(date.upperBound..<c.count) + Array(0..<date.lowerBound) {
-            if let t = time(in: c, at: i) { return t }
+        for range in [date.upperBound..<c.count, 0..<date.lowerBound] {
+            for i in range { if let t = time(in: c, at: i) { return t } }
         }
         return nil
     }

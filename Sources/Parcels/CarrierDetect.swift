@@ -32,19 +32,12 @@ public struct CarrierDetect {
 
     static func shipments(in record: JSONRecord, _ detector: ParcelDetector) throws -> [Shipment] {
         guard ["subject", "text", "html", "body_text"].contains(where: { record.member($0) != nil }) else { throw NotAMessage() }
-        let declared = detector.markupShipments(markup(record))
+        let declared = detector.markupShipments(SchemaOrg.markup(of: record).items)
         let found = shipments(inText: record, detector, links: declared.links)
         let declaredNumbers = Set(declared.shipments.map(\.trackingNumber))
         return declared.shipments + found.filter { !declaredNumbers.contains($0.trackingNumber) }
     }
 
-    /// The schema.org items of the message: those event-extract read from the sender's HTML
-    /// (`schema_org`; html-sanitize has removed them from `html` since), else `html`'s own.
-    static func markup(_ record: JSONRecord) -> [JSONValue] {
-        if let items = record.value("schema_org")?.arrayValue { return items }
-        guard let raw = record.rawValue("html"), SchemaOrg.mayHaveMarkup(raw), let html = record.string("html") else { return [] }
-        return SchemaOrg.read(html: Array(html.utf8)).items
-    }
 
     /// The shipments found in the subject, text and links; `links` are more tracking links.
     static func shipments(inText record: JSONRecord, _ detector: ParcelDetector, links extraLinks: [String]) -> [Shipment] {

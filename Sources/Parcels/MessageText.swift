@@ -1,5 +1,6 @@
 import CLibcExtras
 import JSONLines
+import UTF8Text
 
 /// The text carrier-detect reads from a message: the subject and body as one string, and the
 /// links in it. An HTML body is reduced to its text here without a parser: tags dropped (block
@@ -60,7 +61,7 @@ func htmlText(_ html: [UInt8], links: inout [String]) -> [UInt8] {
         let c = html[i]
         if c == UInt8(ascii: "<") {
             if html[i...].starts(with: Array("<!--".utf8)) {
-                i = find(html, Array("-->".utf8), from: i + 4).map { $0 + 3 } ?? n
+                i = ByteSearch.firstIndex(of: Array("-->".utf8), in: html, from: i + 4).map { $0 + 3 } ?? n
                 continue
             }
             var end = i + 1
@@ -75,7 +76,7 @@ func htmlText(_ html: [UInt8], links: inout [String]) -> [UInt8] {
             let tag = html[(i + 1)..<min(end, n)]
             let name = tagName(tag)
             if name == "style" || name == "script" {
-                i = find(html, Array("</\(name)".utf8), from: end, caseInsensitive: true) ?? n
+                i = ByteSearch.firstIndex(of: Array("</\(name)".utf8), in: html, from: end, ignoringASCIICase: true) ?? n
                 i = html[i...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? n
                 continue
             }
@@ -110,7 +111,7 @@ private func attribute(_ tag: ArraySlice<UInt8>, _ name: String) -> String? {
     let lower = tag.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
     let key = Array(name.utf8)
     var i = 0
-    while let at = find(lower, key, from: i) {
+    while let at = ByteSearch.firstIndex(of: key, in: lower, from: i) {
         i = at + key.count
         guard at > 0, lower[at - 1] <= 0x20 else { continue }
         var j = i
@@ -159,23 +160,6 @@ func decodeEntities(_ s: String) -> String {
     guard s.utf8.contains(UInt8(ascii: "&")) else { return s }
     var links: [String] = []
     return String(decoding: htmlText(Array(s.utf8).map { $0 == UInt8(ascii: "<") ? 0x20 : $0 }, links: &links), as: UTF8.self)
-}
-
-func find(_ hay: [UInt8], _ needle: [UInt8], from: Int, caseInsensitive: Bool = false) -> Int? {
-    guard !needle.isEmpty, hay.count >= needle.count else { return nil }
-    var i = max(from, hay.startIndex)
-    let last = hay.endIndex - needle.count
-    while i <= last {
-        var k = 0
-        while k < needle.count {
-            let a = hay[i + k], b = needle[k]
-            if a != b && !(caseInsensitive && (a | 0x20) == (b | 0x20) && (b | 0x20) &- 0x61 < 26) { break }
-            k += 1
-        }
-        if k == needle.count { return i }
-        i += 1
-    }
-    return nil
 }
 
 /// The href of every tag in HTML given as a JSON string as written (quotes escaped as `\"`),

@@ -29,6 +29,16 @@ public enum SchemaOrg {
 
     private static let jsonLDNeedle = Array("ld+json".utf8)
     private static let microdataNeedle = Array("itemscope".utf8)
+    private static let scriptOpen = Array("<script".utf8), scriptClose = Array("</script".utf8)
+
+    /// The markup of a message record: the items an earlier event-extract read from the
+    /// sender's HTML (`schema_org`; html-sanitize removes scripts and microdata from `html`
+    /// after it), else those of `html` itself.
+    public static func markup(of record: JSONRecord) -> Markup {
+        if let items = record.value("schema_org")?.arrayValue { return Markup(items: items) }
+        guard let raw = record.rawValue("html"), mayHaveMarkup(raw), let html = record.string("html") else { return Markup() }
+        return read(html: Array(html.utf8))
+    }
 
     /// Every item of the JSON-LD scripts, in document order, then every top-level microdata item.
     public static func read(html: [UInt8]) -> Markup {
@@ -60,43 +70,26 @@ public enum SchemaOrg {
     static func jsonLDScripts(_ html: [UInt8]) -> [[UInt8]] {
         var scripts: [[UInt8]] = []
         var i = 0
-        while let open = find(html, "<script", from: i) {
+        while let open = ByteSearch.firstIndex(of: scriptOpen, in: html, from: i, ignoringASCIICase: true) {
             guard let tagEnd = html[open...].firstIndex(of: UInt8(ascii: ">")) else { break }
             let tag = ASCII.lowercased(html[open..<tagEnd])
-            let end = find(html, "</script", from: tagEnd + 1) ?? html.count
+            let end = ByteSearch.firstIndex(of: scriptClose, in: html, from: tagEnd + 1, ignoringASCIICase: true) ?? html.count
             if ByteSearch.contains(tag, jsonLDNeedle) { scripts.append(Array(html[(tagEnd + 1)..<end])) }
             i = end
         }
         return scripts
     }
 
-    /// The first place of an ASCII `needle` in `hay` at or after `from`, any case.
-    static func find(_ hay: [UInt8], _ needle: StaticString, from: Int) -> Int? {
-        let n = needle.utf8CodeUnitCount
-        guard n > 0, hay.count >= n else { return nil }
-        var i = from
-        while i <= hay.count - n {
-            var k = 0
-            while k < n, hay[i + k] | 0x20 == needle.utf8Start[k] | 0x20 { k += 1 }
-            if k == n { return i }
-            i += 1
-        }
-        return nil
-    }
-
     /// The items of one JSON-LD script, repaired when it is not valid JSON; nil when unreadable.
     static func jsonLD(_ bytes: [UInt8]) -> [JSONValue]? {
         if let value = try? JSONValue.parse(bytes) { return items(value) }
-        var repaired = LenientJSON.repaired(bytes)
-        if let value = try? JSONValue.parse(repaired) { return items(value) }
-        if bytes.contains(UInt8(ascii: "&")) {  // the whole script entity-encoded: `{&quot;@type&quot;: …}`
-            repaired = LenientJSON.repaired(HTMLEntities.decoded(bytes))
-            if let value = try? JSONValue.parse(repaired) { return items(value) }
+        // repaired inside a list, so that objects written one after another (`{…}{…}`) read too;
+        // then with HTML's references decoded, for a script written `{&quot;@type&quot;: …}`
+        func repaired(_ b: [UInt8]) -> JSONValue? {
+            try? JSONValue.parse(LenientJSON.repaired([UInt8(ascii: "[")] + b + [UInt8(ascii: "]")]))
         }
-        // objects written one after another at the top: `{…}{…}` or `{…},{…}`
-        repaired = [UInt8(ascii: "[")] + repaired + [UInt8(ascii: "]")]
-        if let value = try? JSONValue.parse(LenientJSON.repaired(repaired)) { return items(value) }
-        return nil
+        guard let value = repaired(bytes) ?? (bytes.contains(UInt8(ascii: "&")) ? repaired(HTMLEntities.decoded(bytes)) : nil) else { return nil }
+        return items(value)
     }
 
     /// A JSON-LD value as its list of items: a list at the top is flattened, and an `@graph`'s
@@ -137,15 +130,6 @@ public enum SchemaOrg {
         case .array(let list)?: return list.lazy.compactMap { text($0) }.first
         default: return nil
         }
-    }
-}
-
-extension String {
-    var trimmingWhitespace: String {
-        var s = Substring(self)
-        while let c = s.first, c.isWhitespace { s.removeFirst() }
-        while let c = s.last, c.isWhitespace { s.removeLast() }
-        return String(s)
     }
 }
 

@@ -128,6 +128,18 @@ def test_only_the_new_text_is_read():
     assert [e["start_local"] for e in out["events"]] == ["2026-03-10T10:30:00"]
 
 
+def test_html_only_mail_and_an_empty_reply_text():
+    html = "<p>Your appointment is confirmed for <b>Tuesday, March 10</b> at 10:30 AM.</p>"
+    rec = dict(id="h", date=SENT, subject="Appointment", text=None, html=html)
+    r = run("event-extract", "--no-progress", input=(json.dumps(rec) + "\n").encode())
+    assert [e["start_local"] for e in records(r.stdout)[0]["events"]] == ["2026-03-10T10:30:00"]
+    # text-extract found nothing new (all quoted): the quoted confirmation is not read
+    rec = dict(id="q", date=SENT, subject="Re: Appointment", reply_text=None,
+               text="> Your appointment is confirmed for Tuesday, March 10 at 10:30 AM.")
+    r = run("event-extract", "--no-progress", input=(json.dumps(rec) + "\n").encode())
+    assert records(r.stdout)[0]["events"] == []
+
+
 def test_a_forwarded_confirmation_is_not_yours():
     text = ("FYI\n\n---------- Forwarded message ---------\nFrom: Clinic <c@example.org>\nDate: Thu, Mar 5, 2026\n"
             "Subject: Appointment\n\nYour appointment is confirmed for Tuesday, March 10 at 10:30 AM.\n")
