@@ -75,8 +75,10 @@ public struct EventExtract {
         let raw = (afterTextExtract ? ["reply_text"] : ["text", "html"]).lazy
             .compactMap { record.rawValue($0) }.first { $0.first == UInt8(ascii: "\"") }
         guard let raw, reader.mayHoldAppointment(raw) else { return [] }
-        // a list's post or a newsletter is nobody's own appointment
-        guard record.value("headers")?["list-id"] == nil else { return [] }
+        // a list's post or a newsletter is nobody's own appointment (this also spares the
+        // rendering of most HTML-only mail, which is bulk mail)
+        let headers = record.value("headers")
+        guard headers?["list-id"] == nil, headers?["list-unsubscribe"] == nil else { return [] }
         let newText: [UInt8]?
         if afterTextExtract {
             newText = record.stringBytes("reply_text")

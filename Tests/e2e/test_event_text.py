@@ -151,6 +151,9 @@ def test_list_mail_is_nobodys_appointment():
                headers={"list-id": ["<meetup.lists.example.org>"]})
     r = run("event-extract", "--no-progress", input=(json.dumps(rec) + "\n").encode())
     assert records(r.stdout)[0]["events"] == []
+    rec["headers"] = {"list-unsubscribe": ["<https://meetup.example.org/u>"]}
+    r = run("event-extract", "--no-progress", input=(json.dumps(rec) + "\n").encode())
+    assert records(r.stdout)[0]["events"] == []
 
 
 def test_user_words_extend_the_languages(tmp_path):
