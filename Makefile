@@ -6,6 +6,7 @@ BIN := .build/release
 MBOX ?= samples/sample.mbox
 OUT ?= out
 ME ?= mei@example.tw
+ZONE ?= Asia/Taipei
 export SWIFT_BACKTRACE = enable=no
 
 .PHONY: all build deps test unit-test e2e-test lint-man pipeline install bench fuzz clean
@@ -29,7 +30,9 @@ lint-man:
 	@for page in man/man*/*.[157]; do mandoc -Tlint -W warning "$$page" || exit 1; done
 
 pipeline: build
-	pipelines/mbox-to-conversations --me "$(ME)" --out "$(OUT)" "$(MBOX)"
+	pipelines/mbox-to-conversations --me "$(ME)" --zone "$(ZONE)" --out "$(OUT)" "$(MBOX)"
+	@echo "The calendar ($(OUT)/events.jsonl, $(OUT)/calendar.ics):"
+	@jq -r '[.start_local // .start, .status // "-", .summary, (.recurrence.rule // "")] | @tsv' "$(OUT)/events.jsonl"
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man7"

@@ -230,6 +230,23 @@ import JSONLines
         #expect(r["attachments"] == .array([]))
     }
 
+    /// An .ics attachment names no charset: iCalendar's own default, UTF-8, applies (Apple's
+    /// invitations), not "undeclared 8-bit".
+    @Test func calendarAttachmentIsUTF8ByDefault() throws {
+        let r = try record(bytes: Array("""
+            Content-Type: multipart/mixed; boundary=c
+
+            --c
+            Content-Type: application/ics; name=invite.ics
+            Content-Transfer-Encoding: 8bit
+
+            SUMMARY:爸爸生日
+            --c--
+            """.utf8))
+        #expect(r["calendar"]?.strings == ["SUMMARY:爸爸生日"])
+        #expect(r["defects"]?.strings.contains("undeclared_8bit") == false)
+    }
+
     @Test func formatFlowedIsReported() throws {
         let r = try record("Content-Type: text/plain; format=flowed; delsp=yes\n\nhi \nthere\n")
         #expect(r["text_format"] == .string("flowed_delsp"))

@@ -566,3 +566,38 @@ def test_occurrences_agree_with_recurring_ical_events():
     disagree = {str(p.relative_to(ICAL)) for p in theirs if ours[p] != theirs[p]}
     assert len(theirs) > 150 and len(theirs) - len(disagree) > 170
     assert disagree == set(OCCURRENCES_KNOWN), (disagree - set(OCCURRENCES_KNOWN), set(OCCURRENCES_KNOWN) - disagree)
+
+
+def test_the_sample_mailboxs_calendar(tmp_path):
+    """What `make pipeline` shows: the sample's calendar mail, through the whole pipeline, as
+    the calendar a person would keep; calendar.ics reads back to the same events."""
+    from conftest import SAMPLE
+    out = tmp_path / "out"
+    r = subprocess.run([str(ROOT / "pipelines" / "mbox-to-conversations"), "--me", "mei@example.tw", "--zone", "Asia/Taipei",
+                        "--out", str(out), str(SAMPLE)], capture_output=True, timeout=300)
+    assert r.returncode == 0, r.stderr.decode()
+    assert b"5 events in" in r.stderr
+    events = {e["summary"]: e for e in records((out / "events.jsonl").read_bytes())}
+    assert set(events) == {"Weekly design review", "Taroko trip: where next?", "仁愛牙醫診所", "Flight BR 198: TPE → NRT",
+                           "爸爸生日 (Dad's birthday)"}
+    trip = events["Taroko trip: where next?"]  # the update won
+    assert (trip["start_local"], trip["sequence"], len(trip["message_ids"])) == ("2026-03-13T20:30:00", 1, 2)
+    assert trip["url"] == "https://meet.google.com/tkq-rvmz-hdw" and trip["time_zone"] == "Asia/Taipei"
+    review = events["Weekly design review"]  # Outlook's Windows zone name; one Tuesday cancelled
+    assert review["time_zone"] == "Asia/Taipei" and review["status"] == "confirmed"
+    assert review["recurrence"]["exdates"] == ["2026-03-17T02:00:00Z"] and review["url"].startswith("https://teams.microsoft.com/")
+    dentist = events["仁愛牙醫診所"]  # plain text, read in --zone
+    assert (dentist["kind"], dentist["start"], dentist["source"]) == ("appointment", "2026-03-20T06:30:00Z", "text")
+    flight = events["Flight BR 198: TPE → NRT"]
+    assert (flight["kind"], flight["reservation_number"], flight["end"]) == ("flight", "7XKQ2M", "2026-03-24T04:05:00Z")
+    birthday = events["爸爸生日 (Dad's birthday)"]
+    assert (birthday["all_day"], birthday["start"], birthday["recurrence"]["rule"]) == (True, "2026-04-02", "FREQ=YEARLY")
+    assert all(e["conversation_id"] for e in events.values())
+    # the month ahead: the cancelled Tuesday is not in it
+    month = records(run("event-group", "--zone", "Asia/Taipei", "--from", "2026-03-09", "--to", "2026-04-09",
+                        out / "messages.jsonl").stdout)
+    reviews = [o["occurrence_start"] for o in month if o["summary"] == "Weekly design review"]
+    assert reviews == ["2026-03-10T02:00:00Z", "2026-03-24T02:00:00Z", "2026-03-31T02:00:00Z", "2026-04-07T02:00:00Z"]
+    # the .ics, read by Python's icalendar
+    oracle = {e["summary"]: e for e in ical_oracle.events((out / "calendar.ics").read_text())}
+    assert {s: (e["start"], e["end"]) for s, e in oracle.items()} == {s: (e["start"], e["end"]) for s, e in events.items()}

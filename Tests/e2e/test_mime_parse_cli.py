@@ -120,9 +120,10 @@ def test_save_attachments_never_overwrites(tmp_path):
     r2 = run("mime-parse", "--save-attachments", out, SAMPLE)
     assert r1.returncode == 0 and r2.returncode == 0
     saved = sorted(p.name for p in out.iterdir())
-    assert saved == ["gorge (1).png", "gorge.png", "太魯閣-trail (1).pdf", "太魯閣-trail.pdf"]
+    invites = ["invite.ics"] + [f"invite ({n}).ics" for n in range(1, 10)]  # five invitations' invite.ics, twice
+    assert saved == sorted(["gorge (1).png", "gorge.png", "太魯閣-trail (1).pdf", "太魯閣-trail.pdf"] + invites)
     paths = [a["saved_as"] for rec in records(r2.stdout) for a in rec["attachments"]]
-    assert sorted(os.path.basename(p) for p in paths) == ["gorge (1).png", "太魯閣-trail (1).pdf"]
+    assert sorted(os.path.basename(p) for p in paths) == sorted(["gorge (1).png", "太魯閣-trail (1).pdf"] + invites[5:])
     assert (out / "gorge.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -140,7 +141,7 @@ def test_maildir_on_the_command_line(tmp_path):
 def test_sample_mailbox():
     r = run("mime-parse", SAMPLE)
     recs = records(r.stdout)
-    assert len(recs) == 10
+    assert len(recs) == 17
     assert all(rec["defects"] == [] for rec in recs)
     by_id = {rec["id"]: rec for rec in recs}
     assert by_id["ship-0005@shop.example.tw"]["subject"] == "您的訂單已出貨"

@@ -24,10 +24,11 @@ struct BodyWriter {
         part.decodedBody(defects: &defects)
     }
 
-    /// A text part as UTF-8, through its charset.
-    mutating func decodedText(_ part: MIMEPart) -> [UInt8] {
+    /// A text part as UTF-8, through its charset. `defaultCharset` is the charset of a part
+    /// that names none, when its format has one (iCalendar's is UTF-8, RFC 5545 §3.1.4).
+    mutating func decodedText(_ part: MIMEPart, defaultCharset: String? = nil) -> [UInt8] {
         let bytes = decodedBytes(part)
-        var label = part.contentType.parameters["charset"]
+        var label = part.contentType.parameters["charset"] ?? defaultCharset
         if label == nil, part.contentType.value == "text/html" { label = HTMLCharset.sniff(bytes) }
         let result = charsets.decode(bytes, label: label)
         switch result.problem {

@@ -82,7 +82,7 @@ public final class MessageConverter {
 
         w.key("calendar")
         w.beginArray()
-        for part in selection.calendar { w.string(utf8: bodies.decodedText(part)) }
+        for part in selection.calendar { w.string(utf8: bodies.decodedText(part, defaultCharset: "utf-8")) }
         w.endArray()
         w.key("calendar_methods")
         w.beginArray()
