@@ -83,8 +83,11 @@ public struct EventExtract {
         if afterTextExtract {
             newText = record.stringBytes("reply_text")
         } else {
+            // the look again, on the new text alone: the date and time of most replies that pass
+            // it are in their quoted headers ("On Mon, Jun 7, 2015 at 9:14 AM … wrote:")
             newText = reader.extractor.newText(text: record.stringBytes("text"), format: record.string("text_format"),
                                                html: record.stringBytes("html"))
+                .flatMap { reader.mayHoldAppointment($0[...]) ? $0 : nil }
         }
         guard let newText, let date = record.string("date"), let sent = CivilDate.days(dateText: date) else { return [] }
         let subject = record.string("subject")?.trimmingWhitespace
@@ -151,89 +154,58 @@ extension EventExtract {
 final class TextReader {
     let appointments: TextAppointments
     let extractor: Extractor
-    private let bookingBytes: [[UInt8]]
-    private let monthBytes: [[UInt8]]
+    private let bookingWords: WordFinder
+    private let monthWords: WordFinder
+    private let numbers: TimeAndDateBytes
 
     init(words: AppointmentWords, patterns: ReplyPatterns) {
         appointments = TextAppointments(words: words)
         extractor = Extractor(patterns: patterns)
-        bookingBytes = words.bookingBytes
-        monthBytes = words.monthBytes
+        bookingWords = WordFinder(words.bookingBytes)
+        monthWords = WordFinder(words.monthBytes)
+        numbers = TimeAndDateBytes(words: words)
     }
 
-    /// A look at the bytes as written before anything is decoded: a time and a booking word
-    /// near it. Nearly all mail fails it.
+    /// A look at the bytes as written before anything is decoded: a time, with a booking word
+    /// and a date near it. Nearly all mail fails it, so it reads each byte once and looks for
+    /// words only around the times.
     func mayHoldAppointment(_ raw: ArraySlice<UInt8>) -> Bool {
-        let times = Self.positions(in: raw, where: Self.mayStartTime)
-        guard !times.isEmpty else { return false }
-        // a booking word and a date within a few lines of a time ("I booked a table for 5pm on
-        // Friday" and quoted headers' "at 10:30" are common; they have no date)
-        let lowered = ASCII.lowercased(raw)
-        func near(_ words: [[UInt8]]) -> Bool { Self.occurs(words, in: lowered, near: times, base: raw.startIndex) }
-        guard near(bookingBytes) else { return false }
-        let numericDates = Self.positions(in: raw, where: Self.mayStartNumericDate)
-        return numericDates.contains { d in times.contains { abs($0 - d) < Self.near } } || near(monthBytes)
+        raw.withUnsafeBufferPointer { b in
+            let (times, dates) = numbers.timesAndDates(b)
+            guard !times.isEmpty else { return false }
+            // a booking word and a date within a few lines of a time ("I booked a table for 5pm
+            // on Friday" and quoted headers' "at 10:30" are common; they have no date)
+            let windows = Self.windows(around: times, in: b)
+            guard windows.contains(where: { bookingWords.occurs(in: b, $0) }) else { return false }
+            // a month's name counts with a number beside it ("March 20", "20 de marzo"): alone,
+            // "may", "mar" and "dec" are in half the mail
+            func besideNumber(_ word: Range<Int>) -> Bool {
+                (max(0, word.lowerBound - 5)..<word.lowerBound).contains { b[$0] &- 0x30 < 10 }
+                    || (word.upperBound..<min(b.count, word.upperBound + 5)).contains { b[$0] &- 0x30 < 10 }
+            }
+            return dates.contains { d in times.contains { abs($0 - d) < Self.near } }
+                || windows.contains { monthWords.occurs(in: b, $0, accept: besideNumber) }
+        }
     }
 
     static let near = 400
 
-    /// Whether one of `words` occurs in `hay` within `near` bytes of one of `positions`.
-    static func occurs(_ words: [[UInt8]], in hay: [UInt8], near positions: [Int], base: Int) -> Bool {
-        hay.withUnsafeBufferPointer { hay in
-            words.contains { word in
-                var from = 0
-                while from < hay.count, let p = mp_memmem(hay.baseAddress! + from, hay.count - from, word, word.count) {
-                    let at = base + hay.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
-                    if positions.contains(where: { abs($0 - at) < near }) { return true }
-                    from = at - base + 1
-                }
-                return false
+    /// The bytes where a time's booking word and date may be: from `near` before it to the end
+    /// of its line (the reader wants them on the time's line or the lines before), joined where
+    /// they overlap. `b` is text or a JSON string as written, whose line ends are `\\n`.
+    static func windows(around times: [Int], in b: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
+        var windows: [Range<Int>] = []
+        for t in times {
+            var end = t
+            while end < min(b.count, t + 200), b[end] != UInt8(ascii: "\n"),
+                  !(b[end] == UInt8(ascii: "\\") && end + 1 < b.count && b[end + 1] == UInt8(ascii: "n")) { end += 1 }
+            let w = max(0, t - near)..<end
+            if let last = windows.last, last.upperBound >= w.lowerBound {
+                windows[windows.count - 1] = last.lowerBound..<max(last.upperBound, w.upperBound)
+            } else {
+                windows.append(w)
             }
         }
-    }
-
-    /// The places where `test` holds; at most a few hundred.
-    static func positions(in b: ArraySlice<UInt8>, where test: (ArraySlice<UInt8>, Int) -> Bool) -> [Int] {
-        var found: [Int] = []
-        var i = b.startIndex
-        while i < b.endIndex, found.count < 500 {
-            if test(b, i) { found.append(i) }
-            i += 1
-        }
-        return found
-    }
-
-    /// A date written in digits may go on here: `3/12`, `14.03.`, `2026-03-12`, `3月`.
-    private static func mayStartNumericDate(_ b: ArraySlice<UInt8>, _ i: Int) -> Bool {
-        func digit(_ k: Int) -> Bool { k >= b.startIndex && k < b.endIndex && b[k] &- 0x30 < 10 }
-        guard digit(i - 1) else { return false }
-        switch b[i] {
-        case UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "-"): return digit(i + 1)
-        case 0xE6: return i + 2 < b.endIndex && b[i + 1] == 0x9C && b[i + 2] == 0x88  // 月
-        default: return false
-        }
-    }
-
-    /// A time may be written here (`10:30`, `15h`, `3時`, `10 am`, `14 Uhr`…): after its first digits.
-    private static let timeMarkers = ["am", "a.m", "pm", "p.m", "uhr"].map { Array($0.utf8) }
-
-    private static func mayStartTime(_ b: ArraySlice<UInt8>, _ i: Int) -> Bool {
-        func digit(_ k: Int) -> Bool { k >= b.startIndex && k < b.endIndex && b[k] &- 0x30 < 10 }
-        guard digit(i - 1) else { return false }
-        let c = b[i]
-        switch c {
-        case UInt8(ascii: ":"): return digit(i + 1)
-        case UInt8(ascii: "h"), UInt8(ascii: "H"): return true
-        case 0xE6 where i + 2 < b.endIndex && b[i + 1] == 0x99 && b[i + 2] == 0x82: return true  // 時
-        case 0xE6 where i + 2 < b.endIndex && b[i + 1] == 0x97 && b[i + 2] == 0xB6: return true  // 时
-        case 0xE7 where i + 2 < b.endIndex && b[i + 1] == 0x82 && b[i + 2] == 0xB9: return true  // 点
-        case 0xE9 where i + 2 < b.endIndex && b[i + 1] == 0xBB && b[i + 2] == 0x9E: return true  // 點
-        case UInt8(ascii: " "), UInt8(ascii: "a"), UInt8(ascii: "p"), UInt8(ascii: "u"), UInt8(ascii: "A"), UInt8(ascii: "P"), UInt8(ascii: "U"):
-            let k = c == UInt8(ascii: " ") ? i + 1 : i
-            return timeMarkers.contains { marker in
-                marker.count <= b.endIndex - k && zip(b[k...], marker).allSatisfy { $0 | 0x20 == $1 }
-            }
-        default: return false
-        }
+        return windows
     }
 }

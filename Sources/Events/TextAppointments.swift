@@ -13,10 +13,13 @@ struct TextAppointments {
     let words: AppointmentWords
     /// The characters month names start with: a date is looked for only at a digit or at one of these.
     private let monthInitials: Set<Character>
+    /// Lines are read only where a time may be, on them or on the next.
+    private let numbers: TimeAndDateBytes
 
     init(words: AppointmentWords) {
         self.words = words
         monthInitials = Set(words.months.compactMap(\.text.first))
+        numbers = TimeAndDateBytes(words: words)
     }
 
     struct Found {
@@ -39,11 +42,13 @@ struct TextAppointments {
         }
         var found: [Found] = []
         for i in lines.indices where lines[i].utf8.contains(where: { $0 &- 0x30 < 10 || $0 == 0xEF }) {  // a digit (or a full-width one)
+            let timeNext = i + 1 < lines.count && lines[i + 1].count < 40
+            guard numbers.hasTime(lines[i]) || timeNext && numbers.hasTime(lines[i + 1]) else { continue }
             let line = lowered(i)
             for date in dates(in: line) {
                 var time = self.time(in: line, around: date.range)
                 var timeLine = i
-                if time == nil, i + 1 < lines.count, lines[i + 1].count < 40 {
+                if time == nil, timeNext {
                     time = self.time(in: lowered(i + 1), around: 0..<0)
                     timeLine = i + 1
                 }

@@ -1,0 +1,53 @@
+import Testing
+@testable import Events
+
+/// The text reader's byte-level look: what it finds must be what a plain reading finds, since
+/// a miss here hides an appointment from the reader.
+struct TextLookTests {
+    let numbers = TimeAndDateBytes(words: AppointmentWords.builtIn)
+
+    func times(_ text: String) -> [Int] {
+        Array(text.utf8).withUnsafeBufferPointer { numbers.timesAndDates($0).times }
+    }
+
+    @Test func timesAsWritten() {
+        for text in ["at 10:30", "15h", "3時", "9点", "下午3點", "10 am", "10pm", "14 Uhr", "9 du matin", "5 de la tarde", "7 P.M."] {
+            #expect(!times("Your appointment " + text).isEmpty, "\(text)")
+        }
+        for text in ["10px", "2026", "1/2", "10 apples", "3.5", "room 12"] {
+            #expect(times("Your appointment " + text).isEmpty, "\(text)")
+        }
+    }
+
+    /// The eight-bytes-at-a-time skip against a byte-by-byte reading, on random bytes heavy in
+    /// digits, separators and the bytes around the digits' range.
+    @Test func skippingMissesNoDigit() {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789:/.-h apm/\u{3A}\u{2F}\u{40}".utf8) + [0x39, 0x3A, 0x2F, 0x30, 0xE6, 0x99, 0x82, 0x00, 0xFF]
+        for _ in 0..<2000 {
+            let n = Int.random(in: 0..<40, using: &rng)
+            var bytes = (0..<n).map { _ in Bool.random(using: &rng) ? alphabet.randomElement(using: &rng)! : UInt8.random(in: 0...255, using: &rng) }
+            if Bool.random(using: &rng) { bytes = [UInt8](repeating: 0x41, count: Int.random(in: 0..<20, using: &rng)) + bytes }
+            let found = bytes.withUnsafeBufferPointer { numbers.timesAndDates($0) }
+            let expected = (1..<max(1, bytes.count)).filter { i in
+                bytes[i - 1] &- 0x30 < 10 && bytes[i] &- 0x30 >= 10
+                    && [UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "h"), UInt8(ascii: "H"), 0xE6, 0xE7, 0xE9, 0x20, 0x61, 0x70, 0x41, 0x50].contains(bytes[i])
+            }
+            // every place found is one a byte-by-byte reading looks at
+            #expect(Set(found.times + found.dates).isSubset(of: Set(expected)), "\(bytes)")
+            // and a time byte-by-byte is found
+            let colonTimes = (1..<max(1, bytes.count - 1)).filter { bytes[$0 - 1] &- 0x30 < 10 && bytes[$0] == 0x3A && bytes[$0 + 1] &- 0x30 < 10 }
+            #expect(Set(colonTimes).isSubset(of: Set(found.times)), "\(bytes)")
+        }
+    }
+
+    @Test func wordsIgnoringASCIICase() {
+        let finder = WordFinder(["appointment", "預約", "x"].map { Array($0.utf8) })
+        func occurs(_ text: String) -> Bool { Array(text.utf8).withUnsafeBufferPointer { finder.occurs(in: $0, 0..<$0.count) } }
+        #expect(occurs("Your APPOINTMENT is"))
+        #expect(occurs("您的洗牙預約已確認"))
+        #expect(occurs("X"))
+        #expect(!occurs("appointmen"))
+        #expect(!occurs("預"))
+    }
+}
