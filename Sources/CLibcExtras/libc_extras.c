@@ -16,6 +16,8 @@ void mp_keep_large_allocations_in_heap(size_t bytes) {
     mallopt(M_TRIM_THRESHOLD, (int)(bytes * 2));
 }
 
+void mp_no_fast_bins(void) { mallopt(M_MXFAST, 0); }
+
 void mp_grow_pipe(int fd, int bytes) {
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) (void)fcntl(fd, F_SETPIPE_SZ, bytes);

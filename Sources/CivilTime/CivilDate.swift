@@ -31,7 +31,21 @@ extension CivilDate {
     /// RFC 3339 in UTC with `Z`: 2026-03-10T09:00:00Z.
     public static func rfc3339(_ epoch: Int) -> String {
         let (days, secs) = split(epoch)
-        return dateText(days: days) + "T" + clockText(seconds: secs) + "Z"
+        let (y, m, d) = date(days: days)
+        guard (0...9999).contains(y) else { return dateText(days: days) + "T" + clockText(seconds: secs) + "Z" }
+        // written into bytes: calendars of thousands of events write three of these per event
+        return String(unsafeUninitializedCapacity: 20) { out in
+            for (k, (value, width)) in [(y, 4), (m, 2), (d, 2), (secs / 3600, 2), (secs % 3600 / 60, 2), (secs % 60, 2)].enumerated() {
+                let at = [0, 5, 8, 11, 14, 17][k]
+                var v = value
+                for i in stride(from: width - 1, through: 0, by: -1) {
+                    out[at + i] = UInt8(ascii: "0") + UInt8(v % 10)
+                    v /= 10
+                }
+            }
+            for (i, c) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] { out[i] = UInt8(ascii: c) }
+            return 20
+        }
     }
 
     /// Seconds since 1970 as a day number and the seconds since that day's midnight.

@@ -1,3 +1,5 @@
+import UTF8Text
+
 /// Links to online meetings written in a location or description: Google Meet, Zoom, Teams,
 /// Webex, Jitsi, GoTo, Whereby, Chime.
 enum MeetingLinks {
@@ -6,13 +8,26 @@ enum MeetingLinks {
 
     /// The first `https://` link in `text` whose host is a meeting service's (or a subdomain of one).
     static func first(in text: String) -> String? {
-        var rest = Substring(text)
-        while let r = rest.firstRange(of: "https://") {
-            let link = rest[r.lowerBound...].prefix { !$0.isWhitespace && !"<>\"'()[]".contains($0) }
-            let host = link.dropFirst(8).prefix { $0 != "/" && $0 != "?" && $0 != "#" && $0 != ":" }.lowercased()
-            if hosts.contains(where: { host == $0 || host.hasSuffix("." + $0) }) { return String(link) }
-            rest = rest[r.upperBound...]
+        let bytes = Array(text.utf8)
+        var from = 0
+        while let start = ByteSearch.firstIndex(of: scheme, in: bytes, from: from) {
+            var end = start + scheme.count
+            while end < bytes.count, bytes[end] < 0x80, !endsLink.contains(bytes[end]) { end += 1 }  // CJK text often follows a link unspaced
+            while end > start + scheme.count, Self.endsSentence.contains(bytes[end - 1]) { end -= 1 }  // "Join: https://zoom.us/j/1."
+            var hostEnd = start + scheme.count
+            while hostEnd < end, !endsHost.contains(bytes[hostEnd]) { hostEnd += 1 }
+            let host = ASCII.lowercased(bytes[(start + scheme.count)..<hostEnd])
+            if hostBytes.contains(where: { host == $0 || host.count > $0.count && host.suffix($0.count + 1).elementsEqual([UInt8(ascii: ".")] + $0) }) {
+                return String(decoding: bytes[start..<end], as: UTF8.self)
+            }
+            from = start + 1
         }
         return nil
     }
+
+    private static let scheme = Array("https://".utf8)
+    private static let hostBytes = hosts.map { Array($0.utf8) }
+    private static let endsLink = Set(" \t\r\n<>\"'()[]".utf8)
+    private static let endsSentence = Set(".,;:!?".utf8)
+    private static let endsHost = Set("/?#:".utf8).union(endsLink)
 }

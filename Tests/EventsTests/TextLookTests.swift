@@ -51,3 +51,13 @@ struct TextLookTests {
         #expect(!occurs("預"))
     }
 }
+
+struct MeetingLinksTests {
+    @Test func theFirstLinkToAMeetingService() {
+        #expect(MeetingLinks.first(in: "Agenda: https://example.com/a then https://us02web.ZOOM.us/j/123?pwd=x.") == "https://us02web.ZOOM.us/j/123?pwd=x")
+        #expect(MeetingLinks.first(in: "連結：https://meet.google.com/abc-defg-hij（請準時）") == "https://meet.google.com/abc-defg-hij")
+        #expect(MeetingLinks.first(in: "<https://teams.microsoft.com/l/meetup-join/19%3a>") == "https://teams.microsoft.com/l/meetup-join/19%3a")
+        #expect(MeetingLinks.first(in: "https://notzoom.us/j/1 and https://zoom.us.evil.example/j/2") == nil)
+        #expect(MeetingLinks.first(in: "http://zoom.us/j/1") == nil)
+    }
+}

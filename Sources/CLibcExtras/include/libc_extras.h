@@ -6,6 +6,9 @@ const void *mp_memmem(const void *haystack, size_t haystack_len, const void *nee
 const void *mp_memrchr(const void *s, int c, size_t n);
 /// Keeps allocations up to `bytes` in the heap rather than in pages mapped for each one.
 void mp_keep_large_allocations_in_heap(size_t bytes);
+/// Frees small blocks straight into the heap's bins: a program that builds and frees big
+/// trees of small blocks (libical's components) then pays for no consolidation passes.
+void mp_no_fast_bins(void);
 /// Grows the pipe behind `fd` to `bytes` when `fd` is a pipe (Linux F_SETPIPE_SZ); else nothing.
 void mp_grow_pipe(int fd, int bytes);
 #endif
