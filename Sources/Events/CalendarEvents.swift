@@ -70,6 +70,13 @@ public enum CalendarEvents {
         event.uid = e.uid
         if e.uid == nil { defects.append("missing_uid") }
         event.recurrenceID = e.recurrenceID.map { instantOrLocal($0) }
+        if let id = e.recurrenceID, !id.isDate, id.localText.hasSuffix("T00:00:00"), e.start?.isDate == true {
+            // a changed day of an all-day series, named by its midnight in a zone (Outlook):
+            // the day is that wall clock's date, which is how the series names its days (a
+            // timed occurrence made all-day keeps its instant)
+            event.recurrenceID = String(id.localText.prefix(10))
+            defects.append("recurrence_id_not_a_date")
+        }
         event.sequence = e.sequence ?? e.property("X-MICROSOFT-CDO-APPT-SEQUENCE").flatMap { Int($0.trimmingWhitespace) } ?? 0
         event.dtstamp = e.dtstamp.map { instantOrLocal($0) }
         event.method = method

@@ -209,3 +209,16 @@ func event(_ lines: [String], head: [String] = [], contentMethod: String? = nil,
         #expect(throws: (any Error).self) { try EventExtract().events(in: JSONRecord(#"{"x":1}"#)) }
     }
 }
+
+struct ChangedOccurrences {
+    /// Outlook names a changed day of an all-day series by its midnight in a zone: the day is
+    /// that midnight's date there, not the UTC instant's (2020-04-15T23:00Z).
+    @Test func aDayOfAnAllDaySeriesNamedByItsMidnight() throws {
+        let e = try event(["UID:bins", "RECURRENCE-ID;TZID=Europe/London:20200416T000000", "DTSTART;VALUE=DATE:20200417",
+                           "DTEND;VALUE=DATE:20200418"])
+        #expect(e.recurrenceID == "2020-04-16")
+        #expect(e.defects.contains("recurrence_id_not_a_date"))
+        let timed = try event(["UID:t", "RECURRENCE-ID;TZID=Europe/London:20200416T090000", "DTSTART;TZID=Europe/London:20200417T090000"])
+        #expect(timed.recurrenceID == "2020-04-16T08:00:00Z" && !timed.defects.contains("recurrence_id_not_a_date"))
+    }
+}

@@ -524,9 +524,11 @@ OCCURRENCES_KNOWN = {
         "RECURRENCE-ID;RANGE=THISANDFUTURE (a change to this and every later occurrence) is not applied: ours changes the one occurrence",
     "recurring-ical-events/calendars/multiple_rrule.ics":
         "two RRULEs (deprecated in RFC 5545): ours follows the first (defect more_than_one_rrule); theirs the union",
-    "python-icalendar/calendars/issue_178_custom_component_contains_other.ics": "not yet explained (to investigate)",
-    "recurring-ical-events/calendars/issue_253_additional_recurrence_id.ics": "not yet explained (to investigate)",
-    "recurring-ical-events/calendars/issue_28_rrule_with_UTC_endinginZ.ics": "not yet explained (to investigate)",
+    "python-icalendar/calendars/issue_178_custom_component_contains_other.ics":
+        "a VEVENT inside a top-level X component, no VCALENDAR (RFC 5545 3.4): libical reads nothing (defect unreadable_calendar); theirs finds the VEVENT",
+    "recurring-ical-events/calendars/issue_253_additional_recurrence_id.ics":
+        "a bug of ours, not fixed: a changed occurrence (SEQUENCE:1) of a day its series, changed later (SEQUENCE:2, UNTIL before that day), no longer has; "
+        "a client applying the later series drops the change, as theirs does; ours still shows it",
 }
 
 
