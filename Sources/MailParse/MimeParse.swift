@@ -40,6 +40,9 @@ public func parseMail(run: FilterRun, converter: MessageConverter, format: Mailb
             case .io(let path, _):
                 run.diagnostics.error(error.description, file: path)
                 throw Exit(.ioError)
+            case .empty:
+                run.diagnostics.error(error.description, file: input.name)
+                run.raise(.dataError)
             }
         }
     }

@@ -4,7 +4,9 @@ import os
 import signal
 import subprocess
 
-from conftest import BIN, ENV, SAMPLE, records, run
+import pytest
+
+from conftest import BIN, ENV, ROOT, SAMPLE, records, run
 
 GOOD = b"From: a@x\nSubject: ok\nMessage-ID: <ok@x>\nDate: Mon, 2 Mar 2026 09:14:58 +0800\n\nbody\n"
 
@@ -223,3 +225,25 @@ def test_line_buffered_output_reaches_a_pipe_at_once(tmp_path):
     assert json.loads(line)["subject"] == "one"
     p.stdin.close()
     p.wait(timeout=60)
+
+
+@pytest.mark.parametrize("empty", [b"", b"\n\n", b"\r\n \t\r\n"])
+def test_an_empty_input_is_no_message(tmp_path, empty):
+    """Nothing on stdin (procmail handing over nothing) or an empty file: no record, the
+    reason on stderr, exit 65; the other inputs of the run are still read."""
+    r = run("mime-parse", input=empty)
+    assert (r.returncode, r.stdout, r.stderr) == (65, b"", b"mime-parse: -: empty input, no message\n")
+    f = tmp_path / "empty.eml"
+    f.write_bytes(empty)
+    r = run("mime-parse", f, SAMPLE)
+    assert r.returncode == 65 and r.stderr == f"mime-parse: {f}: empty input, no message\n".encode()
+    assert len(records(r.stdout)) == 17
+
+
+def test_mailpipe_log_refuses_an_empty_message_for_good(tmp_path):
+    """For the delivery hook an empty message is bad data (65), not a failure to retry (75)."""
+    log = tmp_path / "log.jsonl"
+    r = subprocess.run([str(ROOT / "pipelines" / "mailpipe-log"), str(log)], input=b"", capture_output=True,
+                       env=dict(ENV, PATH=f"{BIN}:{ENV['PATH']}"), timeout=60)
+    assert r.returncode == 65 and b"empty message" in r.stderr
+    assert not log.exists() or log.read_bytes() == b""

@@ -61,6 +61,10 @@ public enum MailboxInput {
         case .eml:
             if let shard, shard.index > 1 { return }
             let bytes = try readAll(fd: fd, path: path, initial: head)
+            // procmail or a script handing over nothing is an error to see, not a record of nothing
+            guard bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != Bytes.lf && $0 != Bytes.cr }) else {
+                throw MailboxError.empty(path: path)
+            }
             try message(RawMessage(bytes: bytes, source: MessageSource(path: path, offset: 0, length: bytes.count, format: "eml")))
         case .gmailAPI:
             try GmailAPIReader(fd: fd, path: path, initial: head).forEach(range: range, message: message, bad: bad)

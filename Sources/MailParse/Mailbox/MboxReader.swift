@@ -364,9 +364,12 @@ public enum MailboxError: Error, CustomStringConvertible {
     case io(path: String, errno: Int32)
     case notAMaildir(path: String)
     case cannotShard(path: String, reason: String)
+    /// An input with no bytes (or only blank lines) where one message was expected.
+    case empty(path: String)
 
     public var description: String {
         switch self {
+        case .empty: "empty input, no message"
         case .io(_, let e): String(cString: strerror(e))
         case .notAMaildir: "a directory, but not a maildir (no cur/ or new/)"
         case .cannotShard(_, let reason): "cannot be read in shards: " + reason
