@@ -20,6 +20,7 @@ enum AddressListParser {
     private static let open = UInt8(ascii: "("), close = UInt8(ascii: ")")
     private static let lt = UInt8(ascii: "<"), gt = UInt8(ascii: ">"), at = UInt8(ascii: "@")
     private static let comma = UInt8(ascii: ","), semicolon = UInt8(ascii: ";"), colon = UInt8(ascii: ":")
+    private static let dot = UInt8(ascii: ".")
 
     static func parse(_ raw: [UInt8], decoder: HeaderTextDecoder, defects: inout [String]) -> [Mailbox] {
         var result: [Mailbox] = []
@@ -210,6 +211,7 @@ enum AddressListParser {
         out.reserveCapacity(s.count)
         var inQuote = false
         var quoted: [UInt8] = []
+        var escaped = false  // after a backslash in the quoted string: the next byte as it is
         var commentDepth = 0
         for c in s {
             if !inQuote {  // comments may stand anywhere in an address: pete(his account)@silly.test
@@ -217,12 +219,14 @@ enum AddressListParser {
                 if c == close && commentDepth > 0 { commentDepth -= 1; continue }
                 if commentDepth > 0 { continue }
             }
-            if c == quote {
+            if c == quote && !escaped {
                 if inQuote {
-                    let special: Set<UInt8> = [Bytes.space, comma, at, quote, open, close, lt, gt, colon, semicolon]
-                    if quoted.contains(where: special.contains) {
+                    if needsQuotes(quoted) {
                         out.append(quote)
-                        out.append(contentsOf: quoted)
+                        for q in quoted {
+                            if q == quote || q == backslash { out.append(backslash) }
+                            out.append(q)
+                        }
                         out.append(quote)
                     } else {
                         out.append(contentsOf: quoted)
@@ -233,7 +237,12 @@ enum AddressListParser {
                 continue
             }
             if inQuote {
-                if c != backslash { quoted.append(c) }
+                if c == backslash && !escaped {
+                    escaped = true
+                } else {
+                    quoted.append(c)
+                    escaped = false
+                }
                 continue
             }
             if Bytes.isWhitespace(c) { continue }
@@ -242,6 +251,22 @@ enum AddressListParser {
         if inQuote { out.append(contentsOf: quoted) }
         return out.withUnsafeBytes { lenientString($0) }
     }
+
+    /// Whether a quoted local part needs its quotes (RFC 5322 3.4.1): it is no dot-atom, having
+    /// a byte outside atext (a space, `@`, `"`…), a dot first or last, or two dots together.
+    /// UTF-8 is atext (RFC 6532).
+    private static func needsQuotes(_ local: [UInt8]) -> Bool {
+        guard let first = local.first, let last = local.last, first != dot, last != dot else { return true }
+        var previous: UInt8 = 0
+        for c in local {
+            if c == dot && previous == dot { return true }
+            if c < 0x80 && c != dot && !atext.contains(c) { return true }
+            previous = c
+        }
+        return false
+    }
+
+    private static let atext = Set(Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~".utf8))
 
     /// A display name: quoted strings unquoted, encoded words decoded, whitespace collapsed.
     private static func decodePhrase(_ s: [UInt8], decoder: HeaderTextDecoder, defects: inout [String]) -> String {
