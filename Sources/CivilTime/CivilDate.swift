@@ -35,15 +35,20 @@ extension CivilDate {
         guard (0...9999).contains(y) else { return dateText(days: days) + "T" + clockText(seconds: secs) + "Z" }
         // written into bytes: calendars of thousands of events write three of these per event
         return String(unsafeUninitializedCapacity: 20) { out in
-            for (k, (value, width)) in [(y, 4), (m, 2), (d, 2), (secs / 3600, 2), (secs % 3600 / 60, 2), (secs % 60, 2)].enumerated() {
-                let at = [0, 5, 8, 11, 14, 17][k]
+            func put(_ value: Int, at start: Int, width: Int) {
                 var v = value
-                for i in stride(from: width - 1, through: 0, by: -1) {
-                    out[at + i] = UInt8(ascii: "0") + UInt8(v % 10)
+                for i in stride(from: start + width - 1, through: start, by: -1) {
+                    out[i] = UInt8(ascii: "0") + UInt8(v % 10)
                     v /= 10
                 }
             }
-            for (i, c) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] { out[i] = UInt8(ascii: c) }
+            put(y, at: 0, width: 4)
+            put(m, at: 5, width: 2)
+            put(d, at: 8, width: 2)
+            put(secs / 3600, at: 11, width: 2)
+            put(secs % 3600 / 60, at: 14, width: 2)
+            put(secs % 60, at: 17, width: 2)
+            for (i, c) in zip([4, 7, 10, 13, 16, 19], "--T::Z".utf8) { out[i] = c }
             return 20
         }
     }

@@ -203,7 +203,7 @@ final class TextReader {
 
     /// The bytes where a time's booking word and date may be: from `near` before it to the end
     /// of its line (the reader wants them on the time's line or the lines before), joined where
-    /// they overlap. `b` is text or a JSON string as written, whose line ends are `\\n`.
+    /// they overlap. `b` is text, or a JSON string as written whose line ends are the two bytes `\\n`.
     static func windows(around times: [Int], in b: UnsafeBufferPointer<UInt8>) -> [Range<Int>] {
         var windows: [Range<Int>] = []
         for t in times {

@@ -1,4 +1,5 @@
 import Testing
+import CivilTime
 @testable import Events
 
 /// The text reader's byte-level look: what it finds must be what a plain reading finds, since
@@ -59,5 +60,19 @@ struct MeetingLinksTests {
         #expect(MeetingLinks.first(in: "<https://teams.microsoft.com/l/meetup-join/19%3a>") == "https://teams.microsoft.com/l/meetup-join/19%3a")
         #expect(MeetingLinks.first(in: "https://notzoom.us/j/1 and https://zoom.us.evil.example/j/2") == nil)
         #expect(MeetingLinks.first(in: "http://zoom.us/j/1") == nil)
+    }
+}
+
+/// RFC 3339 written into bytes agrees with the date and clock written as text, over the years
+/// calendars use and the edges of a day.
+@Test func rfc3339WrittenInBytes() {
+    #expect(CivilDate.rfc3339(0) == "1970-01-01T00:00:00Z")
+    #expect(CivilDate.rfc3339(1_773_136_799) == "2026-03-10T09:59:59Z")
+    #expect(CivilDate.rfc3339(-1) == "1969-12-31T23:59:59Z")
+    var rng = SystemRandomNumberGenerator()
+    for _ in 0..<2000 {
+        let epoch = Int.random(in: -62_135_596_800...253_402_300_799, using: &rng)  // years 1 to 9999
+        let (days, secs) = CivilDate.split(epoch)
+        #expect(CivilDate.rfc3339(epoch) == CivilDate.dateText(days: days) + "T" + CivilDate.clockText(seconds: secs) + "Z")
     }
 }
