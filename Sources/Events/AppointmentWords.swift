@@ -50,7 +50,7 @@ public struct AppointmentWords: ExtensibleData, Sendable {
         }
     }
 
-    private static func lowercasedBytes(_ w: Word) -> [UInt8] { ASCII.lowercased(Array(String(w.text).utf8)) }
+    static func lowercasedBytes(_ w: Word) -> [UInt8] { ASCII.lowercased(Array(String(w.text).utf8)) }
 
     private mutating func add(language name: String, _ v: JSONValue) throws {
         guard case .object(let members) = v else { throw DataError(description: "\(name): expected an object") }

@@ -44,9 +44,10 @@ public struct EventGroup {
             guard let events = record.value("events")?.arrayValue else { throw MissingField(name: "events") }
             let conversation = record.string("conversation_id") ?? record.string("participant_hash")
             let sender = record.value("from")?["address"]?.stringValue?.lowercased()
+            let date = record.string("date") ?? ""
             for v in events {
                 guard let e = Event(json: v) else { continue }
-                observations.append(Observation(event: e, messageID: id, date: record.string("date") ?? "", order: count,
+                observations.append(Observation(event: e, messageID: id, date: date, order: count,
                                                 conversationID: conversation, sender: sender))
                 count += 1
             }

@@ -13,11 +13,9 @@ enum MeetingLinks {
         while let start = ByteSearch.firstIndex(of: scheme, in: bytes, from: from) {
             var end = start + scheme.count
             while end < bytes.count, bytes[end] < 0x80, !endsLink.contains(bytes[end]) { end += 1 }  // CJK text often follows a link unspaced
-            while end > start + scheme.count, Self.endsSentence.contains(bytes[end - 1]) { end -= 1 }  // "Join: https://zoom.us/j/1."
-            var hostEnd = start + scheme.count
-            while hostEnd < end, !endsHost.contains(bytes[hostEnd]) { hostEnd += 1 }
-            let host = ASCII.lowercased(bytes[(start + scheme.count)..<hostEnd])
-            if hostBytes.contains(where: { host == $0 || host.count > $0.count && host.suffix($0.count + 1).elementsEqual([UInt8(ascii: ".")] + $0) }) {
+            while end > start + scheme.count, endsSentence.contains(bytes[end - 1]) { end -= 1 }  // "Join: https://zoom.us/j/1."
+            if let host = LinkHost.of(bytes[start..<end]).map({ String(decoding: $0, as: UTF8.self) }),
+               hosts.contains(where: { LinkHost.host(host, isWithin: $0) }) {
                 return String(decoding: bytes[start..<end], as: UTF8.self)
             }
             from = start + 1
@@ -26,8 +24,6 @@ enum MeetingLinks {
     }
 
     private static let scheme = Array("https://".utf8)
-    private static let hostBytes = hosts.map { Array($0.utf8) }
     private static let endsLink = Set(" \t\r\n<>\"'()[]".utf8)
     private static let endsSentence = Set(".,;:!?".utf8)
-    private static let endsHost = Set("/?#:".utf8).union(endsLink)
 }

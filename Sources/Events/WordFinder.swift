@@ -1,3 +1,5 @@
+import UTF8Text
+
 /// Whether any of a set of words occurs in bytes, ASCII case ignored, in one pass over them:
 /// each position is looked up by its first two bytes, so a position no word starts with costs
 /// one table read (the text pre-check's 63 booking words once took 63 searches).
@@ -10,7 +12,7 @@ struct WordFinder {
 
     /// `words` as given, lowercased here.
     init(_ words: [[UInt8]]) {
-        self.words = words.map { $0.map(Self.lower) }.filter { !$0.isEmpty }
+        self.words = words.map { $0.map(ASCII.lowercased) }.filter { !$0.isEmpty }
         for (k, w) in self.words.enumerated() {
             if w.count == 1 {
                 singles[Int(w[0])] = true
@@ -26,10 +28,10 @@ struct WordFinder {
     func occurs(in b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, accept: (Range<Int>) -> Bool = { _ in true }) -> Bool {
         var i = range.lowerBound
         while i < range.upperBound {
-            let c = Self.lower(b[i])
+            let c = ASCII.lowercased(b[i])
             if singles[Int(c)], accept(i..<i + 1) { return true }
             if i + 1 < b.count {
-                let key = UInt16(c) << 8 | UInt16(Self.lower(b[i + 1]))
+                let key = UInt16(c) << 8 | UInt16(ASCII.lowercased(b[i + 1]))
                 if pairs[Int(key)] {
                     for k in byPair[key]! where matches(words[k], b, at: i) && accept(i..<i + words[k].count) { return true }
                 }
@@ -41,9 +43,7 @@ struct WordFinder {
 
     private func matches(_ word: [UInt8], _ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
         guard word.count <= b.count - i else { return false }
-        for (k, c) in word.enumerated() where Self.lower(b[i + k]) != c { return false }
+        for (k, c) in word.enumerated() where ASCII.lowercased(b[i + k]) != c { return false }
         return true
     }
-
-    private static func lower(_ c: UInt8) -> UInt8 { c &- 0x41 < 26 ? c | 0x20 : c }
 }

@@ -38,7 +38,7 @@ extension ParcelDetector {
         }
         if let link, let host = LinkParts.host(of: link) {
             for (code, hosts) in specs.trackingHosts.sorted(by: { $0.key < $1.key })
-            where hosts.contains(where: { host == $0 || host.hasSuffix("." + $0) }) {
+            where hosts.contains(where: { LinkHost.host(host, isWithin: $0) }) {
                 return code
             }
         }

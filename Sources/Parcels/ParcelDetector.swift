@@ -1,3 +1,4 @@
+import UTF8Text
 import UnicodeServices
 
 /// A parcel a message tracks (see carrier-detect(1) for the fields' meaning).
@@ -148,7 +149,7 @@ final class ParcelDetector {
     private func linkCandidates(_ link: String) -> [Candidate] {
         guard isTrackingLink(link), let url = LinkParts(link) else { return [] }
         var out: [Candidate] = []
-        for (carrier, hosts) in specs.trackingHosts where hosts.contains(where: { url.host == $0 || url.host.hasSuffix("." + $0) }) {
+        for (carrier, hosts) in specs.trackingHosts where hosts.contains(where: { LinkHost.host(url.host, isWithin: $0) }) {
             for value in url.values {
                 let number = Array(value.uppercased().utf16).filter { $0 != 0x20 }
                 guard number.count >= 8, number.count <= 40, number.lazy.filter({ $0 &- 0x30 < 10 }).count >= 3,
@@ -234,7 +235,7 @@ final class ParcelDetector {
 
     /// How the message names a carrier: `carrier_named` or `sender_domain`, nil if it does not.
     private func carrierContext(_ carrier: String, lowered: [UInt16], senderDomain: String) -> String? {
-        if let domains = specs.senderDomains[carrier], domains.contains(where: { senderDomain == $0 || senderDomain.hasSuffix("." + $0) }) {
+        if let domains = specs.senderDomains[carrier], domains.contains(where: { LinkHost.host(senderDomain, isWithin: $0) }) {
             return "sender_domain"
         }
         for word in specs.words[carrier] ?? [] where containsWord(lowered, Array(word.utf16)) { return "carrier_named" }
@@ -350,17 +351,9 @@ struct LinkParts {
     static func host(of link: String) -> String? {
         let b = Array(link.utf8)
         guard let colon = b.firstIndex(of: UInt8(ascii: ":")), colon + 2 < b.count,
-              b[colon + 1] == UInt8(ascii: "/"), b[colon + 2] == UInt8(ascii: "/") else { return nil }
-        var start = colon + 3
-        var end = start
-        while end < b.count, b[end] != UInt8(ascii: "/"), b[end] != UInt8(ascii: "?"), b[end] != UInt8(ascii: "#") {
-            if b[end] == UInt8(ascii: "@") { start = end + 1 }
-            end += 1
-        }
-        var hostEnd = start
-        while hostEnd < end && b[hostEnd] != UInt8(ascii: ":") { hostEnd += 1 }
-        guard hostEnd > start else { return nil }
-        return String(decoding: b[start..<hostEnd].map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }, as: UTF8.self)
+              b[colon + 1] == UInt8(ascii: "/"), b[colon + 2] == UInt8(ascii: "/"),
+              let host = LinkHost.of(b[colon...]), !host.isEmpty else { return nil }
+        return String(decoding: host, as: UTF8.self)
     }
 
     init?(_ link: String) {

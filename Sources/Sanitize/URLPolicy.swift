@@ -65,19 +65,7 @@ enum URLPolicy {
         }
     }
 
-    /// The host of an absolute http(s) URL, lowercase, without port or user.
-    static func host(_ url: [UInt8]) -> [UInt8]? {
-        guard let slashes = url.indices.dropLast().first(where: { url[$0] == UInt8(ascii: "/") && url[$0 + 1] == UInt8(ascii: "/") })
-        else { return nil }
-        var host = url[(slashes + 2)...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") && $0 != UInt8(ascii: "\\") }
-        if let at = host.lastIndex(of: UInt8(ascii: "@")) { host = host[(at + 1)...] }
-        if host.first == UInt8(ascii: "[") {
-            if let close = host.firstIndex(of: UInt8(ascii: "]")) { host = host[...close] }
-        } else if let colon = host.firstIndex(of: UInt8(ascii: ":")) {
-            host = host[..<colon]
-        }
-        return ASCII.lowercased(host)
-    }
+    static func host(_ url: [UInt8]) -> [UInt8]? { LinkHost.of(url) }
 
     /// `url` with the query parameters `isTracking` names removed, and how many there were.
     static func withoutParameters(_ url: [UInt8], isTracking: (Substring) -> Bool) -> (url: [UInt8], removed: Int) {

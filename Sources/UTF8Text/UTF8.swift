@@ -198,6 +198,13 @@ public func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
 /// ASCII case folding, leaving every other byte as it is: for header names, addresses and
 /// keywords, where Unicode case rules are neither wanted nor cheap.
 public enum ASCII {
+    /// The byte with A–Z lowercased.
+    @inlinable
+    public static func lowercased(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
+
+    @inlinable
+    public static func isDigit(_ b: UInt8) -> Bool { b &- 0x30 < 10 }
+
     // Inlinable so that each caller gets a copy specialized for its collection: across the
     // module boundary a generic loop goes through witness tables byte by byte (4x slower).
     @inlinable
