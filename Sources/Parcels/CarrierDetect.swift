@@ -50,7 +50,8 @@ public struct CarrierDetect {
         // before decoding anything; and when only the HTML has such runs (in its links, ids and
         // colours), only a link to a carrier's tracking page can matter.
         let textWorth = [subjectRaw, bodyRaw].contains { $0.map(mayHoldTrackingNumber) ?? false }
-        let htmlWorth = htmlRaw.map(mayHoldTrackingNumber) ?? false
+            || bodyRaw.map(detector.linksToTrackingPage) ?? false
+        let htmlWorth = htmlRaw.map { mayHoldTrackingNumber($0) || detector.linksToTrackingPage($0) } ?? false
         guard textWorth || htmlWorth || !extraLinks.isEmpty else { return [] }
         var links = extraLinks
         if let htmlRaw, htmlWorth, bodyRaw != nil {

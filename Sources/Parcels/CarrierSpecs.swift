@@ -139,6 +139,7 @@ public final class CarrierSpecs: ExtensibleData {
     var words: [String: [String]] = [:]
     var senderDomains: [String: [String]] = [:]
     var trackingHosts: [String: [String]] = [:]
+    var trackingLinks: [TrackingLinkTemplate] = []
     var labels: [String] = []
     var notLabels: [String] = []
 
@@ -198,6 +199,13 @@ public final class CarrierSpecs: ExtensibleData {
         words[code, default: []] += strings("words")
         senderDomains[code, default: []] += strings("sender_domains")
         trackingHosts[code, default: []] += strings("tracking_hosts")
+        for written in context["tracking_links"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+            guard let template = TrackingLinkTemplate(carrier: code, written) else {
+                throw .init("\(code): tracking link '\(written)' needs a host and one %s, in the path or as a query value")
+            }
+            trackingLinks.append(template)
+            trackingHosts[code, default: []].append(template.host)
+        }
     }
 
 }

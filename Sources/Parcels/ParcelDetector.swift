@@ -24,26 +24,60 @@ public struct Shipment: Equatable, Sendable {
 final class ParcelDetector {
     let specs: CarrierSpecs
     var minimumConfidence = 0.5
-    private let labels: [[UInt16]]
-    private let notLabels: [[UInt16]]
+    /// Tracking labels and the words for other numbers, by their first character.
+    private let labelWords: [UInt16: [(word: [UInt16], tracks: Bool)]]
+    /// Which characters start one of them: most positions are passed over with one bit test.
+    private var labelStarts = [UInt64](repeating: 0, count: 1024)
     private let pickupReader = PickupReader()
-    private let trackingHosts: Set<String>
+    private let trackingHosts: Set<ArraySlice<UInt8>>
 
     init(specs: CarrierSpecs) {
         self.specs = specs
-        trackingHosts = Set(specs.trackingHosts.values.joined())
-        labels = specs.labels.map { Array($0.utf16) }
-        notLabels = specs.notLabels.map { Array($0.utf16) }
+        trackingHosts = Set(specs.trackingHosts.values.joined().map { Array($0.utf8)[...] })
+        var labelWords: [UInt16: [(word: [UInt16], tracks: Bool)]] = [:]
+        for (words, tracks) in [(specs.labels, true), (specs.notLabels, false)] {
+            for word in words.map({ Array($0.utf16) }) where !word.isEmpty {
+                labelWords[word[0], default: []].append((word, tracks))
+                labelStarts[Int(word[0] >> 6)] |= 1 << (word[0] & 63)
+            }
+        }
+        self.labelWords = labelWords
     }
 
     private struct Candidate {
-        var format: TrackingFormat
+        var carrier: String
+        var formatID: String
+        /// The format's place in the specs, to prefer the earlier of two equal findings.
         var formatIndex: Int
+        var hasChecksum: Bool
+        var trackingURL: String?
         var number: String
         var checkDigit: String?
         var evidence: [String]
         var confidence: Double
-        var carrierContext: Bool
+        /// How the message names the carrier: 3 in the number's label, 2 by the sender's domain, 1 anywhere.
+        var context = 0
+        /// Where the number starts in the text (nil for a link's).
+        var position: Int?
+
+        init(carrier: String, formatID: String, formatIndex: Int, hasChecksum: Bool, trackingURL: String?, number: String,
+             checkDigit: String?, evidence: [String], confidence: Double) {
+            self.carrier = carrier
+            self.formatID = formatID
+            self.formatIndex = formatIndex
+            self.hasChecksum = hasChecksum
+            self.trackingURL = trackingURL
+            self.number = number
+            self.checkDigit = checkDigit
+            self.evidence = evidence
+            self.confidence = confidence
+        }
+
+        init(_ format: TrackingFormat, index: Int, number: String, checkDigit: String?, evidence: [String], confidence: Double) {
+            self.init(carrier: format.carrier, formatID: format.id, formatIndex: index, hasChecksum: format.hasChecksum,
+                      trackingURL: format.trackingURL.map { $0.replacing("%s", with: number) }, number: number,
+                      checkDigit: checkDigit, evidence: evidence, confidence: confidence)
+        }
     }
 
     func detect(_ message: MessageText, senderDomain: String, date: String?) -> [Shipment] {
@@ -89,18 +123,26 @@ final class ParcelDetector {
         flush(text.count)
         guard !candidates.isEmpty else { return [] }
 
-        // Weigh each: the carrier named in the message or its sender.
-        var contextCache: [String: String?] = [:]
+        // Weigh each: the carrier named in the number's label, by its sender, or in the message.
+        var namedCache: [String: Bool] = [:]
         for k in candidates.indices {
-            let carrier = candidates[k].format.carrier
-            let context = contextCache[carrier] ?? carrierContext(carrier, lowered: lowered, senderDomain: senderDomain)
-            contextCache[carrier] = context
-            if let context {
-                candidates[k].carrierContext = true
-                candidates[k].evidence.append(context)
-                if !candidates[k].evidence.contains("tracking_url") { candidates[k].confidence += 0.2 }
+            let carrier = candidates[k].carrier
+            if let position = candidates[k].position, isNamed(carrier, inLabelOf: lowered, before: position) {
+                candidates[k].context = 3
+                candidates[k].evidence.append("carrier_label")
+            } else if let domains = specs.senderDomains[carrier], domains.contains(where: { LinkHost.host(senderDomain, isWithin: $0) }) {
+                candidates[k].context = 2
+                candidates[k].evidence.append("sender_domain")
+            } else if namedCache[carrier] ?? isNamed(carrier, in: lowered) {
+                namedCache[carrier] = true
+                candidates[k].context = 1
+                candidates[k].evidence.append("carrier_named")
+            } else {
+                namedCache[carrier] = false
             }
-            candidates[k].confidence = min(candidates[k].confidence, candidates[k].evidence.contains("tracking_url") ? 1 : 0.99)
+            let fromLink = candidates[k].evidence.contains("tracking_url")
+            if candidates[k].context > 0 && !fromLink { candidates[k].confidence += 0.2 }
+            candidates[k].confidence = min(candidates[k].confidence, fromLink ? 1 : 0.99)
         }
 
         // One carrier per number: its own link, then the carrier named, then the surest.
@@ -117,11 +159,11 @@ final class ParcelDetector {
         var out: [Shipment] = []
         for number in order {
             guard let c = best[number], c.confidence >= minimumConfidence else { continue }
-            let evidence = candidates.filter { $0.number == number && $0.format.carrier == c.format.carrier }
+            let evidence = candidates.filter { $0.number == number && $0.carrier == c.carrier }
                 .flatMap(\.evidence).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-            out.append(Shipment(carrier: c.format.carrier, format: c.format.id, trackingNumber: number, checkDigit: c.checkDigit,
+            out.append(Shipment(carrier: c.carrier, format: c.formatID, trackingNumber: number, checkDigit: c.checkDigit,
                                 confidence: (c.confidence * 100).rounded() / 100, evidence: evidence,
-                                trackingURL: c.format.trackingURL.map { $0.replacing("%s", with: number) }, pickup: nil))
+                                trackingURL: c.trackingURL, pickup: nil))
         }
         // Pickup lines are read only in a message that tracks something.
         if !out.isEmpty, let pickup = pickupReader.read(message.text, date: date) {
@@ -131,36 +173,76 @@ final class ParcelDetector {
     }
 
     private func rank(_ c: Candidate) -> (Int, Int, Double, Int, Int) {
-        (c.evidence.contains("tracking_url") ? 1 : 0, c.carrierContext ? 1 : 0, c.confidence, c.format.hasChecksum ? 1 : 0, -c.formatIndex)
+        (c.evidence.contains("tracking_url") ? 1 : 0, c.context, c.confidence, c.hasChecksum ? 1 : 0, -c.formatIndex)
     }
 
     // MARK: numbers in links
 
     /// Whether a link goes to a carrier's tracking page.
     func isTrackingLink(_ link: String) -> Bool {
-        guard var host = LinkParts.host(of: link)?[...] else { return false }
+        guard let host = LinkParts.host(of: link) else { return false }
+        return isTrackingHost(Array(host.utf8)[...])
+    }
+
+    /// Whether a host (lowercase) is a tracking host or under one.
+    private func isTrackingHost(_ host: ArraySlice<UInt8>) -> Bool {
+        var host = host
         while true {
-            if trackingHosts.contains(String(host)) { return true }
-            guard let dot = host.firstIndex(of: ".") else { return false }
-            host = host[host.index(after: dot)...]
+            if trackingHosts.contains(host) { return true }
+            guard let dot = host.firstIndex(of: UInt8(ascii: ".")) else { return false }
+            host = host[(dot + 1)...]
         }
     }
 
+    /// Whether raw text (a JSON string as written) links to a carrier's tracking page, whose
+    /// number may be too short for the look at runs of digits (`?id=ZZ-778812`).
+    func linksToTrackingPage(_ raw: ArraySlice<UInt8>) -> Bool {
+        var i = raw.startIndex
+        var host: [UInt8] = []
+        while let colon = raw[i...].firstIndex(of: UInt8(ascii: ":")) {
+            i = colon + 1
+            guard raw[i...].starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) else { continue }
+            i += 2
+            host.removeAll(keepingCapacity: true)
+            while i < raw.endIndex, raw[i] > 0x20, !"/?#\\\"".utf8.contains(raw[i]) {
+                host.append(ASCII.lowercased(raw[i]))
+                i += 1
+            }
+            if let at = host.lastIndex(of: UInt8(ascii: "@")) { host.removeSubrange(...at) }
+            if let port = host.firstIndex(of: UInt8(ascii: ":")) { host.removeSubrange(port...) }
+            if isTrackingHost(host[...]) { return true }
+        }
+        return false
+    }
+
+    /// A link to a carrier's tracking page names the carrier. Where a template says the page
+    /// takes its number, the number is that carrier's whatever its shape; elsewhere in the link,
+    /// a value counts when one of the carrier's formats reads it.
     private func linkCandidates(_ link: String) -> [Candidate] {
         guard isTrackingLink(link), let url = LinkParts(link) else { return [] }
         var out: [Candidate] = []
+        func add(_ number: [UInt16], carrier: String, placed: Bool) {
+            guard number.count >= (placed ? 6 : 8), number.count <= 40, number.lazy.filter({ $0 &- 0x30 < 10 }).count >= 3,
+                  number.allSatisfy({ isASCIIAlnum($0) || $0 == UInt16(UInt8(ascii: "-")) }), !isDegenerate(number) else { return }
+            let text = String(decoding: number, as: UTF16.self)
+            var read = false
+            for (index, format) in specs.formats.enumerated() where format.carrier == carrier {
+                guard let v = format.validate(number), v.valid else { continue }
+                read = true
+                out.append(Candidate(format, index: index, number: text, checkDigit: v.checkDigit,
+                                     evidence: format.hasChecksum ? ["tracking_url", "check_digit"] : ["tracking_url"], confidence: 1))
+            }
+            guard placed && !read else { return }
+            out.append(Candidate(carrier: carrier, formatID: "tracking_link", formatIndex: specs.formats.count, hasChecksum: false,
+                                 trackingURL: link, number: text, checkDigit: nil, evidence: ["tracking_url"], confidence: 1))
+        }
+        for template in specs.trackingLinks {
+            for number in template.numbers(in: url) ?? [] { add(Array(number.utf16), carrier: template.carrier, placed: true) }
+        }
+        if !out.isEmpty { return out }
         for (carrier, hosts) in specs.trackingHosts where hosts.contains(where: { LinkHost.host(url.host, isWithin: $0) }) {
             for value in url.values {
-                let number = Array(value.uppercased().utf16).filter { $0 != 0x20 }
-                guard number.count >= 8, number.count <= 40, number.lazy.filter({ $0 &- 0x30 < 10 }).count >= 3,
-                      !isDegenerate(number) else { continue }
-                for (index, format) in specs.formats.enumerated() where format.carrier == carrier {
-                    guard let v = format.validate(number), v.valid else { continue }
-                    out.append(Candidate(format: format, formatIndex: index, number: String(decoding: number, as: UTF16.self),
-                                         checkDigit: v.checkDigit,
-                                         evidence: format.hasChecksum ? ["tracking_url", "check_digit"] : ["tracking_url"],
-                                         confidence: 1, carrierContext: false))
-                }
+                add(Array(value.uppercased().utf16).filter { $0 != 0x20 }, carrier: carrier, placed: false)
             }
         }
         return out
@@ -182,22 +264,36 @@ final class ParcelDetector {
                 while r.lowerBound < r.upperBound && isSpace(chunk[r.lowerBound]) { r = (r.lowerBound + 1)..<r.upperBound }
                 while r.lowerBound < r.upperBound && isSpace(chunk[r.upperBound - 1]) { r = r.lowerBound..<(r.upperBound - 1) }
                 guard !r.isEmpty, standsAlone(chunk, r) else { return true }
-                let number = chunk[r].filter { !isSpace($0) }
-                guard !isDegenerate(number), let v = format.validate(number), v.valid else { return true }
+                var number = chunk[r].filter { !isSpace($0) }
+                // Hyphens that group digits (`9051-2345-6780`) are no part of the number,
+                // unless the format writes one (7-ELEVEN's `60528173-4419`).
+                var validated = format.validate(number)
+                if number.contains(UInt16(UInt8(ascii: "-"))) {
+                    let ungrouped = number.filter { $0 != UInt16(UInt8(ascii: "-")) }
+                    if let v = format.validate(ungrouped), v.valid {
+                        number = ungrouped
+                        validated = v
+                    }
+                }
+                guard !isDegenerate(number), let v = validated, v.valid else { return true }
                 let position = region.lowerBound + r.lowerBound
                 let label = labelBefore(lowered, position)
-                guard label != .notParcel else { return true }
+                let hasLetters = number.contains(where: { $0 &- 0x41 < 26 })
+                // "Order #", "Tel:" before a number say what it is, unless its shape alone is a
+                // parcel's (letters and a check digit: UPS 1Z, UPU S10), which no order number has.
+                guard label != .notParcel || (format.hasChecksum && hasLetters) else { return true }
                 var confidence = format.hasChecksum ? 0.45 : 0.15
-                if number.contains(where: { $0 &- 0x41 < 26 }) { confidence += 0.15 }
+                if hasLetters { confidence += 0.15 }
                 if format.hasChecksum && number.count >= 18 { confidence += 0.15 }
                 var evidence: [String] = format.hasChecksum ? ["check_digit"] : []
                 if label == .tracking {
                     confidence += 0.3
                     evidence.append("label")
                 }
-                found.append((Candidate(format: format, formatIndex: index, number: String(decoding: number, as: UTF16.self),
-                                        checkDigit: v.checkDigit, evidence: evidence,
-                                        confidence: confidence, carrierContext: false), r))
+                var c = Candidate(format, index: index, number: String(decoding: number, as: UTF16.self),
+                                  checkDigit: v.checkDigit, evidence: evidence, confidence: confidence)
+                c.position = position
+                found.append((c, r))
                 return true
             }
         }
@@ -210,36 +306,32 @@ final class ParcelDetector {
     /// What introduces a number: a tracking label within a short distance before it, unless a
     /// word for another kind of number (order, phone, invoice) labels it directly.
     private func labelBefore(_ lowered: [UInt16], _ position: Int) -> Label {
-        let from = max(0, position - 48)
-        func nearest(_ words: [[UInt16]]) -> Int {
-            words.reduce(-1) { max($0, lastEnd(of: $1, in: lowered, from: from, to: position) ?? -1) }
+        // the end of the nearest word of each kind: the largest end of any occurrence in the window
+        var label = -1, other = -1
+        for i in max(0, position - 48)..<position {
+            let c = lowered[i]
+            guard labelStarts[Int(c >> 6)] & (1 << (c & 63)) != 0, let words = labelWords[c] else { continue }
+            // a word that starts with a letter must start a word of the text
+            if i > 0 && isASCIILetter(c) && isASCIILetter(lowered[i - 1]) { continue }
+            for (word, tracks) in words where i + word.count <= position && lowered[i..<(i + word.count)].elementsEqual(word) {
+                if tracks { label = max(label, i + word.count) } else { other = max(other, i + word.count) }
+            }
         }
-        let label = nearest(labels), other = nearest(notLabels)
         if other > label && lowered[other..<position].allSatisfy(isLabelPunctuation) { return .notParcel }
         return label >= 0 ? .tracking : .none
     }
 
-    /// The end of the last occurrence of `word` in `text[from..<to]` that starts a word.
-    private func lastEnd(of word: [UInt16], in text: [UInt16], from: Int, to: Int) -> Int? {
-        guard let first = word.first, to - from >= word.count else { return nil }
-        var i = to - word.count
-        while i >= from {
-            if text[i] == first && text[i..<(i + word.count)].elementsEqual(word)
-                && (i == 0 || !isASCIILetter(text[i - 1]) || !isASCIILetter(first)) {
-                return i + word.count
-            }
-            i -= 1
-        }
-        return nil
+    /// Whether the message names the carrier anywhere.
+    private func isNamed(_ carrier: String, in lowered: [UInt16]) -> Bool {
+        (specs.words[carrier] ?? []).contains { containsWord(lowered, Array($0.utf16)) }
     }
 
-    /// How the message names a carrier: `carrier_named` or `sender_domain`, nil if it does not.
-    private func carrierContext(_ carrier: String, lowered: [UInt16], senderDomain: String) -> String? {
-        if let domains = specs.senderDomains[carrier], domains.contains(where: { LinkHost.host(senderDomain, isWithin: $0) }) {
-            return "sender_domain"
-        }
-        for word in specs.words[carrier] ?? [] where containsWord(lowered, Array(word.utf16)) { return "carrier_named" }
-        return nil
+    /// Whether the carrier is named in the number's label: on its line, in the few words before
+    /// it (`全家寄件代碼：`, `黑貓宅急便 託運單號`, `DHL Express, air waybill`).
+    private func isNamed(_ carrier: String, inLabelOf lowered: [UInt16], before position: Int) -> Bool {
+        var start = position
+        while start > 0 && position - start < 32 && lowered[start - 1] != 0x0A { start -= 1 }
+        return isNamed(carrier, in: Array(lowered[start..<position]))
     }
 
     func containsWord(_ text: [UInt16], _ word: [UInt16]) -> Bool {
@@ -340,49 +432,4 @@ private func standsAlone(_ chunk: [UInt16], _ r: Range<Int>) -> Bool {
         if k < chunk.count && k > r.upperBound && chunk[k] &- 0x30 < 10 { return false }
     }
     return true
-}
-
-/// The host and the values (query values, path segments) of a link, percent-decoded.
-struct LinkParts {
-    var host: String
-    var values: [String]
-
-    /// The host alone, lowercased: cheap, to pass over the links of no carrier.
-    static func host(of link: String) -> String? {
-        let b = Array(link.utf8)
-        guard let colon = b.firstIndex(of: UInt8(ascii: ":")), colon + 2 < b.count,
-              b[colon + 1] == UInt8(ascii: "/"), b[colon + 2] == UInt8(ascii: "/"),
-              let host = LinkHost.of(b[colon...]), !host.isEmpty else { return nil }
-        return String(decoding: host, as: UTF8.self)
-    }
-
-    init?(_ link: String) {
-        guard let host = Self.host(of: link), let scheme = link.firstRange(of: "://") else { return nil }
-        self.host = host
-        let s = link[scheme.upperBound...]
-        let hostEnd = s.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? s.endIndex
-        var values: [String] = []
-        let rest = s[hostEnd...]
-        for part in rest.split(whereSeparator: { "/?&#;=,".contains($0) }) {
-            let decoded = percentDecoded(part)
-            if decoded.count >= 8 { values.append(decoded) }
-        }
-        self.values = values
-    }
-}
-
-private func percentDecoded(_ s: Substring) -> String {
-    var out = [UInt8]()
-    let b = Array(s.utf8)
-    var i = 0
-    while i < b.count {
-        if b[i] == UInt8(ascii: "%"), i + 2 < b.count, let v = UInt8(String(decoding: b[(i + 1)...(i + 2)], as: UTF8.self), radix: 16) {
-            out.append(v)
-            i += 3
-        } else {
-            out.append(b[i] == UInt8(ascii: "+") ? 0x20 : b[i])
-            i += 1
-        }
-    }
-    return String(decoding: out, as: UTF8.self)
 }

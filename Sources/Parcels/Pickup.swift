@@ -17,7 +17,7 @@ final class PickupReader {
     private let storeID = try! TextPattern(#"店號\s*[:：]?\s*(?<id>[0-9]{5,7})"#)
     private let code = try! TextPattern(#"(?:取件|取貨|領貨)(?:驗證碼|代碼|序號|碼)\s*[:：]?\s*(?<code>[0-9A-Za-z-]{4,16})"#)
     private let absolute = try! TextPattern(#"(?:取件期限|取貨期限|取件截止日?|取貨截止日?|保管期限|最後取件日|請於)\s*[:：]?\s*(?<y>20[0-9]{2})\s*[/.\-年]\s*(?<m>[0-9]{1,2})\s*[/.\-月]\s*(?<d>[0-9]{1,2})"#)
-    private let relative = try! TextPattern(#"請於\s*(?<n>[0-9]{1,2})\s*(?:日|天)內?(?:前往)?(?:門市)?(?:取件|取貨|領取)"#)
+    private let relative = try! TextPattern(#"請於\s*(?<n>[0-9]{1,2})\s*(?:日|天)內?[^，,。\n]{0,8}?(?:取件|取貨|領取)"#)
 
     func read(_ text: [UInt16], date: String?) -> Pickup? {
         /// The named groups of the pattern's first match, nil when it does not match.

@@ -66,7 +66,10 @@ func numbers(_ s: [Shipment]) -> [String] { s.map { $0.carrier + ":" + $0.tracki
         // 986900005121 is also a valid FedEx 12-digit number; the mail is about a T-Cat parcel.
         let found = try shipments(text: "黑貓宅急便 託運單號：986900005121")
         #expect(numbers(found) == ["tcat:986900005121"])
-        #expect(found[0].evidence.contains("carrier_named") && found[0].evidence.contains("label"))
+        #expect(found[0].evidence.contains("carrier_label") && found[0].evidence.contains("label"))
+        // Named in the label beats named elsewhere in the mail, and beats the sender.
+        let footer = "全家寄件代碼：208815736942\n（本店亦提供黑貓宅急便、7-11 交貨便）"
+        #expect(numbers(try shipments(text: footer, from: "shop@t-cat.com.tw")) == ["family_mart:208815736942"])
     }
 
     @Test func upuItemsAndTaiwansPost() throws {

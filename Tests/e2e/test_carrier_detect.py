@@ -3,6 +3,9 @@ mailbox's parcels, real corpora without false parcels, users' carriers, and bad 
 import json
 import subprocess
 
+import pytest
+
+import carrier_notices
 from conftest import BIN, ENV, SAMPLE, SHARED, check_bad_lines, records, run
 
 VECTORS = SHARED / "vectors" / "tracking" / "tracking_numbers_flat.json"
@@ -55,6 +58,51 @@ def test_tracking_number_data_vectors():
     assert valid_found / valid >= 0.99, misses
     assert invalid_rejected / invalid >= 0.95, misses
     assert all(kind != "invalid found" for kind, _, _ in misses), misses  # every exception is listed above
+
+
+def notice(sender, subject, text):
+    return json.dumps({"subject": subject, "text": text, "html": None, "date": "2026-03-10T02:00:00Z",
+                       "from": {"name": None, "address": sender}, "headers": {}})
+
+
+@pytest.mark.parametrize("positives, negatives", [
+    (carrier_notices.POSITIVES, carrier_notices.NEGATIVES),
+    (carrier_notices.HELD_OUT_POSITIVES, carrier_notices.HELD_OUT_NEGATIVES),
+], ids=["written-with-the-fixes", "held-out"])
+def test_real_looking_notices_and_their_look_alikes(positives, negatives):
+    # Carriers' and shops' own wording: every parcel found with the right carrier (and its
+    # pickup store, code and deadline when the mail states them), nothing in the look-alikes.
+    stream = [notice(sender, subject, text) for _, sender, subject, text, _, _ in positives]
+    stream += [notice(sender, subject, text) for _, sender, subject, text in negatives]
+    r = run("carrier-detect", input="\n".join(stream) + "\n")
+    assert r.returncode == 0, r.stderr
+    out = records(r.stdout)
+    assert len(out) == len(stream)
+    wrong = []
+    for (name, _, _, _, expected, pickup), o in zip(positives, out):
+        got = [(s["carrier"], s["tracking_number"]) for s in o["shipments"]]
+        if got != expected or (pickup and o["shipments"][0].get("pickup") != pickup):
+            wrong.append((name, expected, o["shipments"]))
+    for (name, *_), o in zip(negatives, out[len(positives):]):
+        if o["shipments"]:
+            wrong.append((name, [], o["shipments"]))
+    assert wrong == []
+
+
+def test_the_carriers_link_names_the_carrier_whatever_the_numbers_shape():
+    # A USPS page with several numbers, comma-separated, as USPS's own links carry them.
+    mail = notice("orders@shop.example", "Shipped",
+                  "Track: https://tools.usps.com/go/TrackConfirmAction?tLabels=EZ123456785US%2CLZ409217368US\n")
+    got = records(run("carrier-detect", input=mail + "\n").stdout)[0]["shipments"]
+    assert [(s["carrier"], s["tracking_number"], s["confidence"]) for s in got] == \
+        [("usps", "EZ123456785US", 1.0), ("usps", "LZ409217368US", 1.0)]
+    # A shape none of the carrier's formats has: its format says so, its page is the link.
+    link = "https://www.ups.com/track?loc=en_US&tracknum=MI1234567890123456ABCD"
+    got = records(run("carrier-detect", input=notice("a@b.example", "x", f"see {link}") + "\n").stdout)[0]["shipments"]
+    assert [(s["carrier"], s["format"], s["tracking_url"]) for s in got] == [("ups", "tracking_link", link)]
+    # Not the page a template names (another path): only a number a format reads counts.
+    other = notice("a@b.example", "x", "see https://www.ups.com/careers?tracknum=MI1234567890123456ABCD")
+    assert records(run("carrier-detect", input=other + "\n").stdout)[0]["shipments"] == []
 
 
 def test_precision_and_recall_on_the_generated_mailbox(generated):
@@ -119,6 +167,16 @@ def test_users_carriers_from_the_config_folder_and_the_command_line(tmp_path):
     env = dict(ENV, XDG_CONFIG_HOME=str(tmp_path / "cfg"))
     r = subprocess.run([str(BIN / "carrier-detect")], input=mail.encode(), capture_output=True, env=env)
     assert records(r.stdout)[0]["shipments"][0]["carrier"] == "acme"
+    # Its tracking page, as a template: the number in it is Acme's whatever its shape.
+    acme["tracking_links"] = ["track.acmepost.example/parcel?id=%s"]
+    f.write_text(json.dumps(acme))
+    linked = message("Follow it: https://TRACK.acmepost.example/Parcel?id=zz-778812") + "\n"
+    got = records(run("carrier-detect", "--carriers", f, input=linked).stdout)[0]["shipments"]
+    assert [(s["carrier"], s["tracking_number"], s["format"]) for s in got] == [("acme", "ZZ-778812", "tracking_link")]
+    acme["tracking_links"] = ["track.acmepost.example/parcel"]
+    f.write_text(json.dumps(acme))
+    r = run("carrier-detect", "--carriers", f, input=b"")
+    assert r.returncode == 65 and b"needs a host and one %s" in r.stderr
     bad = tmp_path / "bad.json"
     bad.write_text('{"courier_code": "x", "tracking_numbers": [{"name": "x", "regex": "(["}]}')
     r = run("carrier-detect", "--carriers", bad, input=b"")
