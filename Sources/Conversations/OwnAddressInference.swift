@@ -10,6 +10,8 @@ public struct OwnAddressInference {
     public private(set) var sentFrom: [String: Int] = [:]
     public private(set) var deliveredTo: [String: Int] = [:]
     public private(set) var records = 0
+    /// The posting addresses of the lists whose mail is in the input.
+    public private(set) var lists = Set<String>()
 
     public init() {}
 
@@ -20,6 +22,7 @@ public struct OwnAddressInference {
         {
             sentFrom[from, default: 0] += 1
         }
+        if let list = ParticipantKey.listAddress(of: record, normalizer: normalizer) { lists.insert(list) }
         guard let headers = record.rawValue("headers").flatMap({ try? JSONRecord(Array($0)) }) else { return }
         for name in ["delivered-to", "x-original-to"] {
             for value in headers.value(name)?.arrayValue ?? [] {

@@ -10,6 +10,8 @@ public struct ParticipantHash {
     public var me: [String] = []
     public var meFiles: [String] = []
     public var meAuto = false
+    /// Lists whose mail may not be in the input (`--list`): mail to them is keyed on them.
+    public var lists: [String] = []
     public var rules = AddressRules()
 
     public init() {}
@@ -36,9 +38,18 @@ public struct ParticipantHash {
             }
             for line in OwnAddresses.parseFile(text) { normalizer.normalize(line).map { own.add($0) } }
         }
+        var knownLists = Set<String>()
+        for address in lists {
+            guard let a = normalizer.normalize(address) else {
+                run.diagnostics.error("--list: not an address: '\(address)'")
+                throw Exit(.usage)
+            }
+            knownLists.insert(a)
+        }
         if meAuto {
             let inference = try infer(run, normalizer: normalizer)
             for a in inference.addresses { own.add(a) }
+            knownLists.formUnion(inference.lists)
             guard !own.isEmpty else {
                 run.diagnostics.error("--me-auto: no message labelled SENT and no Delivered-To in the input; say who you are with --me")
                 throw Exit(.usage)
@@ -50,7 +61,7 @@ public struct ParticipantHash {
             throw Exit(.usage)
         }
         try filterRecords(run) { record in
-            let key = try ParticipantKey.of(record, me: own, normalizer: normalizer)
+            let key = try ParticipantKey.of(record, me: own, lists: &knownLists, normalizer: normalizer)
             var participants = JSONWriter()
             participants.beginArray()
             for p in key.participants { participants.string(p) }

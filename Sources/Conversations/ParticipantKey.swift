@@ -8,6 +8,8 @@ import JSONLines
 ///   `List-Post` or `Precedence: list`: people post to it) is keyed on the list: its posting address
 ///   (`List-Post: <mailto:…>`), else the To/Cc address that matches the List-Id, else
 ///   `list:` and the List-Id.
+/// - A message to a known list (the list's address in To or Cc, as in the user's own reply to a
+///   post, which has no list headers, or an author's direct copy) is keyed on that list too.
 /// - A newsletter (`mail_kind` "newsletter" or `is_newsletter`) is keyed on its sender.
 /// - Anything else on everyone in From, To and Cc but the user. With no one left (a note to
 ///   oneself), on the user's primary address.
@@ -27,7 +29,10 @@ public struct ParticipantKey: Equatable, Sendable {
         public var description: String { "the record has no from, to or cc (is it a mime-parse record?)" }
     }
 
-    public static func of(_ record: JSONRecord, me: OwnAddresses, normalizer: AddressNormalizer) throws -> ParticipantKey {
+    /// `lists` are the posting addresses of the lists known so far; a list message of the record
+    /// adds its own.
+    public static func of(_ record: JSONRecord, me: OwnAddresses, lists: inout Set<String>,
+                          normalizer: AddressNormalizer) throws -> ParticipantKey {
         guard record.member("from") != nil || record.member("to") != nil || record.member("cc") != nil else {
             throw MissingFields()
         }
@@ -47,16 +52,29 @@ public struct ParticipantKey: Equatable, Sendable {
         let canPost = headers.flatMap { Self.first($0, "list-post") } != nil
         let isList = mailKind == "list" || (mailKind == nil && listID != nil && (canPost || precedence == "list"))
         if isList, let headers, let list = listAddress(headers, listID: listID, recipients: recipients, normalizer: normalizer) {
+            if !list.hasPrefix("list:") { lists.insert(list) }
             return ParticipantKey(participants: [list], fromMe: fromMe, kind: .list)
         }
-        var people = Set<String>()
+        let recipientAddresses = recipients.compactMap(address)
+        if let list = recipientAddresses.first(where: lists.contains) {
+            return ParticipantKey(participants: [list], fromMe: fromMe, kind: .list)
+        }
+        var people = Set<String>(recipientAddresses)
         if let from { people.insert(from) }
-        for r in recipients { if let a = address(r) { people.insert(a) } }
         let others = people.filter { !me.contains($0) }.sorted()
         if others.isEmpty, let primary = me.primary {
             return ParticipantKey(participants: [primary], fromMe: fromMe, kind: .myself)
         }
         return ParticipantKey(participants: others, fromMe: fromMe, kind: .people)
+    }
+
+    /// The posting address of the list a record is from, if it is a list's own mail: what
+    /// `--me-auto`'s first pass learns, so a reply earlier in the input than the list's mail
+    /// still finds its list.
+    public static func listAddress(of record: JSONRecord, normalizer: AddressNormalizer) -> String? {
+        var lists = Set<String>()
+        guard let key = try? of(record, me: OwnAddresses(), lists: &lists, normalizer: normalizer), key.kind == .list else { return nil }
+        return lists.first
     }
 
     private static func first(_ headers: JSONRecord, _ name: String) -> String? {

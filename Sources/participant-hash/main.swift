@@ -27,6 +27,9 @@ struct ParticipantHashCommand: ParsableCommand {
     @Flag(name: .customLong("me-auto"), help: "Infer your addresses from the input (From of SENT messages, Delivered-To) and say what was inferred.")
     var meAuto = false
 
+    @Option(name: .customLong("list"), help: ArgumentHelp("A discussion list's posting address (repeatable): mail to it, such as your replies, joins the list's conversation.", valueName: "addr"))
+    var list: [String] = []
+
     @OptionGroup var addressFlags: AddressRuleFlags
 
     func validate() throws {
@@ -40,6 +43,7 @@ struct ParticipantHashCommand: ParsableCommand {
         tool.me = me
         tool.meFiles = meFile
         tool.meAuto = meAuto
+        tool.lists = list
         tool.rules = addressFlags.rules
         FilterRun.main(program: "participant-hash", options: common) { try tool.run($0) }
     }

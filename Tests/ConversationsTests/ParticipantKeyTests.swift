@@ -63,8 +63,9 @@ import JSONLines
         return m
     }
 
-    func key(_ json: String, rules: AddressRules = AddressRules()) throws -> ParticipantKey {
-        try ParticipantKey.of(try JSONRecord(json), me: me, normalizer: AddressNormalizer(rules: rules))
+    func key(_ json: String, rules: AddressRules = AddressRules(), lists: Set<String> = []) throws -> ParticipantKey {
+        var lists = lists
+        return try ParticipantKey.of(try JSONRecord(json), me: me, lists: &lists, normalizer: AddressNormalizer(rules: rules))
     }
 
     @Test func everyoneButMeSortedAndDeduplicated() throws {
@@ -95,6 +96,24 @@ import JSONLines
         #expect(try key(post).participants == ["dev@lists.x.org"])
         let other = post.replacingOccurrences("poster@x.org", "someone@y.org")
         #expect(try key(other).hash == key(post).hash)  // everyone's posts: one conversation
+    }
+
+    @Test func mailToAKnownListJoinsIt() throws {
+        // The user's reply: no list headers, the list in To or Cc, the post's author beside it.
+        let reply = #"{"from":{"name":null,"address":"me@example.com"},"to":[{"name":null,"address":"poster@x.org"}],"cc":[{"name":null,"address":"Dev@Lists.x.org"}],"headers":{}}"#
+        #expect(try key(reply).participants == ["dev@lists.x.org", "poster@x.org"])
+        let k = try key(reply, lists: ["dev@lists.x.org"])
+        #expect(k.participants == ["dev@lists.x.org"] && k.kind == .list && k.fromMe && !k.isGroup)
+        // The list's own mail teaches its address to the records after it.
+        var lists = Set<String>()
+        let post = #"{"from":{"name":null,"address":"poster@x.org"},"to":[{"name":null,"address":"dev@lists.x.org"}],"cc":[],"headers":{"list-id":["Dev <dev.lists.x.org>"],"list-post":["<mailto:dev@lists.x.org>"]}}"#
+        let n = AddressNormalizer(rules: AddressRules())
+        _ = try ParticipantKey.of(try JSONRecord(post), me: me, lists: &lists, normalizer: n)
+        #expect(lists == ["dev@lists.x.org"])
+        #expect(try ParticipantKey.of(try JSONRecord(reply), me: me, lists: &lists, normalizer: n).hash
+                == ParticipantKey.of(try JSONRecord(post), me: me, lists: &lists, normalizer: n).hash)
+        #expect(ParticipantKey.listAddress(of: try JSONRecord(post), normalizer: n) == "dev@lists.x.org")
+        #expect(ParticipantKey.listAddress(of: try JSONRecord(reply), normalizer: n) == nil)
     }
 
     @Test func aListWithoutListPostIsFoundByItsRecipient() throws {

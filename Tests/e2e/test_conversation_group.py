@@ -111,3 +111,68 @@ def test_max_gap_splits_a_conversation(generated):
     assert len(split) > len(plain)
     assert sum(c["message_count"] for c in split) == sum(c["message_count"] for c in plain)
     assert any(c["conversation_id"].endswith("-2") for c in split)
+
+
+LIST_MAIL = {
+    "post": """From ana@example.net Mon Mar  2 09:00:00 2026
+From: Ana <ana@example.net>
+To: swift-dev@lists.example.org
+Subject: [swift-dev] Streaming parsers
+Message-ID: <post1@example.net>
+Date: Mon, 2 Mar 2026 09:00:00 +0000
+List-Id: Swift development <swift-dev.lists.example.org>
+List-Post: <mailto:swift-dev@lists.example.org>
+Delivered-To: mei@example.tw
+
+How do you stream JSON Lines without holding the file?
+""",
+    # The sent copy of the user's reply: no list headers; the author in To, the list in Cc.
+    "reply": """From mei@example.tw Mon Mar  2 10:00:00 2026
+From: Mei <mei@example.tw>
+To: Ana <ana@example.net>
+Cc: swift-dev@lists.example.org
+Subject: Re: [swift-dev] Streaming parsers
+Message-ID: <reply1@example.tw>
+In-Reply-To: <post1@example.net>
+Date: Mon, 2 Mar 2026 10:00:00 +0000
+X-Gmail-Labels: Sent
+
+Read it line by line into a reused buffer.
+""",
+    "private": """From ana@example.net Mon Mar  2 11:00:00 2026
+From: Ana <ana@example.net>
+To: Mei <mei@example.tw>
+Subject: Coffee?
+Message-ID: <coffee@example.net>
+Date: Mon, 2 Mar 2026 11:00:00 +0000
+Delivered-To: mei@example.tw
+
+Off the list: coffee on Thursday?
+""",
+}
+
+
+@pytest.mark.parametrize("order, who", [
+    (["post", "reply", "private"], ["--me", "mei@example.tw"]),       # the list's mail first: learned
+    (["reply", "post", "private"], ["--me-auto"]),                     # the first pass learns it
+    (["reply", "private"], ["--me", "mei@example.tw", "--list", "Swift-Dev@lists.example.org"]),  # not in the input
+])
+def test_the_users_reply_to_a_list_is_in_the_lists_conversation(tmp_path, order, who):
+    mbox = tmp_path / "list.mbox"
+    mbox.write_text("\n".join(LIST_MAIL[name] for name in order))
+    keyed = run("participant-hash", *who, input=run("mime-parse", mbox).stdout)
+    assert keyed.returncode == 0, keyed.stderr
+    conversations = records(run("conversation-group", input=keyed.stdout).stdout)
+    by_people = {",".join(p["address"] for p in c["participants"]): sorted(c["message_ids"]) for c in conversations}
+    ids = {"post": "post1@example.net", "reply": "reply1@example.tw", "private": "coffee@example.net"}
+    assert by_people == {"swift-dev@lists.example.org": sorted(ids[n] for n in order if n != "private"),
+                         "ana@example.net": [ids["private"]]}
+
+
+def test_a_reply_before_the_lists_mail_needs_the_first_pass(tmp_path):
+    # Without --me-auto or --list, participant-hash reads once: a reply earlier in the input
+    # than any of the list's mail cannot know the list yet (documented in participant-hash(1)).
+    mbox = tmp_path / "list.mbox"
+    mbox.write_text("\n".join(LIST_MAIL[name] for name in ["reply", "post"]))
+    keyed = records(run("participant-hash", "--me", "mei@example.tw", input=run("mime-parse", mbox).stdout).stdout)
+    assert [k["conversation_key"] for k in keyed] == ["ana@example.net,swift-dev@lists.example.org", "swift-dev@lists.example.org"]
