@@ -11,6 +11,8 @@ struct CSSPolicy {
     /// The wrapper's selector, e.g. ".mailpipe-body".
     var scope: [UInt8]
     var removed = 0
+    /// A value lowercased for its check, kept to save an allocation per declaration.
+    var lowered: [UInt8] = []
 
     /// Sanitized declarations, "prop:value;prop:value".
     mutating func declarations(_ css: UnsafeBufferPointer<UInt8>) -> [UInt8] {
@@ -176,34 +178,8 @@ struct CSSPolicy {
 
     // MARK: values
 
-    private static let propertyTable = NameTable(properties.map { ($0, true) })
-
-    static let properties: Set<String> = [
-        "background", "background-color", "background-image", "background-position", "background-repeat",
-        "background-size", "background-clip", "background-origin", "background-attachment",
-        "border", "border-top", "border-right", "border-bottom", "border-left", "border-color", "border-style",
-        "border-width", "border-top-color", "border-right-color", "border-bottom-color", "border-left-color",
-        "border-top-style", "border-right-style", "border-bottom-style", "border-left-style", "border-top-width",
-        "border-right-width", "border-bottom-width", "border-left-width", "border-radius", "border-top-left-radius",
-        "border-top-right-radius", "border-bottom-left-radius", "border-bottom-right-radius", "border-collapse",
-        "border-spacing", "box-shadow", "box-sizing", "caption-side", "clear", "color", "column-count", "column-gap",
-        "columns", "direction", "display", "empty-cells", "float", "font", "font-family", "font-feature-settings",
-        "font-kerning", "font-size", "font-stretch", "font-style", "font-variant", "font-weight", "height",
-        "hyphens", "letter-spacing", "line-height", "list-style", "list-style-position", "list-style-type",
-        "margin", "margin-top", "margin-right", "margin-bottom", "margin-left", "max-height", "max-width",
-        "min-height", "min-width", "object-fit", "opacity", "outline", "outline-color", "outline-style",
-        "outline-width", "overflow", "overflow-wrap", "overflow-x", "overflow-y", "padding", "padding-top",
-        "padding-right", "padding-bottom", "padding-left", "page-break-after", "page-break-before",
-        "page-break-inside", "position", "top", "right", "bottom", "left", "tab-size", "table-layout",
-        "text-align", "text-decoration", "text-decoration-color", "text-decoration-line", "text-decoration-style",
-        "text-indent", "text-overflow", "text-shadow", "text-transform", "text-size-adjust",
-        "-webkit-text-size-adjust", "-ms-text-size-adjust", "-webkit-font-smoothing", "-moz-osx-font-smoothing",
-        "unicode-bidi", "vertical-align", "visibility", "white-space", "width", "word-break", "word-spacing",
-        "word-wrap", "writing-mode", "gap", "row-gap", "flex", "flex-basis", "flex-direction", "flex-grow",
-        "flex-shrink", "flex-wrap", "align-items", "align-content", "align-self", "justify-content", "order",
-        "line-clamp", "-webkit-line-clamp", "-webkit-box-orient", "aspect-ratio", "mso-line-height-rule",
-        "mso-hide", "mso-table-lspace", "mso-table-rspace", "mso-padding-alt", "mso-border-alt",
-    ]
+    /// The allowed properties (what mail uses for layout and type) and the values each takes.
+    private static let propertyTable = NameTable(CSSValues.specs.map { ($0.key, $0.value) })
 
     private static let urlFunction = Array("url(".utf8)
 
@@ -215,19 +191,18 @@ struct CSSPolicy {
 
     /// What decides a declaration's fate about its property's (lowercased) name.
     private struct PropertyName {
-        var isAllowed: Bool
-        var isPosition: Bool
+        /// The values it takes; nil when the property is not allowed.
+        var spec: CSSValueSpec?
 
         init(_ name: UnsafeBufferPointer<UInt8>) {
-            isAllowed = CSSPolicy.propertyTable.value(for: name) != nil
-                || name.starts(with: "mso-".utf8) && name.allSatisfy(CSSPolicy.isNameByte)
-            isPosition = name.elementsEqual("position".utf8)
+            spec = CSSPolicy.propertyTable.value(for: name)
+                ?? (name.starts(with: "mso-".utf8) && name.allSatisfy(CSSPolicy.isNameByte) ? CSSValues.msoAny : nil)
         }
     }
 
     /// Appends the value to write for `property`; false to drop the declaration.
     private mutating func appendCheckedValue(property: PropertyName, _ value: ArraySlice<UInt8>, to out: inout [UInt8]) -> Bool {
-        guard !value.isEmpty, property.isAllowed, Self.isBalanced(value) else { return false }
+        guard !value.isEmpty, let spec = property.spec, Self.isBalanced(value) else { return false }
         var functions = false  // every forbidden word needs a function call to do harm in a value
         for b in value {
             if b == UInt8(ascii: "\\") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D || b == 0x7F {
@@ -235,10 +210,7 @@ struct CSSPolicy {
             }
             if b == UInt8(ascii: "(") { functions = true }
         }
-        if property.isPosition {
-            let v = String(decoding: value.map(Self.lower), as: UTF8.self).split(separator: " ").first ?? ""
-            guard v == "static" || v == "relative" else { return false }
-        }
+        guard isValid(value, spec) else { return false }
         guard functions else {
             Self.appendCollapsedSpaces(value, to: &out)
             return true
@@ -253,6 +225,18 @@ struct CSSPolicy {
         }
         out += collapsed
         return true
+    }
+
+    /// Whether the value, in any case and with or without `!important`, is one the property takes.
+    private mutating func isValid(_ value: ArraySlice<UInt8>, _ spec: CSSValueSpec) -> Bool {
+        lowered.removeAll(keepingCapacity: true)
+        for b in value { lowered.append(Self.lower(b)) }
+        if let bang = lowered.lastIndex(of: UInt8(ascii: "!")) {
+            guard Self.trimmed(lowered[(bang + 1)...]).elementsEqual("important".utf8) else { return false }
+            lowered.removeSubrange(bang...)
+            while let last = lowered.last, Self.isSpace(last) { lowered.removeLast() }
+        }
+        return !lowered.isEmpty && lowered.withUnsafeBufferPointer { CSSValues.isValid($0, spec) }
     }
 
     /// Each `url(…)` in a value replaced by what `resolveImage` says; nil when one is refused.

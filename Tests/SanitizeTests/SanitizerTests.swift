@@ -152,6 +152,39 @@ private func inner(_ html: String) -> String {
         #expect(declarations("color:red /* ; */ ;/*x*/padding:0") == "color:red;padding:0")
     }
 
+    @Test(arguments: [
+        // a length, a percentage, auto or calc() of those
+        ("width", "600px", true), ("width", "100%", true), ("width", "auto", true), ("width", "calc(100% - 40px)", true),
+        ("width", "0", true), ("width", "-webkit-fill-available", true), ("max-width", "none", true),
+        ("width", "expr ession(alert(1))", false), ("width", "100px, 20px", false), ("width", "red", false),
+        ("width", "12", false), ("width", "10qq", false), ("width", "calc(1px + x(2))", false), ("width", "url(a.png)", false),
+        // colours
+        ("color", "#1A2b3C", true), ("color", "#fff", true), ("color", "rgba(0, 0, 0, .5)", true), ("color", "rgb(0 0 0 / 50%)", true),
+        ("color", "Navy", true), ("color", "transparent", true), ("color", "#12345", false), ("color", "10px", false),
+        ("color", "bluish", false), ("color", "rgb(url(x))", false),
+        // keywords of their own property only
+        ("display", "block", true), ("display", "-webkit-box", true), ("display", "none !important", true),
+        ("display", "blocky", false), ("text-align", "center", true), ("text-align", "middle", false),
+        ("vertical-align", "middle", true), ("font-weight", "bo ld", false), ("font-weight", "700", true),
+        ("position", "absolute", false), ("border-collapse", "collapse", true), ("float", "center", false),
+        // shorthands: every part of the right kind
+        ("border", "1px solid #ddd", true), ("border", "1px sold #ddd", false), ("margin", "0 auto", true),
+        ("padding", "10px 5% 0 calc(2em + 1px)", true), ("padding", "auto", false),
+        ("font", "bold 14px/1.4 'Helvetica Neue', Arial, sans-serif", true), ("font-family", "微軟正黑體, \"PingFang TC\", sans-serif", true),
+        ("font-family", "x(1)", false),
+        ("background", "#f4f4f4 url(cid:a) no-repeat center / cover", true),
+        ("background-image", "linear-gradient(to right, #fff 0%, rgba(255,255,255,0) 100%)", true),
+        ("background-image", "linear-gradient(to right, attr(x))", false), ("background-color", "url(cid:a)", false),
+        ("box-shadow", "0 1px 2px rgba(0,0,0,.2), inset 0 0 0 1px #eee", true), ("opacity", ".5", true),
+        ("line-height", "1.5", true), ("line-height", "normal", true), ("border-radius", "4px / 2px", true),
+        ("aspect-ratio", "16 / 9", true), ("mso-line-height-rule", "exactly", true), ("mso-hide", "all", true),
+        ("color", "red !important", true), ("color", "red ! important", true), ("color", "red !x", false),
+        ("width", "var(--w)", false), ("font-family", "--x", false), ("color", "inherit", true),
+    ])
+    func aValueIsKeptOnlyWhenItIsOneThePropertyTakes(property: String, value: String, kept: Bool) {
+        #expect(declarations(property + ":" + value).isEmpty != kept)
+    }
+
     @Test func stylesheetsAreScopedAndAtRulesDropped() {
         var policy = CSSPolicy(resolveImage: { _ in nil }, scope: Array(".w".utf8))
         let css = "<!-- @import url(x.css); body, html body .a {color:red} #id > p, :root{margin:0} @font-face{font-family:f;src:url(f.woff)} @media screen and (max-width:600px){ td{display:block!important} } p{} a{position:fixed} -->"
