@@ -61,16 +61,26 @@ bench: build
 	.venv/bin/python bench/text-extract.py
 	.venv/bin/python bench/events.py 1g
 
-# libFuzzer over html-sanitize's sanitizer (Fuzz/, built with -sanitize=fuzzer): every seed must
-# come out unchanged when sanitized again; then FUZZ_SECONDS of mutations must not crash it.
+# libFuzzer (Fuzz/, built with -sanitize=fuzzer): html-sanitize's sanitizer, whose every seed
+# must come out unchanged when sanitized again, then each of FUZZ_TARGETS: a mailpipe filter run
+# as its program runs it, with the properties of Fuzz/Sources/mailpipe-fuzz (no crash, no input
+# over 1 s, every line out a JSON object, N records in and N lines out, a second run changes
+# nothing). FUZZ_SECONDS of mutations each; what fails is saved in .build/fuzz-artifacts/.
 FUZZ_SECONDS ?= 120
-fuzz: deps
+FUZZ_TARGETS ?= mime-parse mime-parse-eml mime-parse-mbox mime-parse-gmail-api json-lines html-sanitize \
+  text-extract newsletter-detect carrier-detect participant-hash event-extract conversation-group event-group
+FUZZ_FLAGS = -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=1
+fuzz: build
 	swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer -Xlinker --allow-multiple-definition
 	rm -rf .build/fuzz-seeds && python3 Fuzz/seeds.py .build/fuzz-seeds
 	FUZZ_IDEMPOTENCE=1 Fuzz/.build/release/html-sanitize-fuzz -runs=0 .build/fuzz-seeds
 	mkdir -p .build/fuzz-corpus .build/fuzz-artifacts
-	Fuzz/.build/release/html-sanitize-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-	  -artifact_prefix=.build/fuzz-artifacts/ .build/fuzz-corpus .build/fuzz-seeds
+	Fuzz/.build/release/html-sanitize-fuzz $(FUZZ_FLAGS) -artifact_prefix=.build/fuzz-artifacts/ .build/fuzz-corpus .build/fuzz-seeds
+	for t in $(FUZZ_TARGETS); do \
+	  rm -rf .build/fuzz-seeds-$$t && python3 Fuzz/seeds.py .build/fuzz-seeds-$$t $$t && mkdir -p .build/fuzz-corpus-$$t && \
+	  MAILPIPE_FUZZ_TARGET=$$t Fuzz/.build/release/mailpipe-fuzz $(FUZZ_FLAGS) -artifact_prefix=.build/fuzz-artifacts/$$t- \
+	    .build/fuzz-corpus-$$t .build/fuzz-seeds-$$t || exit 1; \
+	done
 
 clean:
 	rm -rf .build Fuzz/.build "$(OUT)"

@@ -6,9 +6,11 @@ let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect",
 
 let package = Package(
     name: "mailpipe",
-    // Sanitize is also a library, for the fuzzer in Fuzz/ (a package of its own: it is built
-    // with -sanitize=fuzzer, which the tools are not)
-    products: tools.map { .executable(name: $0, targets: [$0]) } + [.library(name: "Sanitize", targets: ["Sanitize"])],
+    // The tools' modules are libraries too, for the fuzzers in Fuzz/ (a package of its own: it
+    // is built with -sanitize=fuzzer, which the tools are not)
+    products: tools.map { .executable(name: $0, targets: [$0]) }
+        + ["Sanitize", "MailParse", "BodyText", "MailKind", "Parcels", "Conversations", "Events", "UnixFilter", "JSONLines"]
+        .map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],

@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
-// libFuzzer target over html-sanitize's sanitizer: `make fuzz` builds it with -sanitize=fuzzer
-// and runs it on a seed corpus made from ../shared's HTML.
+// libFuzzer targets: html-sanitize's sanitizer, and every filter as a whole (mailpipe-fuzz, the
+// filter chosen by MAILPIPE_FUZZ_TARGET). `make fuzz` builds them with -sanitize=fuzzer and runs
+// each on a seed corpus made from ../shared.
 import PackageDescription
 
 let package = Package(
@@ -9,6 +10,10 @@ let package = Package(
     targets: [
         .target(name: "CFuzzer"),
         .executableTarget(name: "html-sanitize-fuzz", dependencies: ["CFuzzer", .product(name: "Sanitize", package: "main")],
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(name: "mailpipe-fuzz",
+                          dependencies: ["CFuzzer"] + ["Sanitize", "MailParse", "BodyText", "MailKind", "Parcels", "Conversations",
+                                                       "Events", "UnixFilter", "JSONLines"].map { .product(name: $0, package: "main") },
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]
 )

@@ -29,6 +29,10 @@ public struct CommonOptions: ParsableArguments {
 
     public init() {}
 
+    /// The options a command line gives, for a program that runs a filter without its command
+    /// (the fuzzers): the property wrappers hold values only once parsed.
+    public static func from(arguments: [String]) throws -> CommonOptions { try parse(arguments) }
+
     /// The effective error policy: `--strict` means fail.
     public var errorPolicy: OnError { strict ? .fail : onError }
 }
