@@ -22,8 +22,12 @@ public struct OwnAddressInference {
         {
             sentFrom[from, default: 0] += 1
         }
-        if let list = ParticipantKey.listAddress(of: record, normalizer: normalizer) { lists.insert(list) }
         guard let headers = record.rawValue("headers").flatMap({ try? JSONRecord(Array($0)) }) else { return }
+        let recipients = (record.value("to")?.arrayValue ?? []) + (record.value("cc")?.arrayValue ?? [])
+        if let list = ParticipantKey.list(of: record, headers: headers, recipients: recipients, normalizer: normalizer),
+           !list.hasPrefix("list:") {
+            lists.insert(list)
+        }
         for name in ["delivered-to", "x-original-to"] {
             for value in headers.value(name)?.arrayValue ?? [] {
                 if let a = value.stringValue.map(ParticipantKey.bracketed).flatMap(normalizer.normalize) {

@@ -41,17 +41,12 @@ public struct ParticipantKey: Equatable, Sendable {
         let fromMe = from.map(me.contains) ?? false
         let recipients = (record.value("to")?.arrayValue ?? []) + (record.value("cc")?.arrayValue ?? [])
         let mailKind = record.string("mail_kind")
-        let headers = record.rawValue("headers").flatMap { try? JSONRecord(Array($0)) }
-        let listID = headers.flatMap { Self.first($0, "list-id") }
-
         let isNewsletter = mailKind == "newsletter" || (mailKind == nil && record.value("is_newsletter") == .bool(true))
         if isNewsletter, let from, !fromMe {
             return ParticipantKey(participants: [from], fromMe: false, kind: .newsletter)
         }
-        let precedence = headers.flatMap { Self.first($0, "precedence") }?.lowercased() ?? ""
-        let canPost = headers.flatMap { Self.first($0, "list-post") } != nil
-        let isList = mailKind == "list" || (mailKind == nil && listID != nil && (canPost || precedence == "list"))
-        if isList, let headers, let list = listAddress(headers, listID: listID, recipients: recipients, normalizer: normalizer) {
+        let headers = record.rawValue("headers").flatMap { try? JSONRecord(Array($0)) }
+        if let list = list(of: record, headers: headers, recipients: recipients, normalizer: normalizer) {
             if !list.hasPrefix("list:") { lists.insert(list) }
             return ParticipantKey(participants: [list], fromMe: fromMe, kind: .list)
         }
@@ -68,13 +63,20 @@ public struct ParticipantKey: Equatable, Sendable {
         return ParticipantKey(participants: others, fromMe: fromMe, kind: .people)
     }
 
-    /// The posting address of the list a record is from, if it is a list's own mail: what
-    /// `--me-auto`'s first pass learns, so a reply earlier in the input than the list's mail
-    /// still finds its list.
-    public static func listAddress(of record: JSONRecord, normalizer: AddressNormalizer) -> String? {
-        var lists = Set<String>()
-        guard let key = try? of(record, me: OwnAddresses(), lists: &lists, normalizer: normalizer), key.kind == .list else { return nil }
-        return lists.first
+    /// The list a list's own mail came through (`mail_kind` "list", or without a `mail_kind` a
+    /// List-Id with a List-Post or `Precedence: list`): its posting address, the recipient that
+    /// matches its List-Id, or `list:` and the List-Id; nil for any other mail. `--me-auto`'s
+    /// first pass learns lists with it, so a reply earlier in the input than its list's mail
+    /// still finds the list.
+    public static func list(of record: JSONRecord, headers: JSONRecord?, recipients: [JSONValue],
+                            normalizer: AddressNormalizer) -> String? {
+        guard let headers else { return nil }
+        let mailKind = record.string("mail_kind")
+        let listID = first(headers, "list-id")
+        let precedence = first(headers, "precedence")?.lowercased() ?? ""
+        let canPost = first(headers, "list-post") != nil
+        let isList = mailKind == "list" || (mailKind == nil && listID != nil && (canPost || precedence == "list"))
+        return isList ? listAddress(headers, listID: listID, recipients: recipients, normalizer: normalizer) : nil
     }
 
     private static func first(_ headers: JSONRecord, _ name: String) -> String? {

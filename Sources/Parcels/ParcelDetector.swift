@@ -44,7 +44,7 @@ final class ParcelDetector {
         self.labelWords = labelWords
     }
 
-    private struct Candidate {
+    fileprivate struct Candidate {
         var carrier: String
         var formatID: String
         /// The format's place in the specs, to prefer the earlier of two equal findings.
@@ -60,24 +60,6 @@ final class ParcelDetector {
         /// Where the number starts in the text (nil for a link's).
         var position: Int?
 
-        init(carrier: String, formatID: String, formatIndex: Int, hasChecksum: Bool, trackingURL: String?, number: String,
-             checkDigit: String?, evidence: [String], confidence: Double) {
-            self.carrier = carrier
-            self.formatID = formatID
-            self.formatIndex = formatIndex
-            self.hasChecksum = hasChecksum
-            self.trackingURL = trackingURL
-            self.number = number
-            self.checkDigit = checkDigit
-            self.evidence = evidence
-            self.confidence = confidence
-        }
-
-        init(_ format: TrackingFormat, index: Int, number: String, checkDigit: String?, evidence: [String], confidence: Double) {
-            self.init(carrier: format.carrier, formatID: format.id, formatIndex: index, hasChecksum: format.hasChecksum,
-                      trackingURL: format.trackingURL.map { $0.replacing("%s", with: number) }, number: number,
-                      checkDigit: checkDigit, evidence: evidence, confidence: confidence)
-        }
     }
 
     func detect(_ message: MessageText, senderDomain: String, date: String?) -> [Shipment] {
@@ -125,6 +107,12 @@ final class ParcelDetector {
 
         // Weigh each: the carrier named in the number's label, by its sender, or in the message.
         var namedCache: [String: Bool] = [:]
+        func isNamedAnywhere(_ carrier: String) -> Bool {
+            if let known = namedCache[carrier] { return known }
+            let named = isNamed(carrier, in: lowered)
+            namedCache[carrier] = named
+            return named
+        }
         for k in candidates.indices {
             let carrier = candidates[k].carrier
             if let position = candidates[k].position, isNamed(carrier, inLabelOf: lowered, before: position) {
@@ -133,12 +121,9 @@ final class ParcelDetector {
             } else if let domains = specs.senderDomains[carrier], domains.contains(where: { LinkHost.host(senderDomain, isWithin: $0) }) {
                 candidates[k].context = 2
                 candidates[k].evidence.append("sender_domain")
-            } else if namedCache[carrier] ?? isNamed(carrier, in: lowered) {
-                namedCache[carrier] = true
+            } else if isNamedAnywhere(carrier) {
                 candidates[k].context = 1
                 candidates[k].evidence.append("carrier_named")
-            } else {
-                namedCache[carrier] = false
             }
             let fromLink = candidates[k].evidence.contains("tracking_url")
             if candidates[k].context > 0 && !fromLink { candidates[k].confidence += 0.2 }
@@ -198,19 +183,13 @@ final class ParcelDetector {
     /// number may be too short for the look at runs of digits (`?id=ZZ-778812`).
     func linksToTrackingPage(_ raw: ArraySlice<UInt8>) -> Bool {
         var i = raw.startIndex
-        var host: [UInt8] = []
         while let colon = raw[i...].firstIndex(of: UInt8(ascii: ":")) {
             i = colon + 1
-            guard raw[i...].starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) else { continue }
-            i += 2
-            host.removeAll(keepingCapacity: true)
-            while i < raw.endIndex, raw[i] > 0x20, !"/?#\\\"".utf8.contains(raw[i]) {
-                host.append(ASCII.lowercased(raw[i]))
-                i += 1
-            }
-            if let at = host.lastIndex(of: UInt8(ascii: "@")) { host.removeSubrange(...at) }
-            if let port = host.firstIndex(of: UInt8(ascii: ":")) { host.removeSubrange(port...) }
-            if isTrackingHost(host[...]) { return true }
+            guard raw[i...].starts(with: "//".utf8) else { continue }
+            // the link ends at whitespace; its host is in its first bytes
+            let end = raw[i...].prefix(256).firstIndex { $0 <= 0x20 } ?? min(raw.endIndex, i + 256)
+            if let host = LinkHost.of(raw[i..<end]), isTrackingHost(host[...]) { return true }
+            i = end
         }
         return false
     }
@@ -432,4 +411,12 @@ private func standsAlone(_ chunk: [UInt16], _ r: Range<Int>) -> Bool {
         if k < chunk.count && k > r.upperBound && chunk[k] &- 0x30 < 10 { return false }
     }
     return true
+}
+
+extension ParcelDetector.Candidate {
+    init(_ format: TrackingFormat, index: Int, number: String, checkDigit: String?, evidence: [String], confidence: Double) {
+        self.init(carrier: format.carrier, formatID: format.id, formatIndex: index, hasChecksum: format.hasChecksum,
+                  trackingURL: format.trackingURL.map { $0.replacing("%s", with: number) }, number: number,
+                  checkDigit: checkDigit, evidence: evidence, confidence: confidence)
+    }
 }

@@ -42,7 +42,7 @@ nonisolated(unsafe) let targets: [String: Target] = [
     "html-sanitize": Target(input: .records, oneLinePerRecord: true) { try HTMLSanitize().run($0) },
     "text-extract": Target(input: .records, oneLinePerRecord: true, idempotent: true) { try TextExtract().run($0) },
     "newsletter-detect": Target(input: .records, oneLinePerRecord: true, idempotent: true) { try NewsletterDetect().run($0) },
-    "carrier-detect": Target(input: .records, oneLinePerRecord: true, idempotent: true) { try carrierDetect.run($0) },
+    "carrier-detect": Target(input: .records, oneLinePerRecord: true, idempotent: true) { try CarrierDetect().run($0) },
     "participant-hash": Target(input: .records, oneLinePerRecord: true, idempotent: true) {
         var tool = ParticipantHash()
         tool.me = ["me@example.com"]
@@ -53,8 +53,6 @@ nonisolated(unsafe) let targets: [String: Target] = [
     "event-group": Target(input: .records) { try EventGroup().run($0) },
     "json-lines": Target(input: .records) { _ in },
 ]
-
-nonisolated(unsafe) let carrierDetect = CarrierDetect()
 
 nonisolated(unsafe) let targetName: String = getenv("MAILPIPE_FUZZ_TARGET").map { String(cString: $0) } ?? ""
 nonisolated(unsafe) let target: Target = {
