@@ -396,6 +396,7 @@ final class SanitizingWriter: HTMLStreamHandler {
         let text = String(decoding: CSSPolicy.trimmed(ArraySlice(value)).map(CSSPolicy.lower), as: UTF8.self)
         let number = text.hasSuffix("px") ? String(text.dropLast(2)) : text
         guard let n = Double(number), n >= 0 else { return nil }
-        return Int(n.rounded(.up))
+        // "1e400" or "inf" is big, not a reason to trap
+        return n < 1e9 ? Int(n.rounded(.up)) : Int.max
     }
 }

@@ -102,6 +102,12 @@ private func inner(_ html: String) -> String {
         #expect(inner("<img src=\"https://x.example/s.gif\" width=1 height=20>").contains("data-remote-src"))
     }
 
+    // found by the fuzzer: a size too big for an Int trapped
+    @Test(arguments: ["width=\"1e400\"", "height=9e99px", "width=inf", "style=\"max-height: 1E30PX\"", "width=nan"])
+    func anEnormousSizeIsNotAPixel(_ size: String) {
+        #expect(inner("<img src=\"https://x.example/s.gif\" \(size)>").contains("data-remote-src"))
+    }
+
     @Test func downlevelRevealedConditionalCommentsShowTheirContent() {
         #expect(inner("<![if !mso]><p>a</p><![endif]><!--[if mso]><p>b</p><![endif]-->") == "<p>a</p>")
     }
