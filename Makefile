@@ -1,7 +1,7 @@
 # mailpipe: `make` builds, `make test` tests, `make pipeline` runs the pipeline on the sample.
 PREFIX ?= /usr/local
 MANDIR ?= $(PREFIX)/share/man
-TOOLS := mime-parse event-extract html-sanitize text-extract newsletter-detect carrier-detect participant-hash conversation-group event-group
+TOOLS := mime-parse event-extract html-sanitize text-extract newsletter-detect carrier-detect participant-hash conversation-group event-group chat-render
 BIN := .build/release
 MBOX ?= samples/sample.mbox
 OUT ?= out
@@ -30,9 +30,10 @@ lint-man:
 	@for page in man/man*/*.[157]; do mandoc -Tlint -W warning "$$page" || exit 1; done
 
 pipeline: build
-	pipelines/mbox-to-conversations --me "$(ME)" --zone "$(ZONE)" --out "$(OUT)" "$(MBOX)"
+	pipelines/mbox-to-conversations --me "$(ME)" --zone "$(ZONE)" --out "$(OUT)" --html "$(OUT)/site" "$(MBOX)"
 	@echo "The calendar ($(OUT)/events.jsonl, $(OUT)/calendar.ics):"
 	@jq -r '[.start_local // .start, .status // "-", .summary, (.recurrence.rule // "")] | @tsv' "$(OUT)/events.jsonl"
+	@echo "The conversations, to open in a browser: file://$$(cd "$(OUT)/site" && pwd)/index.html"
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man7"

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group", "event-extract", "event-group"]
+let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group", "event-extract", "event-group", "chat-render"]
 
 
 let package = Package(
@@ -56,6 +56,9 @@ let package = Package(
         .target(name: "Events", dependencies: ["BodyText", "CivilTime", "CLibcExtras", "ICalendar", "JSONLines", "StructuredData", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("appointment-words.json")]),
 
+        .target(name: "ChatSite", dependencies: ["CivilTime", "Events", "Hashing", "ICalendar", "JSONLines", "Parcels", "Sanitize", "UnixFilter"],
+                resources: [.embedInCode("templates")]),
+
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
         .executableTarget(name: "html-sanitize", dependencies: ["Sanitize", "UnixFilter"]),
         .executableTarget(name: "text-extract", dependencies: ["BodyText", "UnixFilter"]),
@@ -65,8 +68,10 @@ let package = Package(
         .executableTarget(name: "conversation-group", dependencies: ["Conversations", "UnixFilter"]),
         .executableTarget(name: "event-extract", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "event-group", dependencies: ["Events", "UnixFilter"]),
+        .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
+        .testTarget(name: "ChatSiteTests", dependencies: ["ChatSite"]),
         .testTarget(name: "UnicodeServicesTests", dependencies: ["UnicodeServices", "UTF8Text"]),
         .testTarget(name: "HTMLDOMTests", dependencies: ["HTMLDOM"]),
         .testTarget(name: "StructuredDataTests", dependencies: ["StructuredData", "JSONLines"]),

@@ -19,8 +19,8 @@ public final class Diagnostics {
 
     public func note(_ message: String) { write("\(program): \(message)\n") }
 
-    func countSkipped() { skipped += 1 }
-    func countPassed() { passedWithErrors += 1 }
+    public func countSkipped() { skipped += 1 }
+    public func countPassed() { passedWithErrors += 1 }
 
     /// The one-line summary, when anything was left out or passed on with errors.
     public func summary() -> String? {

@@ -1,0 +1,330 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CivilTime
+import Events
+import Hashing
+import JSONLines
+import Parcels
+import Sanitize
+
+/// One message as a bubble: its new text (or its HTML in a sandboxed frame), what it quotes
+/// folded away, its attachments, and cards for its parcels and events.
+struct BubbleRenderer {
+    let templates: SiteTemplates
+    let remoteImages: Bool
+    let site: SiteWriter
+    let sanitizer: HTMLSanitizer
+    let cwd: String
+
+    init(templates: SiteTemplates, remoteImages: Bool, site: SiteWriter) {
+        self.templates = templates
+        self.remoteImages = remoteImages
+        self.site = site
+        var options = SanitizeOptions()
+        options.remoteImages = remoteImages ? .keep : .block
+        sanitizer = HTMLSanitizer(options: options)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let found = buffer.withUnsafeMutableBufferPointer { p in p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { getcwd($0, p.count) } } != nil
+        cwd = found ? String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self) : "."
+    }
+
+    /// A message's element id: stable, from its id, safe in a URL fragment.
+    static func anchor(_ id: String) -> String { "m-" + SHA256.hex(Array(id.utf8)).prefix(20) }
+
+    func bubble(_ r: JSONRecord, id: String, epoch: Int?, fromMe: Bool, group: Bool, conversationFile: String,
+                clock: inout LocalClock) throws -> [UInt8] {
+        var f = Fields<BubbleField>()
+        let anchor = Self.anchor(id)
+        f.set(.anchor, anchor)
+        f.set(.message_id, id)
+        f.set(.side, fromMe ? "mine" : "theirs")
+        let from = r.value("from")
+        let senderName = from?["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? from?["address"]?.stringValue ?? ""
+        if group && !fromMe { f.set(.sender, senderName) }
+        if let subject = r.string("subject"), !subject.isEmpty, !Self.isReply(subject) { f.set(.subject, subject) }
+        if r.value("forwarded") == .bool(true) { f.set(.forwarded, "forwarded") }
+
+        let text = r.stringBytes("reply_text") ?? r.stringBytes("text") ?? []
+        let html = r.stringBytes("html")
+        let attachments = r.value("attachments")?.arrayValue ?? []
+        if let html, !html.isEmpty, r.value("is_newsletter") == .bool(true) || Self.isBlank(text) {
+            let page = "m/" + anchor + ".html"
+            let document = frameDocument(html, sanitized: r.value("sanitize").map { $0 != .null } ?? false, attachments: attachments)
+            let title = r.string("subject").flatMap { $0.isEmpty ? nil : $0 } ?? "Message from \(senderName)"
+            var preview = Array("<div class=\"preview\"><iframe class=\"preview-frame\" title=\"".utf8)
+            HTMLEscape.text(title.utf8, into: &preview)
+            preview += Array("\" sandbox=\"allow-popups allow-popups-to-escape-sandbox\" tabindex=\"-1\" srcdoc=\"".utf8)
+            HTMLEscape.srcdoc(document, into: &preview)
+            preview += Array("\"></iframe></div><p class=\"open-full\"><a href=\"../\(page)\">Open the whole message</a></p>".utf8)
+            f[.preview] = preview
+            try site.write(page, fullPage(document, title: title, back: "c/\(conversationFile).html#\(anchor)"))
+        } else if !Self.isBlank(text) {
+            var body: [UInt8] = []
+            body.reserveCapacity(text.count + text.count / 8)
+            LinkedText.html(text, into: &body)
+            f[.text] = body
+            if let lang = TextFacts.cjkLanguage(text) { f.set(.lang, lang) }
+        }
+
+        var folded: [UInt8] = []
+        var labels: [String] = []
+        if let quoted = r.stringBytes("quoted_text"), !Self.isBlank(quoted) {
+            LinkedText.html(quoted, into: &folded)
+            labels.append("quoted text")
+        }
+        if let signature = r.stringBytes("signature"), !Self.isBlank(signature) {
+            if !folded.isEmpty { folded += Array("\n\n".utf8) }
+            LinkedText.html(signature, into: &folded)
+            labels.append("signature")
+        }
+        if !folded.isEmpty {
+            f[.folded] = folded
+            f.set(.folded_label, "Show " + labels.joined(separator: " and "))
+        }
+        f[.attachments] = chips(attachments, page: "c")
+        var cards: [UInt8] = []
+        for s in r.value("shipments")?.arrayValue ?? [] { parcelCard(s, into: &cards) }
+        for v in r.value("events")?.arrayValue ?? [] {
+            if let e = Event(json: v) { eventCard(e, into: &cards, clock: &clock) }
+        }
+        f[.cards] = cards
+        if let epoch {
+            let (_, seconds) = clock.local(epoch)
+            f.set(.time, LocalClock.clockText(seconds: seconds))
+            f.set(.datetime, CivilDate.rfc3339(epoch))
+        }
+        if r.value("labels")?.arrayValue?.contains(.string("UNREAD")) == true { f.set(.unread, "unread") }
+        var out: [UInt8] = []
+        out.reserveCapacity(1024 + f.values.reduce(0) { $0 + $1.count })
+        templates.bubble.render(f.values, into: &out)
+        return out
+    }
+
+    static func isBlank(_ text: [UInt8]) -> Bool { text.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
+
+    /// "Re: …" and its translations: the subject of the message before it, not news.
+    static func isReply(_ subject: String) -> Bool {
+        let s = subject.lowercased()
+        return ["re:", "re :", "aw:", "sv:", "vs:", "antw:", "回覆", "回复", "答复", "答覆", "ｒｅ："].contains { s.hasPrefix($0) }
+    }
+
+    // MARK: HTML in a frame
+
+    /// The document the frame shows: the message's HTML sanitized (by html-sanitize, or here when
+    /// it was not), its inline images pointed at the saved attachments, remote ones held back.
+    func frameDocument(_ html: [UInt8], sanitized: Bool, attachments: [JSONValue]) -> [UInt8] {
+        let clean = sanitized ? html : sanitizer.sanitize(html).html
+        var out = Array("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><base target=\"_blank\"><style>html,body{margin:0;padding:0}</style></head><body>".utf8)
+        out.reserveCapacity(clean.count + 256)
+        rewriteImages(clean, attachments: attachments, into: &out)
+        out += Array("</body></html>".utf8)
+        return out
+    }
+
+    private static let cidSource = Array(" src=\"cid:".utf8)
+    private static let remoteSources = [" src=\"http:", " src=\"https:", " background=\"http:", " background=\"https:"].map { Array($0.utf8) }
+
+    /// html-sanitize writes attributes one way (a space, the name, `="`), so these are found
+    /// by their bytes: `src="cid:…"` becomes the saved file's path or nothing, and without
+    /// --remote-images a remote `src` or `background` becomes `data-remote-…`, not loaded.
+    func rewriteImages(_ html: [UInt8], attachments: [JSONValue], into out: inout [UInt8]) {
+        var i = 0, copied = 0
+        while let lt = Self.indexOf(UInt8(ascii: " "), in: html, from: i) {
+            i = lt + 1
+            if html[lt...].starts(with: Self.cidSource) {
+                let valueStart = lt + Self.cidSource.count
+                guard let end = Self.indexOf(UInt8(ascii: "\""), in: html, from: valueStart) else { break }
+                let cid = String(decoding: html[valueStart..<end], as: UTF8.self)
+                out += html[copied..<lt]
+                if let saved = savedFile(contentID: cid, attachments) {
+                    out += Array(" src=\"".utf8)
+                    HTMLEscape.text(Array(saved.utf8), into: &out)
+                    out += Array("\"".utf8)
+                } else {
+                    out += Array(" data-cid=\"".utf8) + html[valueStart..<end] + Array("\"".utf8)
+                }
+                copied = end + 1
+                i = copied
+            } else if !remoteImages, let prefix = Self.remoteSources.first(where: { html[lt...].starts(with: $0) }) {
+                out += html[copied..<lt]
+                out += Array(" data-remote-".utf8)
+                copied = lt + 1
+                i = lt + 1 + prefix.count - 1
+            }
+        }
+        out += html[copied...]
+    }
+
+    private static func indexOf(_ b: UInt8, in bytes: [UInt8], from: Int) -> Int? {
+        var i = from
+        while i < bytes.count { if bytes[i] == b { return i }; i += 1 }
+        return nil
+    }
+
+    /// The path, from a page in c/ or m/, of the attachment with this Content-ID if mime-parse saved it.
+    func savedFile(contentID: String, _ attachments: [JSONValue]) -> String? {
+        for a in attachments where a["content_id"]?.stringValue == contentID {
+            if let saved = a["saved_as"]?.stringValue { return link(to: saved) }
+        }
+        return nil
+    }
+
+    /// A link from a page one folder down in the site to a file mime-parse wrote: relative
+    /// when the file is under the same root as the site, else a file: URL.
+    func link(to saved: String) -> String {
+        let file = saved.hasPrefix("/") ? saved : cwd + "/" + saved
+        let dir = (site.root.hasPrefix("/") ? site.root : cwd + "/" + site.root) + "/c"
+        let a = dir.split(separator: "/").filter { $0 != "." }, b = file.split(separator: "/").filter { $0 != "." }
+        var common = 0
+        while common < a.count, common < b.count - 1, a[common] == b[common] { common += 1 }
+        if a.contains("..") || b.contains("..") || common == 0 { return "file://" + Self.percentEncoded(file) }
+        let up = Array(repeating: "..", count: a.count - common)
+        return (up + b[common...].map(String.init)).map(Self.percentEncoded).joined(separator: "/")
+    }
+
+    static func percentEncoded(_ s: String) -> String {
+        var out = ""
+        for b in s.utf8 {
+            if (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || b >= 0x30 && b <= 0x39 || "-._~/".utf8.contains(b) {
+                out.append(Character(UnicodeScalar(b)))
+            } else {
+                let hex = Array("0123456789ABCDEF".utf8)
+                out += "%" + String(UnicodeScalar(hex[Int(b >> 4)])) + String(UnicodeScalar(hex[Int(b & 15)]))
+            }
+        }
+        return out
+    }
+
+    /// A page of its own for an HTML message, full width.
+    func fullPage(_ document: [UInt8], title: String, back: String) -> [UInt8] {
+        var content = Array("<p class=\"back\"><a href=\"../".utf8)
+        HTMLEscape.text(Array(back.utf8), into: &content)
+        content += Array("\">Back to the conversation</a></p><iframe class=\"full-frame\" title=\"".utf8)
+        HTMLEscape.text(Array(title.utf8), into: &content)
+        content += Array("\" sandbox=\"allow-popups allow-popups-to-escape-sandbox\" srcdoc=\"".utf8)
+        HTMLEscape.srcdoc(document, into: &content)
+        content += Array("\"></iframe>".utf8)
+        return PageWriter.page(templates, title: title, root: "../", nav: [], content: content, remoteImages: remoteImages)
+    }
+
+    // MARK: attachments and cards
+
+    func chips(_ attachments: [JSONValue], page: String) -> [UInt8] {
+        var out: [UInt8] = []
+        for a in attachments {
+            let name = a["filename"]?.stringValue ?? a["content_type"]?.stringValue ?? "attachment"
+            out += Array("<li class=\"chip\">".utf8)
+            if let saved = a["saved_as"]?.stringValue {
+                out += Array("<a href=\"".utf8)
+                HTMLEscape.text(Array(link(to: saved).utf8), into: &out)
+                out += Array("\" dir=\"auto\">".utf8)
+                HTMLEscape.text(Array(name.utf8), into: &out)
+                out += Array("</a>".utf8)
+            } else {
+                out += Array("<span class=\"chip-name\" dir=\"auto\">".utf8)
+                HTMLEscape.text(Array(name.utf8), into: &out)
+                out += Array("</span>".utf8)
+            }
+            var meta: [String] = []
+            if let type = a["content_type"]?.stringValue { meta.append(Self.typeName(type)) }
+            if let size = a["size"]?.intValue { meta.append(Self.sizeText(size)) }
+            out += Array(" <span class=\"chip-meta\">".utf8)
+            HTMLEscape.text(Array(meta.joined(separator: " · ").utf8), into: &out)
+            out += Array("</span></li>".utf8)
+        }
+        return out
+    }
+
+    /// "application/pdf" → "PDF", "image/png" → "PNG image".
+    static func typeName(_ type: String) -> String {
+        let parts = type.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2 else { return type }
+        var sub = String(parts[1])
+        if let plus = sub.firstIndex(of: "+") { sub = String(sub[..<plus]) }
+        if sub.hasPrefix("x-") || sub.hasPrefix("vnd.") { sub = String(sub.split(separator: ".").last ?? Substring(sub)) }
+        let name = sub.count <= 5 ? sub.uppercased() : sub
+        return parts[0] == "image" ? name + " image" : name
+    }
+
+    static func sizeText(_ bytes: Int) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        if bytes < 1_000_000 { return "\((bytes + 500) / 1000) kB" }
+        let tenths = (bytes + 50_000) / 100_000
+        return "\(tenths / 10).\(tenths % 10) MB"
+    }
+
+    func parcelCard(_ s: JSONValue, conversation: (title: String, href: String)? = nil, into out: inout [UInt8]) {
+        var f = Fields<ParcelField>()
+        let code = s["carrier"]?.stringValue ?? ""
+        f.set(.carrier, CarrierNames.builtIn[code] ?? code)
+        f.set(.number, s["tracking_number"]?.stringValue)
+        f.set(.url, s["tracking_url"]?.stringValue.flatMap(Self.webLink))
+        let pickup = s["pickup"]
+        f.set(.store, pickup?["store"]?.stringValue)
+        f.set(.deadline, pickup?["deadline"]?.stringValue.flatMap { CivilDate.days(dateText: $0) }.map(LocalClock.dayText))
+        f.set(.code, pickup?["code"]?.stringValue)
+        if let conversation {
+            f.set(.conversation, conversation.title)
+            f.set(.conversation_href, conversation.href)
+        }
+        templates.parcel.render(f.values, into: &out)
+    }
+
+    /// Only http(s) links are made links: a record is not trusted to hold a safe URL.
+    static func webLink(_ url: String) -> String? {
+        let lower = url.prefix(8).lowercased()
+        return lower.hasPrefix("https://") || lower.hasPrefix("http://") ? url : nil
+    }
+
+    func eventCard(_ e: Event, conversation: (title: String, href: String)? = nil, into out: inout [UInt8], clock: inout LocalClock) {
+        var f = Fields<EventField>()
+        f.set(.summary, e.summary ?? "(no title)")
+        let (when, datetime) = Self.when(e, clock: &clock)
+        f.set(.when, when)
+        f.set(.datetime, datetime)
+        f.set(.location, e.location)
+        f.set(.url, e.url.flatMap(Self.webLink))
+        let status = e.status == "cancelled" ? "Cancelled" : e.status == "tentative" ? "Tentative" : nil
+        f.set(.status, status)
+        if e.status == "cancelled" { f.set(.cancelled, "cancelled") }
+        if let rule = e.recurrence?.rule { f.set(.repeats, Self.repeats(rule)) }
+        if let conversation {
+            f.set(.conversation, conversation.title)
+            f.set(.conversation_href, conversation.href)
+        }
+        templates.event.render(f.values, into: &out)
+    }
+
+    static func repeats(_ rule: String) -> String {
+        for (freq, word) in [("DAILY", "Daily"), ("WEEKLY", "Weekly"), ("MONTHLY", "Monthly"), ("YEARLY", "Every year")]
+        where rule.contains("FREQ=" + freq) { return word }
+        return "Repeats"
+    }
+
+    /// When an event is, as text in the page's zone (all-day events on their dates, floating
+    /// ones as written), and the `datetime` of its start.
+    static func when(_ e: Event, clock: inout LocalClock) -> (text: String, datetime: String) {
+        if e.allDay, let s = e.start ?? e.startLocal, let d = CivilDate.days(dateText: s) {
+            var text = LocalClock.dayText(days: d)
+            if let end = e.end ?? e.endLocal, let last = CivilDate.days(dateText: end).map({ $0 - 1 }), last > d {
+                text += " – " + LocalClock.dayText(days: last)
+            }
+            return (text, String(s.prefix(10)))
+        }
+        if let s = e.start, let start = CivilDate.epoch(rfc3339: s) {
+            let (d, secs) = clock.local(start)
+            var text = LocalClock.dayText(days: d) + ", " + LocalClock.clockText(seconds: secs)
+            if let end = e.end.flatMap({ CivilDate.epoch(rfc3339: $0) }), end > start {
+                let (d2, secs2) = clock.local(end)
+                text += " – " + (d2 == d ? "" : LocalClock.dayText(days: d2) + ", ") + LocalClock.clockText(seconds: secs2)
+            }
+            return (text, s)
+        }
+        if let local = e.startLocal, let d = CivilDate.days(dateText: local) {
+            let clockPart = local.count >= 16 ? ", " + local.dropFirst(11).prefix(5) : ""
+            return (LocalClock.dayText(days: d) + clockPart, local)
+        }
+        return ("", "")
+    }
+}

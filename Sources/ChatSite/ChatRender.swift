@@ -1,0 +1,301 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CivilTime
+import Events
+import Hashing
+import JSONLines
+import UnixFilter
+
+/// chat-render's run: conversation-group's conversations and the messages they hold in, a
+/// static site out. Messages stream: each one's bubble is rendered as it is read and spooled
+/// to a scratch file, and a page is put together from the spool once every message is read;
+/// memory keeps a few numbers per message and a summary per conversation.
+public struct ChatRender {
+    public var conversationsPath = ""
+    public var out = "site"
+    public var zone = "UTC"
+    public var now = Int(Glibc.time(nil))
+    public var remoteImages = false
+    public var templates = SiteTemplates.builtIn
+    /// Conversations on one page of a list, messages on one page of a conversation.
+    public var listPageSize = 200
+    public var messagesPerPage = 500
+
+    public init() {}
+
+    struct MissingField: Error, CustomStringConvertible {
+        var name: String
+        var description: String { "the record has no \(name)" }
+    }
+
+    struct NotInConversation: Error, CustomStringConvertible {
+        var id: String, conversations: String
+        var description: String { "message \(id) is in no conversation of \(conversations)" }
+    }
+
+    /// One bubble in the spool.
+    struct Bubble {
+        var conversation: Int32
+        var order: Int32  // input order, for messages of the same time
+        var epoch: Int
+        var offset: Int
+        var length: Int
+    }
+
+    /// A message's events, kept to apply them in date order at the end.
+    struct EventMail {
+        var epoch: Int
+        var order: Int
+        var id: String
+        var date: String?
+        var conversation: Int
+        var sender: String?
+        var events: [JSONValue]
+    }
+
+    public func run(_ run: FilterRun) throws {
+        guard var clock = LocalClock(zone: zone) else { throw Exit(.usage) }
+        let site: SiteWriter
+        do { site = try SiteWriter(root: out, folders: ["c", "m"]) } catch {
+            run.diagnostics.error(error.description)
+            throw Exit(.ioError)
+        }
+        var conversations = try readConversations(run)
+        var byMessage: [UInt64: Int32] = [:]
+        for (k, c) in conversations.enumerated() {
+            for id in c.messageIDs { byMessage[Self.key(id)] = Int32(k) }
+            conversations[k].messageIDs = []
+        }
+        let spool = try Spool(directory: out)
+        defer { spool.close() }
+        var bubbles: [Bubble] = []
+        var seen = Set<UInt64>()
+        var eventMail: [EventMail] = []
+        let renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site)
+
+        try filterRecords(run, progressNoun: "messages") { record in
+            guard let id = record.string("id") ?? record.string("message_id") else { throw MissingField(name: "id") }
+            let key = Self.key(id)
+            guard let k = byMessage[key] else { throw NotInConversation(id: id, conversations: conversationsPath) }
+            guard seen.insert(key).inserted else { return nil }  // the same message again (Takeout's copies)
+            let date = record.string("date")
+            let epoch = date.flatMap { CivilDate.epoch(rfc3339: $0) }
+            let fromMe = record.value("from_me") == .bool(true)
+            var c = conversations[Int(k)]
+            if record.string("mail_kind") == "list" { c.isList = true }
+            if let epoch, epoch >= c.lastEpoch { c.lastEpoch = epoch; c.lastFromMe = fromMe }
+            conversations[Int(k)] = c
+            let html = try renderer.bubble(record, id: id, epoch: epoch, fromMe: fromMe, group: c.isGroup,
+                                           conversationFile: c.file, clock: &clock)
+            let offset = try spool.append(html)
+            bubbles.append(Bubble(conversation: k, order: Int32(truncatingIfNeeded: bubbles.count), epoch: epoch ?? Int.min,
+                                  offset: offset, length: html.count))
+            if let events = record.value("events")?.arrayValue, !events.isEmpty {
+                eventMail.append(EventMail(epoch: epoch ?? Int.min, order: eventMail.count, id: id, date: date, conversation: Int(k),
+                                           sender: record.value("from")?["address"]?.stringValue?.lowercased(), events: events))
+            }
+            return nil
+        }
+        try spool.flush()
+
+        bubbles.sort { ($0.conversation, $0.epoch, $0.order) < ($1.conversation, $1.epoch, $1.order) }
+        var pages = PageWriter(templates: templates, site: site, remoteImages: remoteImages, bubbles: renderer)
+        var start = 0
+        var done = Set<Int>()
+        do {
+            while start < bubbles.count {
+                var end = start
+                while end < bubbles.count, bubbles[end].conversation == bubbles[start].conversation { end += 1 }
+                let k = Int(bubbles[start].conversation)
+                try pages.conversation(conversations[k], bubbles: bubbles[start..<end], spool: spool, pageSize: messagesPerPage, clock: &clock)
+                done.insert(k)
+                start = end
+            }
+            for (k, c) in conversations.enumerated() where !done.contains(k) {
+                try pages.conversation(c, bubbles: [], spool: spool, pageSize: messagesPerPage, clock: &clock)
+            }
+            let calendar = Self.calendar(eventMail)
+            try pages.lists(conversations, calendar: calendar, now: now, pageSize: listPageSize, clock: &clock)
+            try site.write("style.css", templates.stylesheet)
+            try site.finish()
+        } catch let e as SiteWriter.WriteError {
+            run.diagnostics.error(e.description)
+            throw Exit(.ioError)
+        }
+    }
+
+    /// The events of the mailbox once its mail is applied in date order, as event-group does.
+    static func calendar(_ mail: [EventMail]) -> [EventStore.Tracked] {
+        var store = EventStore()
+        for m in mail.sorted(by: { ($0.epoch, $0.order) < ($1.epoch, $1.order) }) {
+            for v in m.events {
+                guard let e = Event(json: v) else { continue }
+                store.apply(e, messageID: m.id, date: m.date, conversationID: String(m.conversation), sender: m.sender)
+            }
+        }
+        return store.events
+    }
+
+    /// A message id's key in the lookup (FNV-1a, 64 bits: a million ids fit in a few
+    /// megabytes, and two that collide are astronomically unlikely).
+    static func key(_ id: String) -> UInt64 {
+        var h: UInt64 = 0xcbf29ce484222325
+        for b in id.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return h
+    }
+
+    func readConversations(_ run: FilterRun) throws -> [ConversationSummary] {
+        let input: Input
+        do { input = try Input.open(conversationsPath) } catch {
+            run.diagnostics.error(error.description, file: conversationsPath)
+            throw Exit(error.status)
+        }
+        defer { input.close() }
+        var reader = LineReader(fd: input.fd)
+        defer { reader.close() }
+        var all: [ConversationSummary] = []
+        var files = Set<String>()
+        do {
+            try reader.forEachLine { l in
+                if l.bytes.isEmpty { return true }
+                do {
+                    let record = try JSONRecord(line: l.bytes)
+                    var c = try ConversationSummary(record)
+                    // two ids that make the same file name (a hashed one, in theory) get a suffix
+                    while !files.insert(c.file).inserted { c.file += "_" }
+                    all.append(c)
+                } catch {
+                    run.diagnostics.error("\(error)", file: input.name, line: l.number)
+                    run.diagnostics.countSkipped()
+                    run.raise(.someRecordsFailed)
+                }
+                return true
+            }
+        } catch let e as LineReader.ReadError {
+            if case .io(let code) = e { run.diagnostics.error(InputError(path: input.name, errno: code).description, file: input.name) }
+            throw Exit(.ioError)
+        }
+        return all
+    }
+}
+
+/// What the site keeps of one conversation record.
+struct ConversationSummary {
+    struct Person { var name: String?; var address: String }
+    var id: String
+    /// The base of its pages' file names: the id when it is a safe file name, else its hash.
+    var file: String
+    var participants: [Person]
+    var isGroup: Bool
+    var isNewsletter: Bool
+    var archived: Bool
+    var messageCount: Int
+    var unreadCount: Int
+    var lastDate: String
+    var snippet: String
+    var lastSender: Person?
+    var shipments: [JSONValue]
+    var messageIDs: [String]
+    var isList = false
+    var lastEpoch = Int.min
+    var lastFromMe = false
+
+    init(_ r: JSONRecord) throws {
+        guard let id = r.string("conversation_id"), !id.isEmpty else { throw ChatRender.MissingField(name: "conversation_id") }
+        guard let ids = r.value("message_ids")?.arrayValue else {
+            throw ChatRender.MissingField(name: "message_ids (chat-render reads conversation-group's output without --embed)")
+        }
+        self.id = id
+        file = Self.fileName(id)
+        func person(_ v: JSONValue?) -> Person? {
+            guard let v, let address = v["address"]?.stringValue else { return nil }
+            return Person(name: v["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }, address: address)
+        }
+        participants = r.value("participants")?.arrayValue?.compactMap(person) ?? []
+        isGroup = r.value("is_group") == .bool(true)
+        isNewsletter = r.value("is_newsletter") == .bool(true)
+        archived = r.value("archived") == .bool(true)
+        messageCount = r.value("message_count")?.intValue ?? ids.count
+        unreadCount = r.value("unread_count")?.intValue ?? 0
+        lastDate = r.string("last_date") ?? ""
+        snippet = r.string("snippet") ?? ""
+        lastSender = person(r.value("last_sender"))
+        shipments = r.value("shipments")?.arrayValue ?? []
+        messageIDs = ids.compactMap(\.stringValue)
+    }
+
+    static func fileName(_ id: String) -> String {
+        let safe = id.utf8.count <= 100 && !id.hasPrefix(".") && id.utf8.allSatisfy {
+            ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") || $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")
+                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+        }
+        return safe ? id : "h" + SHA256.hex(Array(id.utf8))
+    }
+
+    /// The name a list shows: the other person, or the group's first names.
+    var title: String {
+        if participants.isEmpty { return "Notes to self" }
+        if participants.count == 1 { return participants[0].name ?? participants[0].address }
+        return participants.map { $0.name ?? $0.address }.joined(separator: ", ")
+    }
+
+    var avatarAddress: String { participants.first?.address ?? "" }
+}
+
+/// The scratch file bubbles wait in until their conversation's pages are written. It is
+/// unlinked as soon as it is made, so nothing is left behind whatever happens.
+final class Spool {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private var size = 0
+
+    init(directory: String) throws {
+        var template = Array((directory + "/.chat-render-spool.XXXXXX").utf8CString)
+        fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw SiteWriter.WriteError(path: directory, errno: errno) }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        buffer.reserveCapacity(1 << 22)
+    }
+
+    func close() { _ = Glibc.close(fd) }
+
+    /// Appends and gives the offset the bytes are at.
+    func append(_ bytes: [UInt8]) throws -> Int {
+        let at = size
+        buffer += bytes
+        size += bytes.count
+        if buffer.count >= 1 << 22 { try flush() }
+        return at
+    }
+
+    func flush() throws {
+        var done = 0
+        while done < buffer.count {
+            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw SiteWriter.WriteError(path: "spool", errno: errno)
+            }
+            done += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    func read(offset: Int, length: Int, into out: inout [UInt8]) throws {
+        let start = out.count
+        out += repeatElement(0, count: length)
+        var done = 0
+        while done < length {
+            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + start + done, length - done, off_t(offset + done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw SiteWriter.WriteError(path: "spool", errno: n < 0 ? errno : EIO) }
+            done += n
+        }
+    }
+}
+
+extension ChatRender {
+    /// An RFC 3339 time with `Z` as seconds.
+    public static func instant(_ text: String) -> Int? { text.hasSuffix("Z") ? CivilDate.epoch(rfc3339: text) : nil }
+}

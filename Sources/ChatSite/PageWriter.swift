@@ -1,0 +1,229 @@
+import CivilTime
+import Events
+import JSONLines
+
+/// The site's pages: each conversation's, and the lists (chats, newsletters, discussion lists,
+/// parcels, events, archived), all in the page template.
+struct PageWriter {
+    let templates: SiteTemplates
+    let site: SiteWriter
+    let remoteImages: Bool
+    let bubbles: BubbleRenderer
+
+    enum Section: String, CaseIterable {
+        case chats = "index", newsletters, lists, parcels, events, archived
+        var title: String {
+            switch self {
+            case .chats: "Chats"
+            case .newsletters: "Newsletters"
+            case .lists: "Discussion lists"
+            case .parcels: "Parcels"
+            case .events: "Events"
+            case .archived: "Archived"
+            }
+        }
+    }
+
+    /// No script, nothing from elsewhere: styles and images from the site and data: only
+    /// (inline styles too: the mail shown in frames is styled inline, and frames inherit this).
+    static func contentSecurityPolicy(remoteImages: Bool) -> String {
+        "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:" + (remoteImages ? " https:" : "")
+            + "; base-uri 'none'; form-action 'none'"
+    }
+
+    static func page(_ templates: SiteTemplates, title: String, root: String, nav: [UInt8], content: [UInt8], remoteImages: Bool) -> [UInt8] {
+        var f = Fields<PageField>()
+        f.set(.title, title)
+        f.set(.root, root)
+        f.set(.csp, contentSecurityPolicy(remoteImages: remoteImages))
+        f[.nav] = nav
+        f[.content] = content
+        var out: [UInt8] = []
+        out.reserveCapacity(content.count + 2048)
+        templates.page.render(f.values, into: &out)
+        return out
+    }
+
+    func nav(root: String, current: Section?) -> [UInt8] {
+        var out = Array("<ul>".utf8)
+        for s in Section.allCases {
+            out += Array("<li><a href=\"\(root)\(s.rawValue).html\"".utf8)
+            if s == current { out += Array(" aria-current=\"page\"".utf8) }
+            out += Array(">\(s.title)</a></li>".utf8)
+        }
+        return out + Array("</ul>".utf8)
+    }
+
+    static func avatar(_ c: ConversationSummary) -> (initials: String, colour: String) {
+        let p = c.participants.first
+        let initials = c.participants.count > 1 ? String(c.participants.count) : TextFacts.initials(name: p?.name, address: p?.address ?? "?")
+        return (initials, "c" + String(TextFacts.colourIndex(c.avatarAddress, count: 12)))
+    }
+
+    /// What a group's list shows of a sender: "Hana" of "Hana Sato" and of "Sato, Hana", a
+    /// name without spaces (陳偉傑) whole.
+    static func givenName(_ name: String) -> String {
+        if let comma = name.firstIndex(of: ","), let given = name[name.index(after: comma)...].split(separator: " ").first {
+            return String(given)
+        }
+        return String(name.split(separator: " ").first ?? Substring(name))
+    }
+
+    // MARK: a conversation
+
+    /// A conversation's pages: the newest messages in c/ID.html, older ones in c/ID.pN.html
+    /// (N from 1, oldest first), so that new mail changes only the newest page.
+    mutating func conversation(_ c: ConversationSummary, bubbles list: ArraySlice<ChatRender.Bubble>, spool: Spool,
+                               pageSize: Int, clock: inout LocalClock) throws {
+        let count = max(1, (list.count + pageSize - 1) / pageSize)
+        func file(_ page: Int) -> String { page == count ? c.file + ".html" : c.file + ".p\(page).html" }
+        for page in 1...count {
+            let slice = list.dropFirst((page - 1) * pageSize).prefix(pageSize)
+            var content = header(c)
+            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, older: true) }
+            content += Array("<ol class=\"messages\">".utf8)
+            var lastDay: Int?
+            for b in slice {
+                if b.epoch != Int.min {
+                    let (day, _) = clock.local(b.epoch)
+                    if day != lastDay {
+                        content += Array("<li class=\"day\"><time datetime=\"\(CivilDate.dateText(days: day))\">\(LocalClock.dayText(days: day))</time></li>".utf8)
+                        lastDay = day
+                    }
+                }
+                try spool.read(offset: b.offset, length: b.length, into: &content)
+            }
+            content += Array("</ol>".utf8)
+            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, older: true) }
+            let title = c.title + (count > 1 ? " (\(page) of \(count))" : "")
+            try site.write("c/" + file(page), Self.page(templates, title: title, root: "../", nav: nav(root: "../", current: nil),
+                                                     content: content, remoteImages: remoteImages))
+        }
+    }
+
+    func header(_ c: ConversationSummary) -> [UInt8] {
+        let (initials, colour) = Self.avatar(c)
+        var out = Array("<header class=\"conversation-head\"><span class=\"avatar \(colour)\" aria-hidden=\"true\">".utf8)
+        HTMLEscape.text(initials.utf8, into: &out)
+        out += Array("</span><div><h1 dir=\"auto\">".utf8)
+        HTMLEscape.text(c.title.utf8, into: &out)
+        out += Array("</h1><p class=\"members\" dir=\"auto\">".utf8)
+        let members = c.participants.map { p in p.name.map { "\($0) <\(p.address)>" } ?? p.address }
+        HTMLEscape.text((members.joined(separator: ", ") + (c.isNewsletter ? " · newsletter" : "")).utf8, into: &out)
+        out += Array("</p></div></header>".utf8)
+        return out
+    }
+
+    func pager(previous: String?, next: String?, older: Bool) -> [UInt8] {
+        var out = Array("<nav class=\"pager\" aria-label=\"Pages\">".utf8)
+        if let previous { out += Array("<a rel=\"prev\" href=\"\(Self.hrefText(previous))\">\(older ? "Older" : "Newer")</a>".utf8) }
+        if let next { out += Array("<a rel=\"next\" href=\"\(Self.hrefText(next))\">\(older ? "Newer" : "Older")</a>".utf8) }
+        return out + Array("</nav>".utf8)
+    }
+
+    static func hrefText(_ s: String) -> String { String(decoding: HTMLEscape.text(s), as: UTF8.self) }
+
+    // MARK: the lists
+
+    mutating func lists(_ all: [ConversationSummary], calendar: [EventStore.Tracked], now: Int, pageSize: Int,
+                        clock: inout LocalClock) throws {
+        // newest first, whatever order conversation-group wrote them in
+        let newest = all.indices.sorted { a, b in
+            all[a].lastDate != all[b].lastDate ? all[a].lastDate > all[b].lastDate : a < b
+        }.map { all[$0] }
+        func visible(_ c: ConversationSummary) -> Bool { !c.archived }
+        try conversationList(.chats, newest.filter { visible($0) && !$0.isNewsletter && !$0.isList }, pageSize: pageSize, clock: &clock)
+        try conversationList(.newsletters, newest.filter { visible($0) && $0.isNewsletter }, pageSize: pageSize, clock: &clock)
+        try conversationList(.lists, newest.filter { visible($0) && $0.isList && !$0.isNewsletter }, pageSize: pageSize, clock: &clock)
+        try conversationList(.archived, newest.filter(\.archived), pageSize: pageSize, clock: &clock)
+        try parcels(newest, pageSize: pageSize)
+        try events(calendar, conversations: all, now: now, clock: &clock)
+    }
+
+    func write(_ section: Section, pages: [[UInt8]], empty: String) throws {
+        let count = max(1, pages.count)
+        func file(_ page: Int) -> String { page == 1 ? section.rawValue + ".html" : section.rawValue + ".p\(page).html" }
+        for page in 1...count {
+            var content = Array("<h1>\(section.title)</h1>".utf8)
+            if pages.isEmpty {
+                content += Array("<p class=\"empty\">\(empty)</p>".utf8)
+            } else {
+                content += pages[page - 1]
+            }
+            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, older: false) }
+            let title = section.title + (count > 1 ? " (\(page) of \(count))" : "")
+            try site.write(file(page), Self.page(templates, title: title, root: "", nav: nav(root: "", current: section),
+                                                  content: content, remoteImages: remoteImages))
+        }
+    }
+
+    func conversationList(_ section: Section, _ list: [ConversationSummary], pageSize: Int, clock: inout LocalClock) throws {
+        var pages: [[UInt8]] = []
+        for start in stride(from: 0, to: list.count, by: pageSize) {
+            var out = Array("<ol class=\"conversations\">".utf8)
+            for c in list[start..<min(list.count, start + pageSize)] { item(c, into: &out, clock: &clock) }
+            pages.append(out + Array("</ol>".utf8))
+        }
+        try write(section, pages: pages, empty: "Nothing here.")
+    }
+
+    func item(_ c: ConversationSummary, into out: inout [UInt8], clock: inout LocalClock) {
+        var f = Fields<ItemField>()
+        f.set(.href, "c/" + c.file + ".html")
+        let (initials, colour) = Self.avatar(c)
+        f.set(.avatar, colour)
+        f.set(.initials, initials)
+        f.set(.title, c.title)
+        if c.lastFromMe {
+            f.set(.sender, "You")
+        } else if c.isGroup, let s = c.lastSender {
+            f.set(.sender, s.name.map(Self.givenName) ?? s.address)
+        }
+        f.set(.snippet, c.snippet)
+        if let epoch = CivilDate.epoch(rfc3339: c.lastDate) {
+            f.set(.date, LocalClock.shortDayText(days: clock.local(epoch).days))
+            f.set(.datetime, c.lastDate)
+        }
+        if c.unreadCount > 0 { f.set(.unread, String(c.unreadCount)) }
+        f.set(.count, String(c.messageCount))
+        templates.item.render(f.values, into: &out)
+    }
+
+    func parcels(_ newest: [ConversationSummary], pageSize: Int) throws {
+        var cards: [[UInt8]] = []
+        var seen = Set<String>()
+        for c in newest {
+            for s in c.shipments {
+                let key = (s["carrier"]?.stringValue ?? "") + "\u{0}" + (s["tracking_number"]?.stringValue ?? "")
+                guard seen.insert(key).inserted else { continue }
+                var out: [UInt8] = []
+                bubbles.parcelCard(s, conversation: (c.title, "c/" + c.file + ".html"), into: &out)
+                cards.append(out)
+            }
+        }
+        try write(.parcels, pages: Self.paged(cards, pageSize: pageSize, list: "parcels"), empty: "No parcels.")
+    }
+
+    func events(_ calendar: [EventStore.Tracked], conversations: [ConversationSummary], now: Int, clock: inout LocalClock) throws {
+        var upcoming: [EventStore.Tracked] = [], past: [EventStore.Tracked] = []
+        for t in calendar { EventGroup.isUpcoming(t.event, now: now) ? upcoming.append(t) : past.append(t) }
+        upcoming.sort { EventGroup.sortKey($0.event) < EventGroup.sortKey($1.event) }
+        past.sort { EventGroup.sortKey($0.event) > EventGroup.sortKey($1.event) }
+        var content: [UInt8] = []
+        for (heading, list) in [("Upcoming", upcoming), ("Past", past)] where !list.isEmpty {
+            content += Array("<h2>\(heading)</h2><ul class=\"cards\">".utf8)
+            for t in list {
+                let c = t.conversationID.flatMap { Int($0) }.map { conversations[$0] }
+                bubbles.eventCard(t.event, conversation: c.map { ($0.title, "c/" + $0.file + ".html") }, into: &content, clock: &clock)
+            }
+            content += Array("</ul>".utf8)
+        }
+        try write(.events, pages: content.isEmpty ? [] : [content], empty: "No events.")
+    }
+
+    static func paged(_ items: [[UInt8]], pageSize: Int, list: String) -> [[UInt8]] {
+        stride(from: 0, to: items.count, by: pageSize).map { start in
+            Array("<ul class=\"cards \(list)\">".utf8) + items[start..<min(items.count, start + pageSize)].joined() + Array("</ul>".utf8)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// chat-render's templates: HTML with a few mustache-style tags, filled by field.
+///
+///     {{name}}               the field's text, escaped for HTML
+///     {{{name}}}             the field as it is (markup chat-render made and escaped itself)
+///     {{#name}}…{{/name}}    the part when the field is not empty
+///     {{^name}}…{{/name}}    the part when it is empty
+///
+/// A template names only fields its kind has (`Field`'s cases); an unknown one is an error when
+/// the template is read, not an empty hole in every page.
+public struct Template<Field: CaseIterable & RawRepresentable<Int>>: Sendable {
+    enum Node: Sendable {
+        case text([UInt8])
+        case field(Int, raw: Bool)
+        case section(Int, inverted: Bool, [Node])
+    }
+
+    public struct SyntaxError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    let nodes: [Node]
+
+    public init(name: String, text: [UInt8]) throws(SyntaxError) {
+        var index: [String: Int] = [:]
+        for f in Field.allCases { index["\(f)"] = f.rawValue }
+        var stack: [(name: String, field: Int, inverted: Bool, nodes: [Node])] = [("", 0, false, [])]
+        var i = 0, textStart = 0
+        func line(_ at: Int) -> Int { text[..<at].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) } }
+        func fail(_ what: String, at: Int) -> SyntaxError { SyntaxError(description: "\(name):\(line(at)): \(what)") }
+        func flushText(upTo end: Int) {
+            if end > textStart { stack[stack.count - 1].nodes.append(.text(Array(text[textStart..<end]))) }
+        }
+        while i + 1 < text.count {
+            guard text[i] == UInt8(ascii: "{"), text[i + 1] == UInt8(ascii: "{") else { i += 1; continue }
+            let raw = i + 2 < text.count && text[i + 2] == UInt8(ascii: "{")
+            let open = raw ? 3 : 2, close: [UInt8] = raw ? Array("}}}".utf8) : Array("}}".utf8)
+            guard let end = Self.find(close, in: text, from: i + open) else { throw fail("'{{' without '}}'", at: i) }
+            var tag = String(decoding: text[(i + open)..<end], as: UTF8.self)
+            tag = String(tag.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+            flushText(upTo: i)
+            let sigil = raw ? nil : tag.first.flatMap { "#^/".contains($0) ? $0 : nil }
+            let fieldName = sigil == nil ? tag : String(tag.dropFirst())
+            guard let field = index[fieldName] else {
+                throw fail("unknown field '\(fieldName)' (this template has \(Field.allCases.map { "\($0)" }.joined(separator: ", ")))", at: i)
+            }
+            switch sigil {
+            case "#", "^": stack.append((fieldName, field, sigil == "^", []))
+            case "/":
+                guard stack.count > 1, stack[stack.count - 1].name == fieldName else { throw fail("'{{/\(fieldName)}}' closes no section", at: i) }
+                let section = stack.removeLast()
+                stack[stack.count - 1].nodes.append(.section(section.field, inverted: section.inverted, section.nodes))
+            default: stack[stack.count - 1].nodes.append(.field(field, raw: raw))
+            }
+            i = end + close.count
+            textStart = i
+        }
+        flushText(upTo: text.count)
+        guard stack.count == 1 else { throw fail("section '\(stack[stack.count - 1].name)' is not closed", at: text.count) }
+        nodes = stack[0].nodes
+    }
+
+    private static func find(_ needle: [UInt8], in text: [UInt8], from: Int) -> Int? {
+        var i = from
+        while i + needle.count <= text.count {
+            if text[i] == needle[0], text[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Fields by `Field.rawValue`; a missing one is empty.
+    public func render(_ fields: [[UInt8]], into out: inout [UInt8]) {
+        Self.render(nodes, fields, into: &out)
+    }
+
+    private static func render(_ nodes: [Node], _ fields: [[UInt8]], into out: inout [UInt8]) {
+        for node in nodes {
+            switch node {
+            case .text(let t): out += t
+            case .field(let f, let raw):
+                guard f < fields.count else { continue }
+                if raw { out += fields[f] } else { HTMLEscape.text(fields[f], into: &out) }
+            case .section(let f, let inverted, let inner):
+                if (f < fields.count && !fields[f].isEmpty) != inverted { render(inner, fields, into: &out) }
+            }
+        }
+    }
+}
+
+/// The values of one template's fields, set by name.
+public struct Fields<Field: CaseIterable & RawRepresentable<Int>> {
+    public private(set) var values: [[UInt8]] = Array(repeating: [], count: Field.allCases.count)
+    public init() {}
+    public subscript(_ f: Field) -> [UInt8] {
+        get { values[f.rawValue] }
+        set { values[f.rawValue] = newValue }
+    }
+    public mutating func set(_ f: Field, _ text: String?) { values[f.rawValue] = Array((text ?? "").utf8) }
+}

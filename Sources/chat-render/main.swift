@@ -1,0 +1,75 @@
+import ArgumentParser
+import ChatSite
+import Events
+import UnixFilter
+
+struct ChatRenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chat-render",
+        abstract: "Write conversations as a static site a person can read: a chat app's list and bubbles, no script.",
+        discussion: """
+            Reads conversation-group's conversations (--conversations) and the message records \
+            they hold (the inputs), and writes into --out an index of conversations, a page per \
+            conversation, lists of newsletters, discussion lists, parcels, events and archived \
+            conversations, and a stylesheet. Pages that would not change are not written. \
+            See chat-render(1).
+
+            Example:
+              conversation-group < messages.jsonl > conversations.jsonl
+              chat-render --conversations conversations.jsonl --out site messages.jsonl
+            """,
+        version: mailpipeVersion)
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: ArgumentHelp("conversation-group's output (without --embed).", valueName: "file"))
+    var conversations: String
+
+    @Option(help: ArgumentHelp("The folder to write the site into (made if missing).", valueName: "dir"))
+    var out: String
+
+    @Option(help: ArgumentHelp("The IANA time zone times are shown in (default: TZ, else the system's).", valueName: "zone"))
+    var zone: String?
+
+    @Option(help: ArgumentHelp("The RFC 3339 time events are upcoming from (default: the clock).", valueName: "time"))
+    var now: String?
+
+    @Flag(help: "Let images from the web load (as html-sanitize left them: through its proxy, or not at all).")
+    var remoteImages = false
+
+    @Option(help: ArgumentHelp("A folder of templates and a stylesheet to use instead of the built-in ones (any of page.html, item.html, bubble.html, parcel.html, event.html, style.css).", valueName: "dir"))
+    var templates: String?
+
+    @Option(help: ArgumentHelp("Messages on one page of a conversation.", valueName: "n"))
+    var messagesPerPage = 500
+
+    @Option(help: ArgumentHelp("Conversations, parcels or events on one page of a list.", valueName: "n"))
+    var listPageSize = 200
+
+    func validate() throws {
+        if let zone, !EventGroup.isKnownZone(zone) { throw ValidationError("--zone: unknown time zone '\(zone)'") }
+        if let now, ChatRender.instant(now) == nil { throw ValidationError("--now: not an RFC 3339 time: '\(now)'") }
+        if messagesPerPage < 1 || listPageSize < 1 { throw ValidationError("page sizes must be at least 1") }
+        if out.isEmpty { throw ValidationError("--out: give a folder") }
+    }
+
+    func run() throws {
+        var tool = ChatRender()
+        tool.conversationsPath = conversations
+        tool.out = out
+        tool.zone = zone ?? EventGroup.systemZone()
+        if let now { tool.now = ChatRender.instant(now)! }
+        tool.remoteImages = remoteImages
+        tool.messagesPerPage = messagesPerPage
+        tool.listPageSize = listPageSize
+        if let templates {
+            do { tool.templates = try SiteTemplates.load(directory: templates) } catch {
+                Diagnostics(program: "chat-render").error(error.description)
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+        }
+        FilterRun.main(program: "chat-render", options: common) { try tool.run($0) }
+    }
+}
+
+ChatRenderCommand.main()

@@ -1,0 +1,91 @@
+import Testing
+@testable import ChatSite
+
+enum F: Int, CaseIterable { case name, body, flag }
+
+func rendered(_ template: String, _ values: [F: String]) throws -> String {
+    let t = try Template<F>(name: "t.html", text: Array(template.utf8))
+    var f = Fields<F>()
+    for (k, v) in values { f.set(k, v) }
+    var out: [UInt8] = []
+    t.render(f.values, into: &out)
+    return String(decoding: out, as: UTF8.self)
+}
+
+@Suite struct TemplateTests {
+    @Test func fieldsAreEscapedUnlessTripleBraced() throws {
+        #expect(try rendered("<p title=\"{{name}}\">{{{body}}}</p>", [.name: "a\"<b>&'", .body: "<i>x</i>"])
+            == "<p title=\"a&quot;&lt;b&gt;&amp;&#39;\"><i>x</i></p>")
+    }
+
+    @Test func sectionsShowWhenTheirFieldIsSetAndInvertedOnesWhenItIsNot() throws {
+        let t = "{{#flag}}on {{name}}{{/flag}}{{^flag}}off{{/flag}}"
+        #expect(try rendered(t, [.flag: "1", .name: "n"]) == "on n")
+        #expect(try rendered(t, [.name: "n"]) == "off")
+    }
+
+    @Test(arguments: [
+        ("a\n{{nope}}", "t.html:2: unknown field 'nope'"),
+        ("{{#flag}}x", "t.html:1: section 'flag' is not closed"),
+        ("{{/flag}}", "t.html:1: '{{/flag}}' closes no section"),
+        ("{{name", "t.html:1: '{{' without '}}'"),
+    ])
+    func mistakesAreNamedWithTheirLine(_ template: String, _ message: String) {
+        #expect(throws: Template<F>.SyntaxError.self) { try rendered(template, [:]) }
+        do { _ = try rendered(template, [:]) } catch { #expect("\(error)".hasPrefix(message)) }
+    }
+
+    @Test func theBuiltInTemplatesParse() {
+        #expect(!SiteTemplates.builtIn.stylesheet.isEmpty)
+    }
+}
+
+@Suite struct LinkedTextTests {
+    func html(_ s: String) -> String {
+        var out: [UInt8] = []
+        LinkedText.html(Array(s.utf8), into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    func link(_ url: String) -> String { "<a href=\"\(url)\" rel=\"noopener noreferrer\" target=\"_blank\">\(url)</a>" }
+
+    @Test func linksEndBeforeTheSentencesPunctuation() {
+        #expect(html("see https://x.example/a.") == "see " + link("https://x.example/a") + ".")
+        #expect(html("(https://x.example/a)") == "(" + link("https://x.example/a") + ")")
+        #expect(html("https://en.wikipedia.org/wiki/Foo_(bar)!") == link("https://en.wikipedia.org/wiki/Foo_(bar)") + "!")
+        #expect(html("<https://x.example/>") == "&lt;" + link("https://x.example/") + "&gt;")
+    }
+
+    @Test func onlyWebAndMailLinksAtAWordsStart() {
+        #expect(html("javascript:alert(1) xhttps://a.example ftp://a.example") == "javascript:alert(1) xhttps://a.example ftp://a.example")
+        #expect(html("MAILTO:a@b.example") == link("MAILTO:a@b.example"))
+        #expect(html("http:// alone") == "http:// alone")
+    }
+
+    @Test func quotesInALinkAreEscaped() {
+        #expect(html("https://x.example/?q='1'&r=2") == link("https://x.example/?q=&#39;1&#39;&amp;r=2"))
+    }
+}
+
+@Suite struct TextFactsTests {
+    @Test func theLanguageOfCJKTextPicksItsGlyphs() {
+        #expect(TextFacts.cjkLanguage(Array("來週の会議資料".utf8)) == "ja")
+        #expect(TextFacts.cjkLanguage(Array("爸爸生日".utf8)) == "zh")
+        #expect(TextFacts.cjkLanguage(Array("안녕하세요".utf8)) == "ko")
+        #expect(TextFacts.cjkLanguage(Array("مرحبا hello".utf8)) == nil)
+    }
+
+    @Test func initials() {
+        #expect(TextFacts.initials(name: "Alex Rivera", address: "a@x") == "AR")
+        #expect(TextFacts.initials(name: "陳偉傑", address: "w@x") == "陳")
+        #expect(TextFacts.initials(name: nil, address: "priya@x") == "P")
+        #expect(TextFacts.initials(name: "ليلى حداد", address: "l@x") == "ل")
+    }
+
+    @Test func dayNames() {
+        #expect(LocalClock.dayText(days: 0) == "Thu 1 Jan 1970")
+        #expect(LocalClock.dayText(days: -1) == "Wed 31 Dec 1969")
+        var clock = LocalClock(zone: "Asia/Taipei")!
+        #expect(clock.local(1_773_100_800).seconds == 8 * 3600)  // 2026-03-10T00:00Z is 08:00 in Taipei
+    }
+}

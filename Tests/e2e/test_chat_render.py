@@ -1,0 +1,262 @@
+"""chat-render: the pipeline's conversations as a static site. What the pages hold, that
+nothing in them can run or load, that the same input gives the same bytes and a re-run
+rewrites only what changed, and bad records reported, not fatal."""
+import json
+import os
+import pathlib
+import re
+import subprocess
+
+import pytest
+
+from conftest import BIN, ENV, ROOT, SAMPLE, run
+
+NOW = "2026-03-11T00:00:00Z"
+
+
+def render(conversations, messages, out, *args):
+    return run("chat-render", "--conversations", conversations, "--out", out, "--zone", "Asia/Taipei", "--now", NOW,
+               *args, messages)
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    """The sample mailbox through the pipeline: (directory with messages.jsonl and
+    conversations.jsonl, the site)."""
+    d = tmp_path_factory.mktemp("chat")
+    r = subprocess.run([str(ROOT / "pipelines" / "mbox-to-conversations"), "--me", "mei@example.tw", "--zone", "Asia/Taipei",
+                        "--out", str(d), str(SAMPLE)], capture_output=True, env=ENV)
+    assert r.returncode == 0, r.stderr
+    site = d / "site"
+    r = render(d / "conversations.jsonl", d / "messages.jsonl", site)
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    return d, site
+
+
+def lines(path):
+    return [json.loads(l) for l in pathlib.Path(path).read_text().splitlines() if l.strip()]
+
+
+def message_ids_on(page):
+    return re.findall(r'<li class="message (mine|theirs)" id="[^"]+" data-message-id="([^"]+)"', page.read_text())
+
+
+def html_unescape(s):
+    import html
+    return html.unescape(s)
+
+
+def test_each_conversation_page_lists_exactly_its_messages_in_date_order_mine_marked(sample):
+    d, site = sample
+    messages = {m["id"]: m for m in lines(d / "messages.jsonl")}
+    conversations = lines(d / "conversations.jsonl")
+    for c in conversations:
+        page = site / "c" / (c["conversation_id"] + ".html")
+        shown = [(side, html_unescape(i)) for side, i in message_ids_on(page)]
+        expected = sorted(c["message_ids"], key=lambda i: messages[i]["date"])
+        assert [i for _, i in shown] == expected
+        assert all((side == "mine") == messages[i]["from_me"] for side, i in shown)
+    assert any(m["from_me"] for m in messages.values())
+
+
+def test_the_lists_sort_conversations_into_their_pages_newest_first(sample):
+    d, site = sample
+    conversations = lines(d / "conversations.jsonl")
+    index = (site / "index.html").read_text()
+    linked = re.findall(r'href="c/([0-9a-f]+)\.html"', index)
+    chats = [c for c in conversations if not c["is_newsletter"] and not c["archived"]]
+    listed = {c["conversation_id"] for c in chats}
+    assert listed >= set(linked) and len(linked) >= 8
+    dates = [next(c["last_date"] for c in conversations if c["conversation_id"] == i) for i in linked]
+    assert dates == sorted(dates, reverse=True)
+    newsletters = (site / "newsletters.html").read_text()
+    assert "Bookshelf Weekly" in newsletters and "Bookshelf" not in index
+    assert "swift-dev" in (site / "lists.html").read_text()
+    assert all(f'c/{c["conversation_id"]}.html' not in index for c in conversations if c["is_newsletter"])
+
+
+def test_parcels_and_events_have_their_pages_and_cards(sample):
+    d, site = sample
+    parcels = (site / "parcels.html").read_text()
+    for number, link in [("904012345678", "https://www.t-cat.com.tw/Inquire/Trace.aspx?no=904012345678"),
+                         ("1Z999AA10123456784", "https://wwwapps.ups.com/WebTracking/track?track=yes&amp;trackNums=1Z999AA10123456784")]:
+        assert number in parcels and f'href="{link}"' in parcels
+    assert "T-Cat (黑貓宅急便)" in parcels
+    events = (site / "events.html").read_text()
+    upcoming, past = events.split("<h2>Past</h2>") if "<h2>Past</h2>" in events else (events, "")
+    assert "爸爸生日" in upcoming and "Taroko trip: where next?" in upcoming
+    assert "Fri 13 Mar 2026, 20:30 – 21:30" in upcoming  # the update applied, in the page's zone
+    assert "Weekly design review" in upcoming and "Event · Weekly" in upcoming
+    # the cancellation of one week's meeting, as its message's card says
+    cancel = next(p for p in (site / "c").glob("*.html") if "Canceled: Weekly design review" in p.read_text())
+    assert 'class="card event cancelled"' in cancel.read_text() and "<strong>Cancelled</strong>" in cancel.read_text()
+    # each message's own cards, under its bubble
+    ups = next(p for p in (site / "c").glob("*.html") if "1Z999AA10123456784" in p.read_text())
+    assert 'class="card parcel"' in ups.read_text()
+
+
+def test_nothing_on_any_page_can_run_or_load_from_elsewhere(sample):
+    _, site = sample
+    pages = list(site.rglob("*.html"))
+    assert len(pages) > 15
+    for page in pages:
+        text = page.read_text()
+        assert "<script" not in text.lower()
+        csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', text)
+        assert csp and html_unescape(csp.group(1)).startswith("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:;")
+        for a in re.findall(r"<a [^>]*href=\"https?:[^>]*>", text):
+            assert 'rel="noopener noreferrer"' in a
+        for frame in re.findall(r"<iframe [^>]*>", text):
+            assert 'sandbox="allow-popups allow-popups-to-escape-sandbox"' in frame
+            assert "allow-scripts" not in frame and "allow-same-origin" not in frame
+        assert re.search(r'(src|href)="(https?:)?//', text.replace('href="https://', "")) is None
+
+
+def test_the_same_input_gives_the_same_bytes_and_a_rerun_writes_nothing(sample, tmp_path):
+    d, site = sample
+    again = tmp_path / "again"
+    assert render(d / "conversations.jsonl", d / "messages.jsonl", again).returncode == 0
+    files = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
+    assert all((site / f).read_bytes() == (again / f).read_bytes() for f in files)
+    before = {f: os.stat(again / f).st_mtime_ns for f in files}
+    os.utime(again / "index.html", ns=(1, 1))
+    assert render(d / "conversations.jsonl", d / "messages.jsonl", again).returncode == 0
+    assert os.stat(again / "index.html").st_mtime_ns == 1  # same bytes: not written
+    assert all(os.stat(again / f).st_mtime_ns == before[f] for f in files if f != pathlib.Path("index.html"))
+
+
+def test_a_new_message_rewrites_only_its_conversation_and_the_lists_it_is_on(sample, tmp_path):
+    d, _ = sample
+    messages = (d / "messages.jsonl").read_text().splitlines(keepends=True)
+    late = next(i for i, l in enumerate(messages) if json.loads(l)["id"] == "auto-0010@mail.example.com")
+    fewer = tmp_path / "fewer.jsonl"
+    fewer.write_text("".join(messages[:late] + messages[late + 1:]))
+    site = tmp_path / "site"
+
+    def render_all(source):
+        grouped = run("conversation-group", "--now", NOW, source)
+        (tmp_path / "c.jsonl").write_bytes(grouped.stdout)
+        assert render(tmp_path / "c.jsonl", source, site).returncode == 0
+
+    render_all(fewer)
+    for p in site.rglob("*"):
+        if p.is_file():
+            os.utime(p, ns=(1, 1))
+    render_all(d / "messages.jsonl")
+    changed = {str(p.relative_to(site)) for p in site.rglob("*") if p.is_file() and p.stat().st_mtime_ns != 1}
+    alex = json.loads(messages[late])["participant_hash"]
+    assert changed == {f"c/{alex}.html", "index.html"}
+
+
+def records_for(conversations, messages, tmp_path):
+    c, m = tmp_path / "c.jsonl", tmp_path / "m.jsonl"
+    c.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in conversations))
+    m.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in messages))
+    return c, m
+
+
+def message(i, **fields):
+    return {"id": f"m{i}@x.example", "date": f"2026-03-0{1 + i % 9}T0{i % 10}:00:00Z", "from": {"name": "Ana", "address": "ana@x.example"},
+            "from_me": False, "subject": "Hello", "reply_text": f"text {i}", "participant_hash": "p1", **fields}
+
+
+def conversation(ids, cid="p1", **fields):
+    return {"conversation_id": cid, "participants": [{"name": "Ana", "address": "ana@x.example"}], "is_group": False,
+            "is_newsletter": False, "message_count": len(ids), "unread_count": 0, "last_date": "2026-03-09T00:00:00Z",
+            "snippet": "", "archived": False, "shipments": [], "message_ids": ids, **fields}
+
+
+def test_text_is_escaped_and_its_links_made_links(tmp_path):
+    text = "<script>alert(1)</script> & see https://x.example/a?b=1&c=2. (or mailto:ana@x.example)\nline two"
+    c, m = records_for([conversation(["m1@x.example"])], [message(1, reply_text=text, quoted_text="> <b>old</b>")], tmp_path)
+    r = render(c, m, tmp_path / "site")
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "site" / "c" / "p1.html").read_text()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; see " in page
+    assert '<a href="https://x.example/a?b=1&amp;c=2" rel="noopener noreferrer" target="_blank">https://x.example/a?b=1&amp;c=2</a>. (or ' in page
+    assert '<a href="mailto:ana@x.example"' in page and "mailto:ana@x.example</a>)\nline two" in page
+    assert "<details><summary>Show quoted text</summary>" in page and "&gt; &lt;b&gt;old&lt;/b&gt;" in page
+
+
+def test_html_that_was_not_sanitized_is_sanitized_before_it_reaches_a_frame(tmp_path):
+    html = '<p onclick="alert(1)">Hi</p><script>alert(2)</script><img src="https://t.example/p.png" width="600"><img src="cid:a1">'
+    c, m = records_for([conversation(["m1@x.example"])],
+                       [message(1, reply_text="", html=html, attachments=[{"filename": "a.png", "content_type": "image/png", "size": 70,
+                                                                           "content_id": "a1"}])], tmp_path)
+    assert render(c, m, tmp_path / "site").returncode == 0
+    page = (tmp_path / "site" / "c" / "p1.html").read_text()
+    frame = html_unescape(re.search(r'srcdoc="([^"]*)"', page).group(1))
+    assert "<script" not in frame and "onclick" not in frame and "alert" not in frame
+    assert 'data-remote-src="https://t.example/p.png"' in frame and ' src="https:' not in frame
+    assert 'data-cid="a1"' in frame and "cid:" not in frame.replace('data-cid="a1"', "")
+    full = list((tmp_path / "site" / "m").glob("*.html"))
+    assert len(full) == 1 and "Back to the conversation" in full[0].read_text()
+
+
+def test_a_saved_attachment_is_linked_and_its_inline_image_shown(tmp_path):
+    saved = tmp_path / "site" / "files" / "photo 1.png"
+    saved.parent.mkdir(parents=True)
+    saved.write_bytes(b"\x89PNG")
+    html = '<div class="mailpipe-body"><p>Look</p><img src="cid:p1"></div>'
+    att = [{"filename": "photo 1.png", "content_type": "image/png", "size": 4, "content_id": "p1", "saved_as": str(saved)}]
+    c, m = records_for([conversation(["m1@x.example"])],
+                       [message(1, reply_text="", html=html, sanitize={"elements_removed": 0}, attachments=att)], tmp_path)
+    assert render(c, m, tmp_path / "site").returncode == 0
+    page = (tmp_path / "site" / "c" / "p1.html").read_text()
+    assert '<a href="../files/photo%201.png" dir="auto">photo 1.png</a>' in page
+    assert 'src="../files/photo%201.png"' in html_unescape(re.search(r'srcdoc="([^"]*)"', page).group(1))
+
+
+def test_bad_records_are_reported_with_their_line_and_left_out(tmp_path):
+    c, m = records_for([conversation(["m1@x.example", "m2@x.example"]), {"conversation_id": "p2"}, "{nope"],
+                       [message(1), "not json", {"date": "2026-03-01T00:00:00Z"}, message(2), message(7, id="stray@x.example")],
+                       tmp_path)
+    r = render(c, m, tmp_path / "site")
+    assert r.returncode == 1
+    err = r.stderr.decode().splitlines()
+    assert err[0].startswith(f"chat-render: {c}:2: the record has no message_ids")
+    assert err[1].startswith(f"chat-render: {c}:3: invalid JSON")
+    assert err[2].startswith(f"chat-render: {m}:2: invalid JSON")
+    assert err[3] == f"chat-render: {m}:3: the record has no id"
+    assert err[4] == f"chat-render: {m}:5: message stray@x.example is in no conversation of {c}"
+    assert [i for _, i in message_ids_on(tmp_path / "site" / "c" / "p1.html")] == ["m1@x.example", "m2@x.example"]
+    strict = render(c, m, tmp_path / "strict", "--strict")
+    assert strict.returncode == 65
+
+
+def test_a_conversation_of_twenty_thousand_messages_is_split_into_pages(tmp_path):
+    n = 20000
+    msgs = [dict(message(i), date=f"2026-01-01T00:00:00Z".replace("00:00:00", f"{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}")
+                 .replace("01T", f"{1 + i // 86400:02d}T")) for i in range(n)]
+    c, m = records_for([conversation([x["id"] for x in msgs])], msgs, tmp_path)
+    r = render(c, m, tmp_path / "site")
+    assert r.returncode == 0, r.stderr
+    pages = sorted((tmp_path / "site" / "c").glob("p1*.html"))
+    assert len(pages) == 40
+    seen = []
+    for k in range(1, 40):
+        page = tmp_path / "site" / "c" / f"p1.p{k}.html"
+        ids = [i for _, i in message_ids_on(page)]
+        assert len(ids) == 500
+        seen += ids
+        assert (f'href="p1.p{k + 1}.html"' if k < 39 else 'href="p1.html"') in page.read_text()
+    newest = [i for _, i in message_ids_on(tmp_path / "site" / "c" / "p1.html")]
+    assert len(newest) == 500 and 'rel="prev" href="p1.p39.html"' in (tmp_path / "site" / "c" / "p1.html").read_text()
+    assert seen + newest == [x["id"] for x in msgs]
+
+
+def test_templates_from_a_folder_replace_the_built_in_ones(tmp_path, sample):
+    d, _ = sample
+    t = tmp_path / "t"
+    t.mkdir()
+    (t / "style.css").write_text("body { color: red }\n")
+    (t / "item.html").write_text('<li class="mine-{{count}}"><a href="{{href}}">{{title}}</a></li>\n')
+    r = render(d / "conversations.jsonl", d / "messages.jsonl", tmp_path / "site", "--templates", t)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "site" / "style.css").read_text() == "body { color: red }\n"
+    assert '<li class="mine-1"><a href="c/' in (tmp_path / "site" / "index.html").read_text()
+    (t / "bubble.html").write_text("<li>\n{{#text}}{{{text}}}{{/text}}{{nonsense}}</li>\n")
+    bad = render(d / "conversations.jsonl", d / "messages.jsonl", tmp_path / "site2", "--templates", t)
+    assert bad.returncode == 64
+    assert f"{t}/bubble.html:2: unknown field 'nonsense'" in bad.stderr.decode()
