@@ -1,0 +1,203 @@
+"""chat-render's site in Debian's Chromium through Playwright: it opens from file://, each
+conversation shows its messages in date order with mine on the right, nothing logs an error,
+asks for anything outside the site's folder or opens a dialog; axe-core finds no serious or
+critical violation in light and dark mode; and the XSS vectors of ../shared delivered as mail
+(with and without html-sanitize in the pipeline) run nothing and fetch nothing."""
+import json
+import shutil
+import subprocess
+import threading
+from email.message import EmailMessage
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from conftest import ENV, ROOT, SAMPLE, SHARED, run
+from test_chat_render import NOW, render
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+
+class Proxy(BaseHTTPRequestHandler):
+    """Every request that leaves the browser comes here (Playwright does not report those of
+    sandboxed frames): it is recorded and refused."""
+    seen = []
+
+    def answer(self):
+        Proxy.seen.append(self.path)
+        self.send_response(404)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_GET = do_POST = do_HEAD = do_CONNECT = do_PUT = do_OPTIONS = answer
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert path, "Debian's chromium is not installed (scripts/install-deps --test)"
+    proxy = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=[
+            "--no-sandbox", f"--proxy-server=http://127.0.0.1:{proxy.server_port}", "--proxy-bypass-list=<-loopback>",
+            # the browser's own traffic, which is not the pages'
+            "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
+            "--disable-domain-reliability", "--no-pings", "--no-first-run",
+            "--disable-features=NetworkTimeServiceQuerying,OptimizationHints,Translate,MediaRouter"])
+        yield browser
+        browser.close()
+    proxy.shutdown()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    d = tmp_path_factory.mktemp("site")
+    r = subprocess.run([str(ROOT / "pipelines" / "mbox-to-conversations"), "--me", "mei@example.tw", "--zone", "Asia/Taipei",
+                        "--out", str(d), "--html", str(d / "site"), str(SAMPLE)], capture_output=True, env=ENV)
+    assert r.returncode == 0, r.stderr
+    return d / "site"
+
+
+# Chromium's own services (sign-in, updates), which its switches do not all silence; no page
+# and no vector asks for these hosts
+def browsers_own(target):
+    host = target.split("//")[-1].split("/")[0].rsplit(":", 1)[0]
+    return any(host == d or host.endswith("." + d) for d in ("google.com", "googleapis.com", "gvt1.com", "gstatic.com"))
+
+
+class Watch:
+    """What a page did that it must not: console errors, requests outside the site (as the
+    page reports them, and as the proxy sees them), dialogs."""
+
+    @property
+    def all(self):
+        return self.problems + [("request", url) for url in Proxy.seen if not browsers_own(url)]
+
+    def __init__(self, page, root):
+        self.problems = []
+        Proxy.seen.clear()
+        prefix = "file://" + str(root) + "/"
+        page.on("console", lambda m: m.type in ("error", "warning") and self.problems.append(("console", m.text)))
+        page.on("pageerror", lambda e: self.problems.append(("pageerror", str(e))))
+        page.on("dialog", lambda d: (self.problems.append(("dialog", d.message)), d.dismiss()))
+        page.on("request", lambda r: r.url.startswith(prefix) or r.url in ("about:srcdoc", "about:blank")
+                or self.problems.append(("request", r.url)))
+
+
+def open_page(browser, root, name, scheme="light", width=1100):
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme, java_script_enabled=True)
+    page = context.new_page()
+    watch = Watch(page, root)
+    page.goto("file://" + str(root / name))
+    page.wait_for_load_state("load")
+    return context, page, watch
+
+
+def test_every_page_opens_from_disk_quietly_with_its_messages_in_order_mine_on_the_right(chromium, site):
+    messages = {json.loads(l)["id"]: json.loads(l) for l in (site.parent / "messages.jsonl").read_text().splitlines()}
+    pages = ["index.html", "newsletters.html", "lists.html", "parcels.html", "events.html", "archived.html"]
+    pages += ["c/" + p.name for p in sorted((site / "c").glob("*.html"))] + ["m/" + p.name for p in sorted((site / "m").glob("*.html"))]
+    mine_seen = 0
+    for name in pages:
+        context, page, watch = open_page(chromium, site, name)
+        assert page.title()
+        if name.startswith("c/"):
+            shown = page.eval_on_selector_all("li.message", "els => els.map(e => [e.dataset.messageId, e.classList.contains('mine'),"
+                                              " e.querySelector('.bubble').getBoundingClientRect().left,"
+                                              " e.querySelector('.bubble').getBoundingClientRect().right, e.getBoundingClientRect().right,"
+                                              " e.getBoundingClientRect().left])")
+            ids = [s[0] for s in shown]
+            assert ids == sorted(ids, key=lambda i: messages[i]["date"])
+            for message_id, mine, left, right, row_right, row_left in shown:
+                assert mine == messages[message_id]["from_me"]
+                if mine:
+                    mine_seen += 1
+                    assert abs(right - row_right) < 2 and left > row_left + 50
+                else:
+                    assert abs(left - row_left) < 2
+        assert watch.all == [], name
+        context.close()
+    assert mine_seen >= 1
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_serious_or_critical_violation(chromium, site, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+    group = next(p for p in (site / "c").glob("*.html") if "Trip photos" in p.read_text())
+    newsletter = next(p for p in (site / "c").glob("*.html") if "Spring reading list" in p.read_text())
+    for name in ["index.html", "c/" + group.name, "c/" + newsletter.name, "events.html", "parcels.html"]:
+        for width in (320, 1100):
+            context, page, _ = open_page(chromium, site, name, scheme, width)
+            results = Axe().run(page)
+            bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+                   for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+            assert bad == [], (name, width)
+            context.close()
+
+
+def xss_mailbox(path):
+    """Every vector of ../shared/vectors/xss as the HTML body of a message from one sender."""
+    fields = {"dompurify_expect.json": "payload", "html5sec_h5sc.json": "payload",
+              "owasp_xss_filter_evasion.json": "payload", "roundcube_washtml.json": "input"}
+    n = 0
+    with open(path, "w", encoding="utf-8") as out:
+        for name, field in fields.items():
+            for item in json.loads((SHARED / "vectors" / "xss" / name).read_text()):
+                m = EmailMessage()
+                m["From"] = "Mallory <mallory@evil.example>"
+                m["To"] = "me@example.com"
+                m["Subject"] = f"vector {n}"
+                m["Date"] = f"Mon, 2 Mar 2026 {n // 3600 % 24:02d}:{n // 60 % 60:02d}:{n % 60:02d} +0000"
+                m["Message-ID"] = f"<v{n}@evil.example>"
+                m.set_content(item[field], subtype="html")
+                text = m.as_string().replace("\nFrom ", "\n>From ")
+                out.write(f"From mallory@evil.example Mon Mar  2 00:00:00 2026\n{text}\n")
+                n += 1
+    return n
+
+
+@pytest.mark.parametrize("sanitized", [True, False], ids=["with-html-sanitize", "without-html-sanitize"])
+def test_xss_vectors_delivered_as_mail_run_nothing_and_fetch_nothing(chromium, tmp_path, sanitized):
+    mbox = tmp_path / "xss.mbox"
+    count = xss_mailbox(mbox)
+    stages = ["html-sanitize", "text-extract"] if sanitized else ["text-extract"]
+    records = run("mime-parse", "--no-progress", mbox).stdout
+    for stage in stages + ["newsletter-detect"]:
+        records = run(stage, "--no-progress", input=records).stdout
+    records = run("participant-hash", "--me", "me@example.com", input=records).stdout
+    (tmp_path / "m.jsonl").write_bytes(records)
+    (tmp_path / "c.jsonl").write_bytes(run("conversation-group", "--now", NOW, tmp_path / "m.jsonl").stdout)
+    site = tmp_path / "site"
+    r = render(tmp_path / "c.jsonl", tmp_path / "m.jsonl", site)
+    assert r.returncode == 0, r.stderr
+    pages = ["c/" + p.name for p in sorted((site / "c").glob("*.html"))] + ["m/" + p.name for p in sorted((site / "m").glob("*.html"))]
+    assert len(pages) > count // 2
+    # one tab goes through every page (a context each would take minutes)
+    context, page, watch = open_page(chromium, site, pages[0])
+    shown = 0
+    for name in pages:
+        page.goto("file://" + str(site / name))
+        page.wait_for_load_state("load")
+        shown += page.eval_on_selector_all("li.message", "els => els.length")
+        # the frames are srcdoc documents (or not yet committed): none went anywhere
+        assert [f.url for f in page.frames if f != page.main_frame and f.url not in ("about:srcdoc", "", "about:blank")] == [], name
+        assert [p for p in watch.all if p[0] in ("dialog", "request", "pageerror")] == [], name
+    context.close()
+    assert shown == count
+
+
+def test_the_watch_sees_a_request_outside_the_site(chromium, tmp_path):
+    """The control: with --remote-images a sanitized message's remote image is fetched, and
+    the watch above sees it (so its silence elsewhere means something)."""
+    from test_chat_render import conversation, message, records_for
+    html = '<div class="mailpipe-body"><img src="https://images.example/pic.png" width="600"></div>'
+    c, m = records_for([conversation(["m1@x.example"])], [message(1, reply_text="", html=html, sanitize={})], tmp_path)
+    assert render(c, m, tmp_path / "site", "--remote-images").returncode == 0
+    context, page, watch = open_page(chromium, tmp_path / "site", "c/p1.html")
+    page.wait_for_timeout(500)
+    assert any(kind == "request" and "images.example" in url for kind, url in watch.all)
+    context.close()
