@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "Events", dependencies: ["BodyText", "CivilTime", "CLibcExtras", "ICalendar", "JSONLines", "StructuredData", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("appointment-words.json")]),
 
-        .target(name: "ChatSite", dependencies: ["CivilTime", "Events", "Hashing", "ICalendar", "JSONLines", "Parcels", "Sanitize", "UnixFilter"],
+        .target(name: "ChatSite", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "ICalendar", "JSONLines", "Parcels", "Sanitize", "UnixFilter"],
                 resources: [.embedInCode("templates")]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CivilTime
+import Conversations
 import Events
 import Hashing
 import JSONLines
@@ -42,7 +43,7 @@ struct BubbleRenderer {
         let from = r.value("from")
         let senderName = from?["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? from?["address"]?.stringValue ?? ""
         if group && !fromMe { f.set(.sender, senderName) }
-        if let subject = r.string("subject"), !subject.isEmpty, !Self.isReply(subject) { f.set(.subject, subject) }
+        if let subject = r.string("subject"), !subject.isEmpty, !Subject.isReply(subject) { f.set(.subject, subject) }
         if r.value("forwarded") == .bool(true) { f.set(.forwarded, "forwarded") }
 
         let text = r.stringBytes("reply_text") ?? r.stringBytes("text") ?? []
@@ -82,7 +83,7 @@ struct BubbleRenderer {
             f[.folded] = folded
             f.set(.folded_label, "Show " + labels.joined(separator: " and "))
         }
-        f[.attachments] = chips(attachments, page: "c")
+        f[.attachments] = chips(attachments)
         var cards: [UInt8] = []
         for s in r.value("shipments")?.arrayValue ?? [] { parcelCard(s, into: &cards) }
         for v in r.value("events")?.arrayValue ?? [] {
@@ -102,12 +103,6 @@ struct BubbleRenderer {
     }
 
     static func isBlank(_ text: [UInt8]) -> Bool { text.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 } }
-
-    /// "Re: …" and its translations: the subject of the message before it, not news.
-    static func isReply(_ subject: String) -> Bool {
-        let s = subject.lowercased()
-        return ["re:", "re :", "aw:", "sv:", "vs:", "antw:", "回覆", "回复", "答复", "答覆", "ｒｅ："].contains { s.hasPrefix($0) }
-    }
 
     // MARK: HTML in a frame
 
@@ -210,7 +205,7 @@ struct BubbleRenderer {
 
     // MARK: attachments and cards
 
-    func chips(_ attachments: [JSONValue], page: String) -> [UInt8] {
+    func chips(_ attachments: [JSONValue]) -> [UInt8] {
         var out: [UInt8] = []
         for a in attachments {
             let name = a["filename"]?.stringValue ?? a["content_type"]?.stringValue ?? "attachment"

@@ -82,12 +82,14 @@ public struct ChatRender {
             let date = record.string("date")
             let epoch = date.flatMap { CivilDate.epoch(rfc3339: $0) }
             let fromMe = record.value("from_me") == .bool(true)
-            var c = conversations[Int(k)]
-            if record.string("mail_kind") == "list" { c.isList = true }
-            if let epoch, epoch >= c.lastEpoch { c.lastEpoch = epoch; c.lastFromMe = fromMe }
-            conversations[Int(k)] = c
-            let html = try renderer.bubble(record, id: id, epoch: epoch, fromMe: fromMe, group: c.isGroup,
-                                           conversationFile: c.file, clock: &clock)
+            let c = Int(k)
+            if record.string("mail_kind") == "list" { conversations[c].isList = true }
+            if let epoch, epoch >= conversations[c].lastEpoch {
+                conversations[c].lastEpoch = epoch
+                conversations[c].lastFromMe = fromMe
+            }
+            let html = try renderer.bubble(record, id: id, epoch: epoch, fromMe: fromMe, group: conversations[c].isGroup,
+                                           conversationFile: conversations[c].file, clock: &clock)
             let offset = try spool.append(html)
             bubbles.append(Bubble(conversation: k, order: Int32(truncatingIfNeeded: bubbles.count), epoch: epoch ?? Int.min,
                                   offset: offset, length: html.count))
@@ -137,13 +139,9 @@ public struct ChatRender {
         return store.events
     }
 
-    /// A message id's key in the lookup (FNV-1a, 64 bits: a million ids fit in a few
-    /// megabytes, and two that collide are astronomically unlikely).
-    static func key(_ id: String) -> UInt64 {
-        var h: UInt64 = 0xcbf29ce484222325
-        for b in id.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
-        return h
-    }
+    /// A message id's key in the lookup (64 bits: a million ids fit in a few megabytes, and
+    /// two that collide are astronomically unlikely).
+    static func key(_ id: String) -> UInt64 { TextFacts.fnv1a(id) }
 
     func readConversations(_ run: FilterRun) throws -> [ConversationSummary] {
         let input: Input
@@ -152,29 +150,21 @@ public struct ChatRender {
             throw Exit(error.status)
         }
         defer { input.close() }
-        var reader = LineReader(fd: input.fd)
-        defer { reader.close() }
         var all: [ConversationSummary] = []
         var files = Set<String>()
-        do {
-            try reader.forEachLine { l in
-                if l.bytes.isEmpty { return true }
-                do {
-                    let record = try JSONRecord(line: l.bytes)
-                    var c = try ConversationSummary(record)
-                    // two ids that make the same file name (a hashed one, in theory) get a suffix
-                    while !files.insert(c.file).inserted { c.file += "_" }
-                    all.append(c)
-                } catch {
-                    run.diagnostics.error("\(error)", file: input.name, line: l.number)
-                    run.diagnostics.countSkipped()
-                    run.raise(.someRecordsFailed)
-                }
-                return true
+        try forEachLine(of: input, in: run) { l in
+            if l.bytes.isEmpty { return true }
+            do {
+                var c = try ConversationSummary(try JSONRecord(line: l.bytes))
+                // two ids that make the same file name (a hashed one, in theory) get a suffix
+                while !files.insert(c.file).inserted { c.file += "_" }
+                all.append(c)
+            } catch {
+                run.diagnostics.error("\(error)", file: input.name, line: l.number)
+                run.diagnostics.countSkipped()
+                run.raise(.someRecordsFailed)
             }
-        } catch let e as LineReader.ReadError {
-            if case .io(let code) = e { run.diagnostics.error(InputError(path: input.name, errno: code).description, file: input.name) }
-            throw Exit(.ioError)
+            return true
         }
         return all
     }
@@ -270,15 +260,7 @@ final class Spool {
     }
 
     func flush() throws {
-        var done = 0
-        while done < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SiteWriter.WriteError(path: "spool", errno: errno)
-            }
-            done += n
-        }
+        guard writeAll(fd: fd, buffer) else { throw SiteWriter.WriteError(path: "spool", errno: errno) }
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -293,9 +275,4 @@ final class Spool {
             done += n
         }
     }
-}
-
-extension ChatRender {
-    /// An RFC 3339 time with `Z` as seconds.
-    public static func instant(_ text: String) -> Int? { text.hasSuffix("Z") ? CivilDate.epoch(rfc3339: text) : nil }
 }

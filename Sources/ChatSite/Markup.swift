@@ -1,17 +1,11 @@
-/// Text made safe for HTML: every character that could end a text run or an attribute value
-/// is written as a reference, so escaped text is the same in both places.
+import Sanitize
+
+/// Text made safe for HTML by html-sanitize's escaping, quotes included, so that escaped text is
+/// the same in a text run and in a (double-quoted) attribute value.
 public enum HTMLEscape {
     public static func text<C: Collection<UInt8>>(_ bytes: C, into out: inout [UInt8]) {
-        for b in bytes {
-            switch b {
-            case UInt8(ascii: "&"): out += amp
-            case UInt8(ascii: "<"): out += lt
-            case UInt8(ascii: ">"): out += gt
-            case UInt8(ascii: "\""): out += quot
-            case UInt8(ascii: "'"): out += apos
-            case 0: out += replacement  // a browser shows U+FFFD for it anyway
-            default: out.append(b)
-            }
+        if bytes.withContiguousStorageIfAvailable({ Escape.attribute($0, into: &out) }) == nil {
+            Escape.attribute(Array(bytes), into: &out)
         }
     }
 
@@ -34,8 +28,7 @@ public enum HTMLEscape {
         }
     }
 
-    static let amp = Array("&amp;".utf8), lt = Array("&lt;".utf8), gt = Array("&gt;".utf8)
-    static let quot = Array("&quot;".utf8), apos = Array("&#39;".utf8), replacement = Array("\u{FFFD}".utf8)
+    static let amp = Array("&amp;".utf8), quot = Array("&quot;".utf8)
 }
 
 /// A message's plain text as HTML: escaped, with its http(s) and mailto links made links
@@ -128,9 +121,12 @@ public enum TextFacts {
     }
 
     /// One of `count` colours for an address, the same on every run (FNV-1a of its bytes).
-    public static func colourIndex(_ address: String, count: Int) -> Int {
+    public static func colourIndex(_ address: String, count: Int) -> Int { Int(fnv1a(address) % UInt64(count)) }
+
+    /// FNV-1a, 64 bits, of a string's UTF-8: the same on every run, unlike Swift's Hasher.
+    public static func fnv1a(_ s: String) -> UInt64 {
         var h: UInt64 = 0xcbf29ce484222325
-        for b in address.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
-        return Int(h % UInt64(count))
+        for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+        return h
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import UnixFilter
 
 /// Writes the site's files into its folder, each only when its bytes changed (a page that
 /// stays the same keeps its bytes and its time, so a hook can re-render after every message),
@@ -37,17 +38,11 @@ public final class SiteWriter {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw WriteError(path: temporary, errno: errno) }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let e = errno
-                close(fd)
-                unlink(temporary)
-                throw WriteError(path: temporary, errno: e)
-            }
-            done += n
+        guard writeAll(fd: fd, bytes) else {
+            let e = errno
+            close(fd)
+            unlink(temporary)
+            throw WriteError(path: temporary, errno: e)
         }
         guard close(fd) == 0 else { throw WriteError(path: temporary, errno: errno) }
         guard rename(temporary, path) == 0 else { throw WriteError(path: path, errno: errno) }
@@ -77,16 +72,8 @@ public final class SiteWriter {
     }
 
     static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return nil }
-            if n == 0 { return out }
-            out += chunk[0..<n]
-        }
+        guard let input = try? Input.open(path) else { return nil }
+        defer { input.close() }
+        return try? readWholeFile(fd: input.fd)
     }
 }

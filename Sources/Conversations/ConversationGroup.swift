@@ -202,8 +202,16 @@ public struct ConversationGroup {
     }
 }
 
-enum Subject {
-    private static let prefixes = ["re:", "fwd:", "fw:", "aw:", "wg:", "sv:", "vs:", "tr:", "rv:", "r:", "回覆:", "回复:", "答复:", "轉寄:", "转发:", "re：", "回覆：", "回复：", "转发：", "轉寄："]
+public enum Subject {
+    private static let replies = ["re:", "aw:", "sv:", "vs:", "rv:", "r:", "回覆:", "回复:", "答复:", "re：", "回覆：", "回复："]
+    private static let forwards = ["fwd:", "fw:", "wg:", "tr:", "轉寄:", "转发:", "转发：", "轉寄："]
+    private static let prefixes = replies + forwards
+
+    /// "Re: …" and its translations: a subject that only repeats the one it answers.
+    public static func isReply(_ subject: String) -> Bool {
+        let s = subject.lowercased().drop(while: { $0.isWhitespace })
+        return replies.contains { s.hasPrefix($0) }
+    }
 
     /// The subject without reply and forward prefixes, lowercased, whitespace collapsed.
     static func normalized(_ subject: String) -> String {

@@ -1,15 +1,15 @@
 /// HTML escaping for text and double-quoted attribute values. '<' and '>' are escaped in both:
 /// nothing a browser could read as markup survives, whatever parser reads it next.
-enum Escape {
+public enum Escape {
     static func text(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         escape(bytes, quotes: false, into: &out)
     }
 
-    static func attribute(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    public static func attribute(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
         escape(bytes, quotes: true, into: &out)
     }
 
-    static func attribute(_ bytes: [UInt8], into out: inout [UInt8]) {
+    public static func attribute(_ bytes: [UInt8], into out: inout [UInt8]) {
         bytes.withUnsafeBufferPointer { escape($0, quotes: true, into: &out) }
     }
 

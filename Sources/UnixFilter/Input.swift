@@ -41,10 +41,6 @@ public struct Input {
 public struct InputError: Error, CustomStringConvertible {
     public var path: String
     public var errno: Int32
-    public init(path: String, errno: Int32) {
-        self.path = path
-        self.errno = errno
-    }
     public var description: String { String(cString: strerror(errno)) }
     /// Missing or unreadable input is "no input" (66); anything else an I/O error (74).
     public var status: ExitStatus { errno == ENOENT || errno == EACCES || errno == ENOTDIR ? .noInput : .ioError }

@@ -17,11 +17,8 @@ public func filterRecords(_ run: FilterRun, progressNoun: String = "records",
             progress.clear()
             run.diagnostics.beforeWrite = nil
         }
-        var reader = LineReader(fd: input.fd)
-        defer { reader.close() }
         var count = 0
-        do {
-            try reader.forEachLine { l in
+        try forEachLine(of: input, in: run) { l in
                 let line = l.bytes, number = l.number
                 if line.isEmpty { return true }
                 count += 1
@@ -41,10 +38,18 @@ public func filterRecords(_ run: FilterRun, progressNoun: String = "records",
                 }
                 progress.update(bytes: l.offset + l.length, records: count)
                 return true
-            }
-        } catch let e as LineReader.ReadError {
-            if case .io(let code) = e { run.diagnostics.error(InputError(path: input.name, errno: code).description, file: input.name) }
-            throw Exit(.ioError)
         }
+    }
+}
+
+/// Reads `input` line by line; a read that fails is reported and ends the run (exit 74).
+public func forEachLine(of input: Input, in run: FilterRun, _ body: (LineReader.Line) throws -> Bool) throws {
+    var reader = LineReader(fd: input.fd)
+    defer { reader.close() }
+    do {
+        try reader.forEachLine(body)
+    } catch let e as LineReader.ReadError {
+        if case .io(let code) = e { run.diagnostics.error(InputError(path: input.name, errno: code).description, file: input.name) }
+        throw Exit(.ioError)
     }
 }

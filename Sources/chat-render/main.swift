@@ -31,7 +31,7 @@ struct ChatRenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The IANA time zone times are shown in (default: TZ, else the system's).", valueName: "zone"))
     var zone: String?
 
-    @Option(help: ArgumentHelp("The RFC 3339 time events are upcoming from (default: the clock).", valueName: "time"))
+    @Option(help: ArgumentHelp("The time events are upcoming from: RFC 3339, or a date or wall-clock time in --zone (default: the clock).", valueName: "time"))
     var now: String?
 
     @Flag(help: "Let images from the web load (as html-sanitize left them: through its proxy, or not at all).")
@@ -48,7 +48,7 @@ struct ChatRenderCommand: ParsableCommand {
 
     func validate() throws {
         if let zone, !EventGroup.isKnownZone(zone) { throw ValidationError("--zone: unknown time zone '\(zone)'") }
-        if let now, ChatRender.instant(now) == nil { throw ValidationError("--now: not an RFC 3339 time: '\(now)'") }
+        if let now, EventGroup.instant(now, zone: zone ?? EventGroup.systemZone()) == nil { throw ValidationError("--now: not a time: '\(now)'") }
         if messagesPerPage < 1 || listPageSize < 1 { throw ValidationError("page sizes must be at least 1") }
         if out.isEmpty { throw ValidationError("--out: give a folder") }
     }
@@ -58,7 +58,7 @@ struct ChatRenderCommand: ParsableCommand {
         tool.conversationsPath = conversations
         tool.out = out
         tool.zone = zone ?? EventGroup.systemZone()
-        if let now { tool.now = ChatRender.instant(now)! }
+        if let now { tool.now = EventGroup.instant(now, zone: tool.zone)! }
         tool.remoteImages = remoteImages
         tool.messagesPerPage = messagesPerPage
         tool.listPageSize = listPageSize

@@ -126,3 +126,11 @@ func message(_ id: String, date: String = "2026-01-01T00:00:00Z", labels: [Strin
         #expect(parts.map { $0.messages.map(\.id) } == [["1", "2"], ["3"]])
     }
 }
+
+@Suite struct SubjectTests {
+    @Test func repliesAreKnownByTheirPrefixForwardsAreNot() {
+        #expect(Subject.isReply("Re: Dinner") && Subject.isReply(" 回覆：晚餐") && Subject.isReply("AW: Termin"))
+        #expect(!Subject.isReply("Fwd: Dinner") && !Subject.isReply("Recipes") && !Subject.isReply("Reunion"))
+        #expect(Subject.normalized("Re: Fwd: [list] Dinner") == "dinner")
+    }
+}
