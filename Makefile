@@ -9,7 +9,7 @@ ME ?= mei@example.tw
 ZONE ?= Asia/Taipei
 export SWIFT_BACKTRACE = enable=no
 
-.PHONY: all build deps test unit-test e2e-test lint-man pipeline install bench fuzz clean
+.PHONY: all build deps test unit-test e2e-test lint-man pipeline screenshots install bench fuzz clean
 
 all: build
 
@@ -34,6 +34,12 @@ pipeline: build
 	@echo "The calendar ($(OUT)/events.jsonl, $(OUT)/calendar.ics):"
 	@jq -r '[.start_local // .start, .status // "-", .summary, (.recurrence.rule // "")] | @tsv' "$(OUT)/events.jsonl"
 	@echo "The conversations, to open in a browser: file://$$(cd "$(OUT)/site" && pwd)/index.html"
+
+# The sample's site in Chromium at a phone's and a desktop's width, into $(OUT)/screenshots
+# (docs/screenshots/ holds a copy of them for the README)
+screenshots: pipeline
+	@scripts/install-deps --test
+	.venv/bin/python scripts/screenshots "$(OUT)/conversations.jsonl" "$(OUT)/site" "$(OUT)/screenshots"
 
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man7"

@@ -71,10 +71,10 @@ Sent from my iPhone
 > Are you free for dinner on Friday?
 """))
 
-add("1780000000000000003", "Tue Mar 03 08:30:00 +0000 2026", "1780000000000000003", "Inbox,Unread", """
+add("1780000000000000003", "Tue Mar 03 08:30:00 +0000 2026", "1780000000000000003", "Inbox,Unread", f"""
 From: Jordan Lee <jordan@example.org>
 To: Alex Rivera <alex.rivera@example.com>, mei@example.tw
-Cc: "Sato, Hana" <hana.sato@example.jp>
+Cc: "Sato, Hana" <hana.sato@example.jp>, {ew("ليلى حداد")} <layla.haddad@example.ae>
 Subject: =?utf-8?Q?Trip_photos_=F0=9F=93=B7?=
 Date: Tue, 3 Mar 2026 16:29:41 +0800
 Message-ID: <jordan-0003@example.org>
@@ -196,9 +196,10 @@ Content-Transfer-Encoding: 7bit""", """メイさん、こんにちは。
 佐藤
 """.encode("iso-2022-jp"))
 
-add("1780000000000000009", "Sat Mar 07 06:00:00 +0000 2026", "1780000000000000003", "Inbox", """
+add("1780000000000000009", "Sat Mar 07 06:00:00 +0000 2026", "1780000000000000003", "Inbox", f"""
 From: "Sato, Hana" <hana.sato@example.jp>
-To: Jordan Lee <jordan@example.org>, Alex Rivera <alex.rivera@example.com>, mei@example.tw
+To: Jordan Lee <jordan@example.org>, Alex Rivera <alex.rivera@example.com>, mei@example.tw,
+ {ew("ليلى حداد")} <layla.haddad@example.ae>
 Subject: Re: =?utf-8?Q?Trip_photos_=F0=9F=93=B7?=
 Date: Sat, 7 Mar 2026 15:00:00 +0900
 Message-ID: <hana-0009@example.jp>
@@ -219,6 +220,44 @@ Content-Transfer-Encoding: base64
 
 """ + b64(bytes.fromhex("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1e0c2920000000049454e44ae426082")) + """
 --rel-0009--
+""")
+
+# Layla writes to the group in Arabic (right to left), Mei answers in Chinese quoting her.
+add("1780000000000000018", "Sat Mar 07 18:20:00 +0000 2026", "1780000000000000003", "Inbox", f"""
+From: {ew("ليلى حداد")} <layla.haddad@example.ae>
+To: Jordan Lee <jordan@example.org>, Alex Rivera <alex.rivera@example.com>, mei@example.tw,
+ "Sato, Hana" <hana.sato@example.jp>
+Subject: Re: =?utf-8?Q?Trip_photos_=F0=9F=93=B7?=
+Date: Sat, 7 Mar 2026 22:20:00 +0400
+Message-ID: <layla-0018@example.ae>
+In-Reply-To: <hana-0009@example.jp>
+References: <jordan-0003@example.org> <hana-0009@example.jp>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=utf-8
+Content-Transfer-Encoding: base64""", b64("""صور رائعة! شكراً يا جوردن على خريطة المسار.
+هل نعود إلى تاروكو في الخريف؟ أقترح نهاية أكتوبر.
+
+ليلى
+""".encode()))
+
+add("1780000000000000019", "Sun Mar 08 01:05:00 +0000 2026", "1780000000000000003", "Sent,Opened", f"""
+From: {ew("陳美玲")} (Mei-Ling Chen) <mei@example.tw>
+To: {ew("ليلى حداد")} <layla.haddad@example.ae>, Jordan Lee <jordan@example.org>,
+ Alex Rivera <alex.rivera@example.com>, "Sato, Hana" <hana.sato@example.jp>
+Subject: Re: =?utf-8?Q?Trip_photos_=F0=9F=93=B7?=
+Date: Sun, 8 Mar 2026 09:05:00 +0800
+Message-ID: <mei-0019@example.tw>
+In-Reply-To: <layla-0018@example.ae>
+References: <jordan-0003@example.org> <hana-0009@example.jp> <layla-0018@example.ae>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=utf-8
+Content-Transfer-Encoding: 8bit""", """好啊！十月底我可以，我來訂花蓮的民宿。
+
+美玲
+
+ليلى حداد <layla.haddad@example.ae> 於 2026年3月8日 週日 上午2:20 寫道：
+> صور رائعة! شكراً يا جوردن على خريطة المسار.
+> هل نعود إلى تاروكو في الخريف؟ أقترح نهاية أكتوبر.
 """)
 
 add("1780000000000000010", "Sun Mar 08 12:00:00 +0000 2026", "1780000000000000010", "Inbox,Unread", """

@@ -41,7 +41,7 @@ struct BubbleRenderer {
         f.set(.message_id, id)
         f.set(.side, fromMe ? "mine" : "theirs")
         let from = r.value("from")
-        let senderName = from?["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? from?["address"]?.stringValue ?? ""
+        let senderName = from?["name"]?.stringValue.flatMap { $0.isEmpty ? nil : TextFacts.displayName($0) } ?? from?["address"]?.stringValue ?? ""
         if group && !fromMe { f.set(.sender, senderName) }
         if let subject = r.string("subject"), !subject.isEmpty, !Subject.isReply(subject) { f.set(.subject, subject) }
         if r.value("forwarded") == .bool(true) { f.set(.forwarded, "forwarded") }

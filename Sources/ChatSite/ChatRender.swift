@@ -226,8 +226,9 @@ struct ConversationSummary {
     /// The name a list shows: the other person, or the group's first names.
     var title: String {
         if participants.isEmpty { return "Notes to self" }
-        if participants.count == 1 { return participants[0].name ?? participants[0].address }
-        return participants.map { $0.name ?? $0.address }.joined(separator: ", ")
+        if participants.count == 1 { return participants[0].name.map(TextFacts.displayName) ?? participants[0].address }
+        return participants.map { TextFacts.isolatedIfRightToLeft(TextFacts.givenName(name: $0.name, address: $0.address)) }
+            .joined(separator: ", ")
     }
 
     var avatarAddress: String { participants.first?.address ?? "" }

@@ -120,6 +120,41 @@ public enum TextFacts {
         return String(first).uppercased()
     }
 
+    /// A name as a person reads it: the "Last, First" of directories and Outlook turned round
+    /// ("Sato, Hana" → "Hana Sato"), unless what follows the comma is a title or a company's
+    /// form ("Acme, Inc.", "King, Jr"); any other name as written.
+    public static func displayName(_ name: String) -> String {
+        let parts = name.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return name }
+        let last = parts[0].trimmingSpaces, first = parts[1].trimmingSpaces
+        let suffixes: Set<String> = ["inc", "ltd", "llc", "gmbh", "co", "corp", "ag", "sa", "jr", "sr", "ii", "iii", "phd", "md"]
+        guard !last.isEmpty, !first.isEmpty, !last.contains(" ") || !first.contains(" "),
+              !suffixes.contains(first.lowercased().filter { $0 != "." }) else { return name }
+        return first + " " + last
+    }
+
+    /// What a group's title and list show of a member: "Hana" of "Hana Sato" and of "Sato, Hana";
+    /// a Chinese, Japanese or Korean name whole (its first word would be the family name); the
+    /// address's local part when there is no name.
+    public static func givenName(name: String?, address: String) -> String {
+        guard let name, !name.isEmpty else { return String(address.split(separator: "@").first ?? Substring(address)) }
+        let shown = displayName(name)
+        if cjkLanguage(Array(shown.utf8)) != nil { return shown }
+        return String(shown.split(separator: " ").first ?? Substring(shown))
+    }
+
+    /// The text set apart from its neighbours' direction (U+2068…U+2069) when it is written right
+    /// to left, so that "ليلى, سارة" in a list of names keeps its order.
+    public static func isolatedIfRightToLeft(_ s: String) -> String {
+        let rightToLeft = s.unicodeScalars.contains {
+            switch $0.value {
+            case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF: return true
+            default: return false
+            }
+        }
+        return rightToLeft ? "\u{2068}" + s + "\u{2069}" : s
+    }
+
     /// One of `count` colours for an address, the same on every run (FNV-1a of its bytes).
     public static func colourIndex(_ address: String, count: Int) -> Int { Int(fnv1a(address) % UInt64(count)) }
 
@@ -129,4 +164,8 @@ public enum TextFacts {
         for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
         return h
     }
+}
+
+extension Substring {
+    var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
 }

@@ -56,17 +56,8 @@ struct PageWriter {
 
     static func avatar(_ c: ConversationSummary) -> (initials: String, colour: String) {
         let p = c.participants.first
-        let initials = c.participants.count > 1 ? String(c.participants.count) : TextFacts.initials(name: p?.name, address: p?.address ?? "?")
+        let initials = c.participants.count > 1 ? String(c.participants.count) : TextFacts.initials(name: p?.name.map(TextFacts.displayName), address: p?.address ?? "?")
         return (initials, "c" + String(TextFacts.colourIndex(c.avatarAddress, count: 12)))
-    }
-
-    /// What a group's list shows of a sender: "Hana" of "Hana Sato" and of "Sato, Hana", a
-    /// name without spaces (陳偉傑) whole.
-    static func givenName(_ name: String) -> String {
-        if let comma = name.firstIndex(of: ","), let given = name[name.index(after: comma)...].split(separator: " ").first {
-            return String(given)
-        }
-        return String(name.split(separator: " ").first ?? Substring(name))
     }
 
     // MARK: a conversation
@@ -108,7 +99,7 @@ struct PageWriter {
         out += Array("</span><div><h1 dir=\"auto\">".utf8)
         HTMLEscape.text(c.title.utf8, into: &out)
         out += Array("</h1><p class=\"members\" dir=\"auto\">".utf8)
-        let members = c.participants.map { p in p.name.map { "\($0) <\(p.address)>" } ?? p.address }
+        let members = c.participants.map { p in p.name.map { TextFacts.isolatedIfRightToLeft(TextFacts.displayName($0)) + " <\(p.address)>" } ?? p.address }
         HTMLEscape.text((members.joined(separator: ", ") + (c.isNewsletter ? " · newsletter" : "")).utf8, into: &out)
         out += Array("</p></div></header>".utf8)
         return out
@@ -177,7 +168,7 @@ struct PageWriter {
         if c.lastFromMe {
             f.set(.sender, "You")
         } else if c.isGroup, let s = c.lastSender {
-            f.set(.sender, s.name.map(Self.givenName) ?? s.address)
+            f.set(.sender, TextFacts.givenName(name: s.name, address: s.address))
         }
         f.set(.snippet, c.snippet)
         if let epoch = CivilDate.epoch(rfc3339: c.lastDate) {

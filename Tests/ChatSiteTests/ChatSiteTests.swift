@@ -82,6 +82,26 @@ func rendered(_ template: String, _ values: [F: String]) throws -> String {
         #expect(TextFacts.initials(name: "ليلى حداد", address: "l@x") == "ل")
     }
 
+    @Test func namesAsAPersonReadsThem() {
+        #expect(TextFacts.displayName("Sato, Hana") == "Hana Sato")
+        #expect(TextFacts.displayName("Rivera, Alex J.") == "Alex J. Rivera")
+        #expect(TextFacts.displayName("Acme, Inc.") == "Acme, Inc.")
+        #expect(TextFacts.displayName("King, Jr") == "King, Jr")
+        #expect(TextFacts.displayName("Sales team, Example Corp Europe") == "Sales team, Example Corp Europe")
+        #expect(TextFacts.displayName("a, b, c") == "a, b, c")
+        #expect(TextFacts.givenName(name: "Sato, Hana", address: "h@x") == "Hana")
+        #expect(TextFacts.givenName(name: "Alex Rivera", address: "a@x") == "Alex")
+        #expect(TextFacts.givenName(name: "陳 美玲", address: "m@x") == "陳 美玲")
+        #expect(TextFacts.givenName(name: nil, address: "priya@example.in") == "priya")
+    }
+
+    @Test func rightToLeftNamesAreIsolatedInALine() {
+        #expect(TextFacts.isolatedIfRightToLeft("ليلى") == "\u{2068}ليلى\u{2069}")
+        #expect(TextFacts.isolatedIfRightToLeft("שרה") == "\u{2068}שרה\u{2069}")
+        #expect(TextFacts.isolatedIfRightToLeft("Alex") == "Alex")
+        #expect(TextFacts.isolatedIfRightToLeft("陳美玲") == "陳美玲")
+    }
+
     @Test func dayNames() {
         #expect(LocalClock.dayText(days: 0) == "Thu 1 Jan 1970")
         #expect(LocalClock.dayText(days: -1) == "Wed 31 Dec 1969")

@@ -75,6 +75,19 @@ def test_the_lists_sort_conversations_into_their_pages_newest_first(sample):
     assert all(f'c/{c["conversation_id"]}.html' not in index for c in conversations if c["is_newsletter"])
 
 
+def test_a_group_is_named_by_first_names_and_names_read_the_right_way_round(sample):
+    d, site = sample
+    group = next(c for c in lines(d / "conversations.jsonl") if c["is_group"])
+    page = html_unescape((site / "c" / (group["conversation_id"] + ".html")).read_text())
+    # "Sato, Hana" is Hana; the Arabic name is isolated so the list of names keeps its order
+    title = "Alex, Hana, Jordan, \u2068ليلى\u2069"
+    assert f"<h1 dir=\"auto\">{title}</h1>" in page and f"<title>{title}" in page
+    assert '<p class="sender" dir="auto">Hana Sato</p>' in page
+    assert "Sato, Hana" not in page
+    index = html_unescape((site / "index.html").read_text())
+    assert title in index and "You" in index
+
+
 def test_parcels_and_events_have_their_pages_and_cards(sample):
     d, site = sample
     parcels = (site / "parcels.html").read_text()

@@ -4,7 +4,9 @@ asks for anything outside the site's folder or opens a dialog; axe-core finds no
 critical violation in light and dark mode; and the XSS vectors of ../shared delivered as mail
 (with and without html-sanitize in the pipeline) run nothing and fetch nothing."""
 import json
+import pathlib
 import shutil
+import struct
 import subprocess
 import threading
 from email.message import EmailMessage
@@ -188,6 +190,25 @@ def test_xss_vectors_delivered_as_mail_run_nothing_and_fetch_nothing(chromium, t
         assert [p for p in watch.all if p[0] in ("dialog", "request", "pageerror")] == [], name
     context.close()
     assert shown == count
+
+
+def test_make_screenshots_shows_the_index_and_four_conversations_at_two_widths(site, tmp_path):
+    r = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), str(ROOT / "scripts" / "screenshots"),
+                        str(site.parent / "conversations.jsonl"), str(site), str(tmp_path)], capture_output=True, env=ENV)
+    assert r.returncode == 0, r.stderr
+    shots = {}
+    for line in r.stdout.decode().splitlines():
+        png, page = line.split("\t")
+        shots[pathlib.Path(png).name] = site / page
+    names = ["index", "chat", "newsletter", "parcel", "group"]
+    assert sorted(shots) == sorted([f"{n}-{w}.png" for n in names for w in ("phone", "desktop")] + ["index-phone-dark.png", "group-phone-dark.png"])
+    for name, page in shots.items():
+        data = (tmp_path / name).read_bytes()
+        width, height = struct.unpack(">II", data[16:24])
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and width == (360 if "phone" in name else 1280) and 300 < height <= 1400, name
+    assert "layla.haddad@example.ae" in shots["group-phone.png"].read_text() and "好啊" in shots["group-phone.png"].read_text()
+    assert "Spring reading list" in shots["newsletter-phone.png"].read_text()
+    assert "1Z999AA10123456784" in shots["parcel-phone.png"].read_text()
 
 
 def test_the_watch_sees_a_request_outside_the_site(chromium, tmp_path):

@@ -34,7 +34,7 @@ def sample_messages():
     raw = re.split(rb"\n(?=From \S+ )", SAMPLE.read_bytes())
     messages = [m.split(b"\n", 1)[1] for m in raw]
     ids = [r["message_id"] for r in records(run("mime-parse", SAMPLE).stdout)]
-    assert len(messages) == len(ids) == 17 and len(set(ids)) == 17
+    assert len(messages) == len(ids) == 19 and len(set(ids)) == 19
     return messages, ids
 
 

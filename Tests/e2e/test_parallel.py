@@ -57,7 +57,7 @@ def test_jobs_on_files_is_one_job(generated_mbox, tmp_path):
     mbox = generated_mbox[0]
     one = pipeline(tmp_path, "one", mbox, SAMPLE)
     two = pipeline(tmp_path, "two", "--jobs", "2", mbox, SAMPLE)
-    assert len(records(one[0])) == 2465 + 17
+    assert len(records(one[0])) == 2465 + 19
     assert two == one
     assert len(records(one[1])) > 1
 
@@ -67,7 +67,7 @@ def test_jobs_on_stdin_is_one_job(tmp_path):
     one = pipeline(tmp_path, "one", "-", input=data)
     three = pipeline(tmp_path, "three", "--jobs", "3", "-", input=data)
     assert three == one
-    assert len(records(one[0])) == 17
+    assert len(records(one[0])) == 19
 
 
 def test_jobs_needs_a_number(tmp_path):

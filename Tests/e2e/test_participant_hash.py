@@ -40,7 +40,7 @@ def test_keys_on_the_sample(sample_records, tmp_path):
     assert dinner["participant_hash"] == reply["participant_hash"] == hashlib.sha256(b"alex.rivera@example.com").hexdigest()
     assert reply["from_me"] and not dinner["from_me"]
     trip = subjects["Trip photos 📷"]
-    assert trip["is_group"] and trip["conversation_key"] == "alex.rivera@example.com,hana.sato@example.jp,jordan@example.org"
+    assert trip["is_group"] and trip["conversation_key"] == "alex.rivera@example.com,hana.sato@example.jp,jordan@example.org,layla.haddad@example.ae"
     assert subjects["[swift-dev] Streaming JSON Lines in Swift"]["participants"] == ["swift-dev@lists.example.org"]
 
 

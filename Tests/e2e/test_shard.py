@@ -72,7 +72,7 @@ def test_maildir_in_shards(tmp_path):
         name = f"{1700000000 + i}.M{i}.host" + (":2,S" if sub == "cur" else "")
         (md / sub / name).write_bytes(f"From: a{i}@x\nSubject: {rec['subject']}\n\nbody {i}\n".encode())
     whole = run("mime-parse", md).stdout
-    assert len(records(whole)) == 17
+    assert len(records(whole)) == 19
     for n in (2, 3, 10, 25):
         assert sharded(md, n)[0] == whole
 
