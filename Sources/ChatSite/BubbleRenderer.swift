@@ -41,7 +41,9 @@ struct BubbleRenderer {
         f.set(.message_id, id)
         f.set(.side, fromMe ? "mine" : "theirs")
         let from = r.value("from")
-        let senderName = from?["name"]?.stringValue.flatMap { $0.isEmpty ? nil : TextFacts.displayName($0) } ?? from?["address"]?.stringValue ?? ""
+        var senderName: String {
+            from?["name"]?.stringValue.flatMap { $0.isEmpty ? nil : TextFacts.displayName($0) } ?? from?["address"]?.stringValue ?? ""
+        }
         if group && !fromMe { f.set(.sender, senderName) }
         if let subject = r.string("subject"), !subject.isEmpty, !Subject.isReply(subject) { f.set(.subject, subject) }
         if r.value("forwarded") == .bool(true) { f.set(.forwarded, "forwarded") }
@@ -52,14 +54,16 @@ struct BubbleRenderer {
         if let html, !html.isEmpty, r.value("is_newsletter") == .bool(true) || Self.isBlank(text) {
             let page = "m/" + anchor + ".html"
             let document = frameDocument(html, sanitized: r.value("sanitize").map { $0 != .null } ?? false, attachments: attachments)
+            var srcdoc: [UInt8] = []
+            HTMLEscape.srcdoc(document, into: &srcdoc)
             let title = r.string("subject").flatMap { $0.isEmpty ? nil : $0 } ?? "Message from \(senderName)"
             var preview = Array("<div class=\"preview\"><iframe class=\"preview-frame\" title=\"".utf8)
             HTMLEscape.text(title.utf8, into: &preview)
             preview += Array("\" sandbox=\"allow-popups allow-popups-to-escape-sandbox\" tabindex=\"-1\" srcdoc=\"".utf8)
-            HTMLEscape.srcdoc(document, into: &preview)
+            preview += srcdoc
             preview += Array("\"></iframe></div><p class=\"open-full\"><a href=\"../\(page)\">Open the whole message</a></p>".utf8)
             f[.preview] = preview
-            try site.write(page, fullPage(document, title: title, back: "c/\(conversationFile).html#\(anchor)"))
+            try site.write(page, fullPage(srcdoc: srcdoc, title: title, back: "c/\(conversationFile).html#\(anchor)"))
         } else if !Self.isBlank(text) {
             var body: [UInt8] = []
             body.reserveCapacity(text.count + text.count / 8)
@@ -127,7 +131,8 @@ struct BubbleRenderer {
         var i = 0, copied = 0
         while let lt = Self.indexOf(UInt8(ascii: " "), in: html, from: i) {
             i = lt + 1
-            if html[lt...].starts(with: Self.cidSource) {
+            guard i < html.count, html[i] == UInt8(ascii: "s") || html[i] == UInt8(ascii: "b") else { continue }
+            if Self.has(Self.cidSource, in: html, at: lt) {
                 let valueStart = lt + Self.cidSource.count
                 guard let end = Self.indexOf(UInt8(ascii: "\""), in: html, from: valueStart) else { break }
                 let cid = String(decoding: html[valueStart..<end], as: UTF8.self)
@@ -141,7 +146,7 @@ struct BubbleRenderer {
                 }
                 copied = end + 1
                 i = copied
-            } else if !remoteImages, let prefix = Self.remoteSources.first(where: { html[lt...].starts(with: $0) }) {
+            } else if !remoteImages, let prefix = Self.remoteSources.first(where: { Self.has($0, in: html, at: lt) }) {
                 out += html[copied..<lt]
                 out += Array(" data-remote-".utf8)
                 copied = lt + 1
@@ -152,9 +157,16 @@ struct BubbleRenderer {
     }
 
     private static func indexOf(_ b: UInt8, in bytes: [UInt8], from: Int) -> Int? {
-        var i = from
-        while i < bytes.count { if bytes[i] == b { return i }; i += 1 }
-        return nil
+        guard from < bytes.count else { return nil }
+        return bytes.withUnsafeBytes { p in
+            memchr(p.baseAddress! + from, Int32(b), p.count - from).map { UnsafeRawPointer($0) - p.baseAddress! }
+        }
+    }
+
+    private static func has(_ prefix: [UInt8], in bytes: [UInt8], at i: Int) -> Bool {
+        guard i + prefix.count <= bytes.count else { return false }
+        for k in 0..<prefix.count where bytes[i + k] != prefix[k] { return false }
+        return true
     }
 
     /// The path, from a page in c/ or m/, of the attachment with this Content-ID if mime-parse saved it.
@@ -191,14 +203,14 @@ struct BubbleRenderer {
         return out
     }
 
-    /// A page of its own for an HTML message, full width.
-    func fullPage(_ document: [UInt8], title: String, back: String) -> [UInt8] {
+    /// A page of its own for an HTML message, full width (`srcdoc`: the frame's document, escaped).
+    func fullPage(srcdoc: [UInt8], title: String, back: String) -> [UInt8] {
         var content = Array("<p class=\"back\"><a href=\"../".utf8)
         HTMLEscape.text(Array(back.utf8), into: &content)
         content += Array("\">Back to the conversation</a></p><iframe class=\"full-frame\" title=\"".utf8)
         HTMLEscape.text(Array(title.utf8), into: &content)
         content += Array("\" sandbox=\"allow-popups allow-popups-to-escape-sandbox\" srcdoc=\"".utf8)
-        HTMLEscape.srcdoc(document, into: &content)
+        content += srcdoc
         content += Array("\"></iframe>".utf8)
         return PageWriter.page(templates, title: title, root: "../", nav: [], content: content, remoteImages: remoteImages)
     }

@@ -177,6 +177,7 @@ struct ConversationSummary {
     /// The base of its pages' file names: the id when it is a safe file name, else its hash.
     var file: String
     var participants: [Person]
+    var title: String
     var isGroup: Bool
     var isNewsletter: Bool
     var archived: Bool
@@ -203,6 +204,7 @@ struct ConversationSummary {
             return Person(name: v["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }, address: address)
         }
         participants = r.value("participants")?.arrayValue?.compactMap(person) ?? []
+        title = Self.title(participants)
         isGroup = r.value("is_group") == .bool(true)
         isNewsletter = r.value("is_newsletter") == .bool(true)
         archived = r.value("archived") == .bool(true)
@@ -224,7 +226,7 @@ struct ConversationSummary {
     }
 
     /// The name a list shows: the other person, or the group's first names.
-    var title: String {
+    static func title(_ participants: [Person]) -> String {
         if participants.isEmpty { return "Notes to self" }
         if participants.count == 1 { return participants[0].name.map(TextFacts.displayName) ?? participants[0].address }
         return participants.map { TextFacts.isolatedIfRightToLeft(TextFacts.givenName(name: $0.name, address: $0.address)) }

@@ -209,7 +209,7 @@ public enum Subject {
 
     /// "Re: …" and its translations: a subject that only repeats the one it answers.
     public static func isReply(_ subject: String) -> Bool {
-        let s = subject.lowercased().drop(while: { $0.isWhitespace })
+        let s = String(subject.drop(while: { $0.isWhitespace }).prefix(4)).lowercased()  // the longest prefix is 3 characters and ':'
         return replies.contains { s.hasPrefix($0) }
     }
 
