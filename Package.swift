@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
-        .testTarget(name: "ChatSiteTests", dependencies: ["ChatSite"]),
+        .testTarget(name: "ChatSiteTests", dependencies: ["ChatSite", "ICalendar", "CivilTime"]),
         .testTarget(name: "UnicodeServicesTests", dependencies: ["UnicodeServices", "UTF8Text"]),
         .testTarget(name: "HTMLDOMTests", dependencies: ["HTMLDOM"]),
         .testTarget(name: "StructuredDataTests", dependencies: ["StructuredData", "JSONLines"]),

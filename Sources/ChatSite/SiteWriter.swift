@@ -9,9 +9,8 @@ import UnixFilter
 /// one did not are removed; the list is kept in `.chat-render-files`.
 public final class SiteWriter {
     public let root: String
-    public private(set) var written = 0
-    public private(set) var unchanged = 0
     private var names: [String] = []
+    private let queue = WriteQueue(limit: 32 << 20)
     static let manifest = ".chat-render-files"
 
     public struct WriteError: Error, CustomStringConvertible {
@@ -27,14 +26,17 @@ public final class SiteWriter {
         }
     }
 
-    /// Writes `name` (a path inside the site) unless it already holds `bytes`.
+    /// Writes `name` (a path inside the site) unless it already holds `bytes`. The writing is
+    /// done on a second thread while the caller renders the next page; an error shows at the
+    /// next write or at `finish`.
     public func write(_ name: String, _ bytes: [UInt8]) throws(WriteError) {
+        if let error = queue.firstError { throw error }
         names.append(name)
-        let path = root + "/" + name
-        if Self.holds(path, bytes) {
-            unchanged += 1
-            return
-        }
+        queue.add(root + "/" + name, bytes)
+    }
+
+    static func store(_ path: String, _ bytes: [UInt8]) throws(WriteError) {
+        if holds(path, bytes) { return }
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw WriteError(path: temporary, errno: errno) }
@@ -46,11 +48,12 @@ public final class SiteWriter {
         }
         guard close(fd) == 0 else { throw WriteError(path: temporary, errno: errno) }
         guard rename(temporary, path) == 0 else { throw WriteError(path: path, errno: errno) }
-        written += 1
     }
 
     /// Removes what the last run wrote and this one did not, and records this run's files.
     public func finish() throws(WriteError) {
+        queue.finish()
+        if let error = queue.firstError { throw error }
         let manifestPath = root + "/" + Self.manifest
         let current = Set(names)
         if let old = Self.read(manifestPath) {
@@ -61,8 +64,7 @@ public final class SiteWriter {
         }
         let list = names.sorted().joined(separator: "\n") + "\n"
         names = []
-        try write(Self.manifest, Array(list.utf8))
-        names = []
+        try Self.store(manifestPath, Array(list.utf8))
     }
 
     static func holds(_ path: String, _ bytes: [UInt8]) -> Bool {
@@ -75,5 +77,94 @@ public final class SiteWriter {
         guard let input = try? Input.open(path) else { return nil }
         defer { input.close() }
         return try? readWholeFile(fd: input.fd)
+    }
+}
+
+/// The files waiting to be written, and the thread that writes them in order. At most `limit`
+/// bytes wait (a page bigger than that waits alone), so memory stays flat.
+final class WriteQueue: @unchecked Sendable {
+    private var jobs: [(path: String, bytes: [UInt8])] = []
+    private var next = 0
+    private var waiting = 0
+    private var busy = false
+    private var finished = false
+    private var error: SiteWriter.WriteError?
+    private let limit: Int
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var thread = pthread_t()
+    private var started = false
+
+    init(limit: Int) {
+        self.limit = limit
+        pthread_mutex_init(lock, nil)
+        pthread_cond_init(changed, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(changed)
+        pthread_mutex_destroy(lock)
+        changed.deallocate()
+        lock.deallocate()
+    }
+
+    /// The first write that failed; the writes after it are not done.
+    var firstError: SiteWriter.WriteError? { locked { error } }
+
+    func add(_ path: String, _ bytes: [UInt8]) {
+        if !started { start() }
+        pthread_mutex_lock(lock)
+        while waiting > 0 && waiting + bytes.count > limit { pthread_cond_wait(changed, lock) }
+        jobs.append((path, bytes))
+        waiting += bytes.count
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(lock)
+    }
+
+    /// Waits until every file is written, and ends the thread.
+    func finish() {
+        guard started else { return }
+        locked { finished = true; pthread_cond_broadcast(changed) }
+        pthread_join(thread, nil)
+        started = false
+    }
+
+    private func start() {
+        started = true
+        finished = false
+        let context = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(&thread, nil, { context in
+            Unmanaged<WriteQueue>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+    }
+
+    private func run() {
+        pthread_mutex_lock(lock)
+        while true {
+            while next == jobs.count && !finished { pthread_cond_wait(changed, lock) }
+            if next == jobs.count { break }
+            let job = jobs[next]
+            jobs[next].bytes = []
+            next += 1
+            if next == jobs.count { jobs.removeAll(keepingCapacity: true); next = 0 }
+            let failed = error != nil
+            pthread_mutex_unlock(lock)
+            var result: SiteWriter.WriteError?
+            if !failed {
+                do { try SiteWriter.store(job.path, job.bytes) } catch let e { result = e }
+            }
+            pthread_mutex_lock(lock)
+            if error == nil { error = result }
+            waiting -= job.bytes.count
+            pthread_cond_broadcast(changed)
+        }
+        pthread_mutex_unlock(lock)
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return body()
     }
 }

@@ -1,3 +1,5 @@
+import CivilTime
+import ICalendar
 import Testing
 @testable import ChatSite
 
@@ -107,5 +109,23 @@ func rendered(_ template: String, _ values: [F: String]) throws -> String {
         #expect(LocalClock.dayText(days: -1) == "Wed 31 Dec 1969")
         var clock = LocalClock(zone: "Asia/Taipei")!
         #expect(clock.local(1_773_100_800).seconds == 8 * 3600)  // 2026-03-10T00:00Z is 08:00 in Taipei
+    }
+
+    /// Days on which a zone changes its offset (by an hour, by half an hour, at midnight) read
+    /// as libical reads each instant, every minute around the change, in any order.
+    @Test(arguments: [("America/New_York", "2026-03-08T00:00:00Z"), ("Europe/London", "2026-10-25T00:00:00Z"),
+                      ("Australia/Lord_Howe", "2026-04-04T12:00:00Z"), ("America/Havana", "2026-03-08T00:00:00Z"),
+                      ("Asia/Taipei", "2026-03-08T00:00:00Z")])
+    func aDayTheOffsetChangesOnIsReadMinuteByMinute(zone: String, day: String) {
+        var clock = LocalClock(zone: zone)!
+        let start = CivilDate.epoch(rfc3339: day)!
+        var minutes = Array(stride(from: start - 86400, to: start + 2 * 86400, by: 60))
+        minutes.swapAt(0, minutes.count / 2)  // the day is first seen in its middle
+        for epoch in minutes {
+            let t = ICalTime.local(epoch: epoch, zone: zone)!
+            let expected = CivilDate.split(CivilDate.days(year: t.year, month: t.month, day: t.day) * 86400 + t.hour * 3600 + t.minute * 60 + t.second)
+            let got = clock.local(epoch)
+            #expect(got.days == expected.days && got.seconds == expected.seconds, "\(zone) at \(epoch)")
+        }
     }
 }

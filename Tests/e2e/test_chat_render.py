@@ -238,6 +238,16 @@ def test_bad_records_are_reported_with_their_line_and_left_out(tmp_path):
     assert strict.returncode == 65
 
 
+def test_a_page_that_cannot_be_written_is_an_io_error_named_with_its_path(tmp_path):
+    c, m = records_for([conversation(["m1@x.example"])], [message(1)], tmp_path)
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "c").write_text("a file where the folder of conversations goes")
+    r = render(c, m, tmp_path / "site")
+    assert r.returncode == 74
+    assert r.stderr.decode() == f"chat-render: {tmp_path}/site/c/p1.html.tmp: Not a directory\n"
+    assert not (tmp_path / "site" / ".chat-render-files").exists()
+
+
 def test_a_conversation_of_twenty_thousand_messages_is_split_into_pages(tmp_path):
     n = 20000
     msgs = [dict(message(i), date=f"2026-01-01T00:00:00Z".replace("00:00:00", f"{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}")
