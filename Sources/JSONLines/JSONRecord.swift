@@ -119,29 +119,43 @@ public struct JSONRecord {
                 out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[close..<buf.count]))
                 return
             }
-            out.append(UInt8(ascii: "{"))
-            var needsComma = false
+            // every byte between the members (whitespace, commas) stays; a removed member goes
+            // with the comma before it, or the one after it when it was first
+            let open = members[0].key.lowerBound
+            var brace = open - 1
+            while buf[brace] != UInt8(ascii: "{") { brace -= 1 }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[0...brace]))
+            var copied = brace + 1
+            var emptySoFar = true
+            func copySeparator(upTo end: Int) {  // whitespace and at most one comma
+                for i in copied..<end where !(emptySoFar && buf[i] == UInt8(ascii: ",")) { out.append(buf[i]) }
+            }
             for (m, index) in zip(members, existing) {
-                if let index {
-                    used[index] = true
-                    guard let value = updates[index].value else { continue }
-                    if needsComma { out.append(UInt8(ascii: ",")) }
-                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[m.key]))
-                    out.append(UInt8(ascii: ":"))
-                    out.append(contentsOf: value)
+                let value = index.map { updates[$0].value }
+                if let index { used[index] = true }
+                if case .some(.none) = value {  // removed
+                    copied = m.value.upperBound
+                    continue
+                }
+                copySeparator(upTo: m.key.lowerBound)
+                if case .some(.some(let new)) = value {
+                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[m.key.lowerBound..<m.value.lowerBound]))
+                    out.append(contentsOf: new)
                 } else {
-                    if needsComma { out.append(UInt8(ascii: ",")) }
                     out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[m.key.lowerBound..<m.value.upperBound]))
                 }
-                needsComma = true
+                copied = m.value.upperBound
+                emptySoFar = false
             }
+            let close = lastBrace(buf)
+            copySeparator(upTo: close)
             for (index, u) in updates.enumerated() where !used[index] {
                 guard let value = u.value else { continue }
-                if needsComma { out.append(UInt8(ascii: ",")) }
+                if !emptySoFar { out.append(UInt8(ascii: ",")) }
                 appendKey(u.key, value, to: &out)
-                needsComma = true
+                emptySoFar = false
             }
-            out.append(UInt8(ascii: "}"))
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[close..<buf.count]))
         }
         return out
     }

@@ -55,6 +55,25 @@ import Testing
         #expect(out == #"{"a":1,"b":"x","d":4}"#)
     }
 
+    /// Found by fuzzing newsletter-detect: a second run, which replaces its fields, dropped the
+    /// whitespace between the members it left alone, so running a filter twice changed bytes.
+    @Test func replacingKeepsEveryByteBetweenTheMembersLeftAlone() throws {
+        let line = "{\"from\":{\"a\":\"x\"\r\r},\"l\":[]\t,\"k\" : 1 ,\"z,\":\"a,b\" }"
+        let r = try JSONRecord(line)
+        let once = r.updated([("k", Array("2".utf8)), ("n", Array("3".utf8))])
+        #expect(String(decoding: once, as: UTF8.self) == "{\"from\":{\"a\":\"x\"\r\r},\"l\":[]\t,\"k\" : 2 ,\"z,\":\"a,b\" ,\"n\":3}")
+        let twice = try JSONRecord(once).updated([("k", Array("2".utf8)), ("n", Array("3".utf8))])
+        #expect(twice == once)
+        // removing the first member takes the comma after it; removing any other, the one before
+        let first = try JSONRecord(line).updated([("from", nil)])
+        #expect(String(decoding: first, as: UTF8.self) == "{\"l\":[]\t,\"k\" : 1 ,\"z,\":\"a,b\" }")
+        let middle = try JSONRecord(line).updated([("k", nil), ("z,", nil)])
+        #expect(String(decoding: middle, as: UTF8.self) == "{\"from\":{\"a\":\"x\"\r\r},\"l\":[] }")
+        let all = try JSONRecord(line).updated([("from", nil), ("l", nil), ("k", nil), ("z,", nil), ("n", Array("1".utf8))])
+        #expect(String(decoding: all, as: UTF8.self) == "{ \"n\":1}")
+        for out in [once, first, middle, all] { _ = try JSONRecord(out) }
+    }
+
     @Test func matchesEscapedKeys() throws {
         let r = try JSONRecord(#"{"\u0061b":5}"#)
         #expect(r.value("ab") == .number("5"))
