@@ -18,7 +18,9 @@ struct MessageSummary {
     var record: [UInt8]?  // with --embed
 
     var isUnread: Bool { labels.contains("UNREAD") }
-    var isInInbox: Bool { labels.contains("INBOX") }
+    /// In INBOX, or without any label: mail from procmail, fetchmail, a maildir or a plain mbox
+    /// carries no mailbox state, and what was delivered is in the inbox.
+    var isInInbox: Bool { labels.isEmpty || labels.contains("INBOX") }
     /// Takeout marks a message that left the inbox "Archived"; trash and spam have left it too.
     var isMarkedArchived: Bool { labels.contains("Archived") || labels.contains("TRASH") || labels.contains("SPAM") }
 }

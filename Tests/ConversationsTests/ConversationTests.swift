@@ -29,6 +29,14 @@ func message(_ id: String, date: String = "2026-01-01T00:00:00Z", labels: [Strin
         #expect(conversation([message("1", labels: ["SENT"], fromMe: true), message("2", labels: ["TRASH"], fromMe: true)]).archived)
     }
 
+    /// Mail delivered by procmail or fetchmail, or read from a maildir or a plain mbox, has no
+    /// labels: it is in the inbox, not archived (the chat list would be empty otherwise).
+    @Test func mailWithoutLabelsIsInTheInbox() {
+        #expect(!conversation([message("1", labels: [])]).archived)
+        #expect(!conversation([message("1", labels: []), message("2", labels: [], fromMe: true)]).archived)
+        #expect(conversation([message("1", labels: ["IMPORTANT"])]).archived)
+    }
+
     @Test func aNewerMessageInTheInboxBringsItBack() {
         let old = message("1", date: "2025-01-01T00:00:00Z", labels: ["Archived"])
         #expect(conversation([old]).archived)

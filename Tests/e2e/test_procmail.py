@@ -1,6 +1,7 @@
 """The procmail recipes (pipelines/procmailrc) with Debian's real procmail, delivering into a
 temporary HOME: newsletters filed apart, every message logged as a record, and a failing
-stage leaving the message queued (exit 75) instead of losing it."""
+stage leaving the message queued (exit 75) instead of losing it; with MAILPIPE_SITE, the
+conversations kept as pages by mailpipe-site after each delivery."""
 import json
 import os
 import pathlib
@@ -125,3 +126,64 @@ def test_mailpipe_log_alone_appends_one_line_per_message(tmp_path):
     r = subprocess.run([str(ROOT / "pipelines" / "mailpipe-log"), "/proc/nope/m.jsonl"], input=MESSAGES["personal"],
                        env=env, capture_output=True)
     assert r.returncode == 75 and b"mailpipe-log:" in r.stderr
+
+
+def site_settled(site):
+    """Waits until mailpipe-site's background run is done: the mark it renders for is gone and
+    no run holds its lock."""
+    for _ in range(300):
+        if (site / "index.html").exists() and not (site / ".mailpipe-site.due").exists():
+            subprocess.run(["flock", str(site / ".mailpipe-site.lock"), "true"], check=True, timeout=60)
+            if not (site / ".mailpipe-site.due").exists():
+                return
+        subprocess.run(["sleep", "0.1"])
+    raise AssertionError("mailpipe-site did not finish")
+
+
+def test_with_a_site_folder_each_delivery_updates_the_conversations_pages(tmp_path):
+    site = tmp_path / "site"
+    home = home_with_procmailrc(tmp_path, extra=f'MAILPIPE_SITE={site}\nMAILPIPE_SITE_OPTIONS="--me mei@example.tw --zone Asia/Taipei"')
+    for m in MESSAGES.values():
+        r = deliver(home, m)
+        assert r.returncode == 0, (r.stderr, (home / "procmail.log").read_text())
+    assert len(maildir(home / "Mail" / "inbox")) == 2 and len(maildir(home / "Mail" / "Newsletters")) == 1
+    site_settled(site)
+    pages = {p.name: p.read_text() for p in (site / "c").glob("*.html")}
+    assert len(pages) == 3
+    for needle in ["p1@example.com", "n1@acme-shop.example", "u1@ups.com"]:
+        assert sum(needle in page for page in pages.values()) == 1, needle
+    assert "Alex Rivera" in (site / "index.html").read_text() and "Acme Weekly" in (site / "newsletters.html").read_text()
+    assert "1Z999AA10123456784" in (site / "parcels.html").read_text()
+    assert not (site / ".mailpipe-site.log").exists() or (site / ".mailpipe-site.log").read_text() == ""
+
+
+def test_a_site_that_cannot_be_written_holds_no_message_back(tmp_path):
+    home = home_with_procmailrc(tmp_path, extra="MAILPIPE_SITE=/proc/mailpipe/site")
+    r = deliver(home, MESSAGES["personal"])
+    assert r.returncode == 0 and len(maildir(home / "Mail" / "inbox")) == 1
+
+
+def test_mailpipe_site_rewrites_only_the_pages_a_new_message_changes(tmp_path):
+    log, site = tmp_path / "m.jsonl", tmp_path / "site"
+    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}")
+    site_command = [str(ROOT / "pipelines" / "mailpipe-site"), "--me", "mei@example.tw", str(log), str(site)]
+    for m in list(MESSAGES.values())[:2]:
+        assert subprocess.run([str(ROOT / "pipelines" / "mailpipe-log"), str(log)], input=m, env=env).returncode == 0
+    assert subprocess.run(site_command, env=env).returncode == 0
+    before = {p: p.stat().st_mtime_ns for p in site.rglob("*.html")}
+    subprocess.run(["sleep", "0.05"])
+    assert subprocess.run([str(ROOT / "pipelines" / "mailpipe-log"), str(log)], input=MESSAGES["parcel"], env=env).returncode == 0
+    assert subprocess.run(site_command, env=env).returncode == 0
+    changed = sorted(str(p.relative_to(site)) for p in site.rglob("*.html") if before.get(p) != p.stat().st_mtime_ns)
+    ups = next(p for p in (site / "c").glob("*.html") if "u1@ups.com" in p.read_text())
+    assert changed == sorted([f"c/{ups.name}", "index.html", "parcels.html"])
+    # a run asked for while another holds the lock only marks the folder; the holder renders it
+    with open(site / ".mailpipe-site.lock", "w") as lock:
+        subprocess.run(["flock", "-n", str(lock.fileno()), "true"], pass_fds=[lock.fileno()])
+        import fcntl
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        r = subprocess.run(site_command, env=env, timeout=30)
+        assert r.returncode == 0 and (site / ".mailpipe-site.due").exists()
+    assert subprocess.run(site_command, env=env).returncode == 0 and not (site / ".mailpipe-site.due").exists()
+    bad = subprocess.run([str(ROOT / "pipelines" / "mailpipe-site"), str(log)], env=env, capture_output=True)
+    assert bad.returncode == 64 and b"usage: mailpipe-site" in bad.stderr
