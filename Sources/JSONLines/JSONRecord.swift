@@ -105,50 +105,40 @@ public struct JSONRecord {
         bytes.withUnsafeBytes { buf in
             var used = [Bool](repeating: false, count: updates.count)
             let existing = members.map { m in updateIndex(buf, m, updates) }
-            if existing.allSatisfy({ $0 == nil }) {
-                // fast path: append before the final brace
-                let close = lastBrace(buf)
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[0..<close]))
-                var needsComma = !members.isEmpty
-                for u in updates {
-                    guard let value = u.value else { continue }
-                    if needsComma { out.append(UInt8(ascii: ",")) }
-                    appendKey(u.key, value, to: &out)
-                    needsComma = true
-                }
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[close..<buf.count]))
-                return
-            }
-            // every byte between the members (whitespace, commas) stays; a removed member goes
-            // with the comma before it, or the one after it when it was first
-            let open = members[0].key.lowerBound
-            var brace = open - 1
-            while buf[brace] != UInt8(ascii: "{") { brace -= 1 }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[0...brace]))
-            var copied = brace + 1
-            var emptySoFar = true
-            func copySeparator(upTo end: Int) {  // whitespace and at most one comma
-                for i in copied..<end where !(emptySoFar && buf[i] == UInt8(ascii: ",")) { out.append(buf[i]) }
-            }
-            for (m, index) in zip(members, existing) {
-                let value = index.map { updates[$0].value }
-                if let index { used[index] = true }
-                if case .some(.none) = value {  // removed
-                    copied = m.value.upperBound
-                    continue
-                }
-                copySeparator(upTo: m.key.lowerBound)
-                if case .some(.some(let new)) = value {
-                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[m.key.lowerBound..<m.value.lowerBound]))
-                    out.append(contentsOf: new)
-                } else {
-                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[m.key.lowerBound..<m.value.upperBound]))
-                }
-                copied = m.value.upperBound
-                emptySoFar = false
-            }
             let close = lastBrace(buf)
-            copySeparator(upTo: close)
+            var emptySoFar = members.isEmpty
+            if existing.allSatisfy({ $0 == nil }) {
+                // the common case: every member stays, the new ones go before the final brace
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[0..<close]))
+            } else {
+                // every byte between the members (whitespace, commas) stays; a removed member goes
+                // with the comma before it, or the one after it when it was first
+                var copied = members[0].key.lowerBound
+                while buf[copied - 1] != UInt8(ascii: "{") { copied -= 1 }
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[0..<copied]))
+                emptySoFar = true
+                func copySeparator(upTo end: Int) {  // whitespace and at most one comma
+                    for i in copied..<end where !(emptySoFar && buf[i] == UInt8(ascii: ",")) { out.append(buf[i]) }
+                }
+                for (m, index) in zip(members, existing) {
+                    let value = index.map { updates[$0].value }
+                    if let index { used[index] = true }
+                    if case .some(.none) = value {  // removed
+                        copied = m.value.upperBound
+                        continue
+                    }
+                    copySeparator(upTo: m.key.lowerBound)
+                    if case .some(.some(let new)) = value {
+                        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[m.key.lowerBound..<m.value.lowerBound]))
+                        out.append(contentsOf: new)
+                    } else {
+                        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[m.key.lowerBound..<m.value.upperBound]))
+                    }
+                    copied = m.value.upperBound
+                    emptySoFar = false
+                }
+                copySeparator(upTo: close)
+            }
             for (index, u) in updates.enumerated() where !used[index] {
                 guard let value = u.value else { continue }
                 if !emptySoFar { out.append(UInt8(ascii: ",")) }
