@@ -56,18 +56,14 @@ public struct ChatRender {
 
     public func run(_ run: FilterRun) throws {
         guard var clock = LocalClock(zone: zone) else { throw Exit(.usage) }
-        let site: SiteWriter
-        do { site = try SiteWriter(root: out, folders: ["c", "m"]) } catch {
-            run.diagnostics.error(error.description)
-            throw Exit(.ioError)
-        }
+        let site = try Self.endingOnWriteError(run) { try SiteWriter(root: out, folders: ["c", "m"]) }
         var conversations = try readConversations(run)
         var byMessage: [UInt64: Int32] = [:]
         for (k, c) in conversations.enumerated() {
             for id in c.messageIDs { byMessage[Self.key(id)] = Int32(k) }
             conversations[k].messageIDs = []
         }
-        let spool = try Spool(directory: out)
+        let spool = try Self.endingOnWriteError(run) { try Spool(directory: out) }
         defer { spool.close() }
         var bubbles: [Bubble] = []
         var seen = Set<UInt64>()
@@ -88,9 +84,13 @@ public struct ChatRender {
                 conversations[c].lastEpoch = epoch
                 conversations[c].lastFromMe = fromMe
             }
-            let html = try renderer.bubble(record, id: id, epoch: epoch, fromMe: fromMe, group: conversations[c].isGroup,
-                                           conversationFile: conversations[c].file, clock: &clock)
-            let offset = try spool.append(html)
+            // a page or the scratch file that cannot be written ends the run, as a disk error, not
+            // as a fault of this record
+            let (html, offset) = try Self.endingOnWriteError(run) {
+                let html = try renderer.bubble(record, id: id, epoch: epoch, fromMe: fromMe, group: conversations[c].isGroup,
+                                               conversationFile: conversations[c].file, clock: &clock)
+                return (html, try spool.append(html))
+            }
             bubbles.append(Bubble(conversation: k, order: Int32(truncatingIfNeeded: bubbles.count), epoch: epoch ?? Int.min,
                                   offset: offset, length: html.count))
             if let events = record.value("events")?.arrayValue, !events.isEmpty {
@@ -99,13 +99,13 @@ public struct ChatRender {
             }
             return nil
         }
-        try spool.flush()
+        try Self.endingOnWriteError(run) { try spool.flush() }
 
         bubbles.sort { ($0.conversation, $0.epoch, $0.order) < ($1.conversation, $1.epoch, $1.order) }
         var pages = PageWriter(templates: templates, site: site, remoteImages: remoteImages, bubbles: renderer)
         var start = 0
         var done = Set<Int>()
-        do {
+        try Self.endingOnWriteError(run) {
             while start < bubbles.count {
                 var end = start
                 while end < bubbles.count, bubbles[end].conversation == bubbles[start].conversation { end += 1 }
@@ -121,6 +121,13 @@ public struct ChatRender {
             try pages.lists(conversations, calendar: calendar, now: now, pageSize: listPageSize, clock: &clock)
             try site.write("style.css", templates.stylesheet)
             try site.finish()
+        }
+    }
+
+    /// Runs `body`; a file it could not write is reported and ends the run with exit 74.
+    static func endingOnWriteError<T>(_ run: FilterRun, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
         } catch let e as SiteWriter.WriteError {
             run.diagnostics.error(e.description)
             throw Exit(.ioError)

@@ -248,6 +248,18 @@ def test_a_page_that_cannot_be_written_is_an_io_error_named_with_its_path(tmp_pa
     assert not (tmp_path / "site" / ".chat-render-files").exists()
 
 
+def test_a_full_page_that_cannot_be_written_ends_the_run_not_one_record(tmp_path):
+    ids = [f"m{i}@x.example" for i in range(300)]
+    html = {"reply_text": "", "html": "<p>" + "news " * 200 + "</p>", "sanitize": {}}
+    c, m = records_for([conversation(ids)], [message(i, **html) for i in range(300)], tmp_path)
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "m").write_text("a file where the folder of full pages goes")
+    r = render(c, m, tmp_path / "site")
+    err = r.stderr.decode().splitlines()
+    assert r.returncode == 74 and len(err) == 1 and err[0].endswith(".html.tmp: Not a directory"), err[:3]
+    assert f"{m}:" not in err[0]
+
+
 def test_a_conversation_of_twenty_thousand_messages_is_split_into_pages(tmp_path):
     n = 20000
     msgs = [dict(message(i), date=f"2026-01-01T00:00:00Z".replace("00:00:00", f"{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}")
