@@ -98,11 +98,11 @@ def main():
     tail = DATA / "ten-more.mbox"
     subprocess.run(["python3", SHARED / "gen" / "gen_mbox.py", "--messages", "10", "--seed", "7", "--events-rate", "0.2",
                     "--out", tail], check=True, stderr=subprocess.DEVNULL)
-    text = tail.read_text(errors="replace")
-    tail.write_text(text.replace("Message-ID: <", "Message-ID: <ten-more-").replace("Message-Id: <", "Message-Id: <ten-more-"))
+    raw = tail.read_bytes()  # bytes: the generated mail has charsets other than UTF-8
+    tail.write_bytes(raw.replace(b"Message-ID: <", b"Message-ID: <ten-more-").replace(b"Message-Id: <", b"Message-Id: <ten-more-"))
     grown = pipeline(DATA / f"{size}.chat-ten-more", mbox, tail)
-    new_ids = {json.loads(l)["id"] for l in (grown / "messages.jsonl").open() if '"ten-more-' in l}
-    new_ids = {i for i in new_ids if i.startswith("ten-more-")}
+    new_ids = {i for i in (json.loads(l)["id"] for l in (grown / "messages.jsonl").open() if '"ten-more-' in l)
+               if i.startswith("ten-more-")}
     joined = {c["conversation_id"] for c in map(json.loads, (grown / "conversations.jsonl").open())
               if new_ids & set(c["message_ids"])}
     before = {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.is_file()}

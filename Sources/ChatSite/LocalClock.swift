@@ -19,13 +19,12 @@ public struct LocalClock {
     /// The local day number (days since 1970-01-01) and seconds since local midnight.
     public mutating func local(_ epoch: Int) -> (days: Int, seconds: Int) {
         let day = epoch >= 0 ? epoch / 86400 : (epoch - 86399) / 86400
-        var offset = dayOffsets[day] ?? Self.changesThatDay
         if dayOffsets[day] == nil {
             let first = offsetAt(day * 86400), last = offsetAt(day * 86400 + 86399)
-            if first == last { offset = first }
             if dayOffsets.count > 1 << 20 { dayOffsets.removeAll() }
             dayOffsets[day] = first == last ? first : Self.changesThatDay
         }
+        var offset = dayOffsets[day]!
         if offset == Self.changesThatDay {
             let quarter = epoch >= 0 ? epoch / 900 : (epoch - 899) / 900
             if let known = quarterOffsets[quarter] {

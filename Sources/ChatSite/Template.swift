@@ -35,8 +35,7 @@ public struct Template<Field: CaseIterable & RawRepresentable<Int>>: Sendable {
             let raw = i + 2 < text.count && text[i + 2] == UInt8(ascii: "{")
             let open = raw ? 3 : 2, close: [UInt8] = raw ? Array("}}}".utf8) : Array("}}".utf8)
             guard let end = Self.find(close, in: text, from: i + open) else { throw fail("'{{' without '}}'", at: i) }
-            var tag = String(decoding: text[(i + open)..<end], as: UTF8.self)
-            tag = String(tag.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+            let tag = Substring(String(decoding: text[(i + open)..<end], as: UTF8.self)).trimmingSpaces
             flushText(upTo: i)
             let sigil = raw ? nil : tag.first.flatMap { "#^/".contains($0) ? $0 : nil }
             let fieldName = sigil == nil ? tag : String(tag.dropFirst())
