@@ -185,22 +185,12 @@ struct BubbleRenderer {
         let a = dir.split(separator: "/").filter { $0 != "." }, b = file.split(separator: "/").filter { $0 != "." }
         var common = 0
         while common < a.count, common < b.count - 1, a[common] == b[common] { common += 1 }
-        if a.contains("..") || b.contains("..") || common == 0 { return "file://" + Self.percentEncoded(file) }
-        let up = Array(repeating: "..", count: a.count - common)
-        return (up + b[common...].map(String.init)).map(Self.percentEncoded).joined(separator: "/")
-    }
-
-    static func percentEncoded(_ s: String) -> String {
-        var out = ""
-        for b in s.utf8 {
-            if (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || b >= 0x30 && b <= 0x39 || "-._~/".utf8.contains(b) {
-                out.append(Character(UnicodeScalar(b)))
-            } else {
-                let hex = Array("0123456789ABCDEF".utf8)
-                out += "%" + String(UnicodeScalar(hex[Int(b >> 4)])) + String(UnicodeScalar(hex[Int(b & 15)]))
-            }
+        func encoded(_ part: Substring) -> String { URLPolicy.percentEncoded(Array(part.utf8)) }
+        if a.contains("..") || b.contains("..") || common == 0 {
+            return "file://" + file.split(separator: "/", omittingEmptySubsequences: false).map(encoded).joined(separator: "/")
         }
-        return out
+        let up = Array(repeating: Substring(".."), count: a.count - common)
+        return (up + b[common...]).map(encoded).joined(separator: "/")
     }
 
     /// A page of its own for an HTML message, full width (`srcdoc`: the frame's document, escaped).

@@ -3,7 +3,7 @@ import UTF8Text
 /// URLs as a browser reads them, checked against an allowlist of schemes. Entities are already
 /// decoded by the parser; what is left of obfuscation (tabs and newlines inside the scheme,
 /// leading spaces and control characters, mixed case) is undone here before the check.
-enum URLPolicy {
+public enum URLPolicy {
     /// The URL without what a browser ignores: tab, CR and LF anywhere, C0 controls and spaces
     /// at either end.
     static func cleaned(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
@@ -92,7 +92,7 @@ enum URLPolicy {
     }
 
     /// Percent-encodes everything but unreserved characters: a URL as a query parameter.
-    static func percentEncoded(_ url: [UInt8]) -> String {
+    public static func percentEncoded(_ url: [UInt8]) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         for b in url {

@@ -212,12 +212,15 @@ def test_a_saved_attachment_is_linked_and_its_inline_image_shown(tmp_path):
     saved.parent.mkdir(parents=True)
     saved.write_bytes(b"\x89PNG")
     html = '<div class="mailpipe-body"><p>Look</p><img src="cid:p1"></div>'
-    att = [{"filename": "photo 1.png", "content_type": "image/png", "size": 4, "content_id": "p1", "saved_as": str(saved)}]
+    att = [{"filename": "photo 1.png", "content_type": "image/png", "size": 4, "content_id": "p1", "saved_as": str(saved)},
+           # a file outside the site's tree is linked by a file: URL
+           {"filename": "é 1.pdf", "content_type": "application/pdf", "size": 9, "saved_as": "/dev/null/é 1.pdf"}]
     c, m = records_for([conversation(["m1@x.example"])],
                        [message(1, reply_text="", html=html, sanitize={"elements_removed": 0}, attachments=att)], tmp_path)
     assert render(c, m, tmp_path / "site").returncode == 0
     page = (tmp_path / "site" / "c" / "p1.html").read_text()
     assert '<a href="../files/photo%201.png" dir="auto">photo 1.png</a>' in page
+    assert '<a href="file:///dev/null/%C3%A9%201.pdf" dir="auto">é 1.pdf</a>' in page
     assert 'src="../files/photo%201.png"' in html_unescape(re.search(r'srcdoc="([^"]*)"', page).group(1))
 
 
