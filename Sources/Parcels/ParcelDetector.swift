@@ -144,7 +144,8 @@ final class ParcelDetector {
         var out: [Shipment] = []
         for number in order {
             guard let c = best[number], c.confidence >= minimumConfidence else { continue }
-            let evidence = candidates.filter { $0.number == number && $0.carrier == c.carrier }
+            // the evidence of every finding of the number for this carrier, or in the same format
+            let evidence = candidates.filter { $0.number == number && ($0.carrier == c.carrier || $0.formatID == c.formatID) }
                 .flatMap(\.evidence).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             out.append(Shipment(carrier: c.carrier, format: c.formatID, trackingNumber: number, checkDigit: c.checkDigit,
                                 confidence: (c.confidence * 100).rounded() / 100, evidence: evidence,
@@ -205,12 +206,22 @@ final class ParcelDetector {
                   number.allSatisfy({ isASCIIAlnum($0) || $0 == UInt16(UInt8(ascii: "-")) }), !isDegenerate(number) else { return }
             let text = String(decoding: number, as: UTF16.self)
             var read = false
-            for (index, format) in specs.formats.enumerated() where format.carrier == carrier {
-                guard let v = format.validate(number), v.valid else { continue }
-                read = true
-                out.append(Candidate(format, index: index, number: text, checkDigit: v.checkDigit,
-                                     evidence: format.hasChecksum ? ["tracking_url", "check_digit"] : ["tracking_url"], confidence: 1))
+            func readAs(_ formatCarrier: String) {
+                for (index, format) in specs.formats.enumerated() where format.carrier == formatCarrier {
+                    guard let v = format.validate(number), v.valid else { continue }
+                    read = true
+                    var c = Candidate(format, index: index, number: text, checkDigit: v.checkDigit,
+                                      evidence: format.hasChecksum ? ["tracking_url", "check_digit"] : ["tracking_url"], confidence: 1)
+                    if formatCarrier != carrier {
+                        c.carrier = carrier
+                        c.trackingURL = link
+                    }
+                    out.append(c)
+                }
             }
+            readAs(carrier)
+            // UPU S10 is every postal operator's format: a postal page's S10 number keeps its check digit.
+            if !read { readAs("s10") }
             guard placed && !read else { return }
             out.append(Candidate(carrier: carrier, formatID: "tracking_link", formatIndex: specs.formats.count, hasChecksum: false,
                                  trackingURL: link, number: text, checkDigit: nil, evidence: ["tracking_url"], confidence: 1))

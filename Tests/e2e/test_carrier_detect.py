@@ -87,6 +87,12 @@ def test_the_carriers_link_names_the_carrier_whatever_the_numbers_shape():
     link = "https://www.ups.com/track?loc=en_US&tracknum=MI1234567890123456ABCD"
     got = records(run("carrier-detect", input=notice("a@b.example", "x", f"see {link}") + "\n").stdout)[0]["shipments"]
     assert [(s["carrier"], s["format"], s["tracking_url"]) for s in got] == [("ups", "tracking_link", link)]
+    # A postal operator's page with another post's item (UPU S10): that operator's parcel, whose
+    # format and check digit are still S10's, with the label before it as evidence too.
+    link = "https://postserv.post.gov.tw/pstmail/main_mail.html?targetTxn=EB500100&MAILNO=RB123456785CN"
+    got = records(run("carrier-detect", input=notice("a@b.example", "x", f"Tracking number: RB123456785CN\n{link}") + "\n").stdout)
+    assert [(s["carrier"], s["format"], s["check_digit"], s["tracking_url"], s["evidence"]) for s in got[0]["shipments"]] == \
+        [("chunghwa_post", "s10", "5", link, ["tracking_url", "check_digit", "label"])]
     # Not the page a template names (another path): only a number a format reads counts.
     other = notice("a@b.example", "x", "see https://www.ups.com/careers?tracknum=MI1234567890123456ABCD")
     assert records(run("carrier-detect", input=other + "\n").stdout)[0]["shipments"] == []
