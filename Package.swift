@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "HTMLDOM", dependencies: ["CLibXML2"]),
         .target(name: "ICalendar", dependencies: ["CivilTime", "CLibical", "UnicodeServices"]),
         .target(name: "Hashing", dependencies: ["CCrypto"]),
-        .target(name: "JSONLines", dependencies: ["UTF8Text"]),
+        .target(name: "JSONLines", dependencies: ["CLibcExtras", "UTF8Text"]),
         .target(name: "UnixFilter", dependencies: [
             "JSONLines", "CLibcExtras", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),

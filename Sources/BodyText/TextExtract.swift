@@ -78,7 +78,7 @@ public final class Extractor {
     /// What the sender wrote (text-extract's `reply_text`): no quoted history, signature or
     /// forwarded message.
     public func newText(text: [UInt8]?, format: String?, html: [UInt8]?) -> [UInt8]? {
-        extract(text: text, format: format, html: html)?.parts.reply
+        bodyText(text: text, format: format, html: html).map { splitter.split(TextLines($0)).reply }
     }
 
     func extract(text: [UInt8]?, format: String?, html: [UInt8]?) -> Extracted? {

@@ -4,6 +4,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "libc_extras.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 const void *mp_memmem(const void *haystack, size_t haystack_len, const void *needle, size_t needle_len) {
     return memmem(haystack, haystack_len, needle, needle_len);
@@ -21,4 +24,24 @@ void mp_no_fast_bins(void) { mallopt(M_MXFAST, 0); }
 void mp_grow_pipe(int fd, int bytes) {
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) (void)fcntl(fd, F_SETPIPE_SZ, bytes);
+}
+
+size_t mp_plain_ascii_length(const void *bytes, size_t n) {
+    const unsigned char *p = bytes;
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+        // compared as signed bytes, non-ASCII (0x80 and up) is below 0x20 as control characters are
+        __m128i stop = _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+        int mask = _mm_movemask_epi8(stop);
+        if (mask) return i + (size_t)__builtin_ctz((unsigned)mask);
+    }
+#endif
+    for (; i < n; i++) {
+        unsigned char c = p[i];
+        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return i;
+    }
+    return n;
 }

@@ -7,6 +7,10 @@ import StructuredData
 import UnixFilter
 import UTF8Text
 
+/// Set once a calendar of more than a megabyte comes: libical's tree of 50,000 events is freed
+/// 10% faster without fast bins, while ordinary mail is 5% slower without them.
+private let noFastBins: Void = mp_no_fast_bins()
+
 /// event-extract's run: each record gets `events` (see mailpipe(5)).
 public struct EventExtract {
     /// The IANA zone floating times are read in, when the calendar names none.
@@ -25,7 +29,6 @@ public struct EventExtract {
     }
 
     public func run(_ run: FilterRun) throws {
-        mp_no_fast_bins()  // a calendar of 50,000 events: 10% faster
         let words = try DataFiles.extend(AppointmentWords.builtIn, user: ["appointment-words.json", "appointment-words"],
                                          extra: wordFiles, diagnostics: run.diagnostics)
         var patterns = TextExtract()
@@ -58,6 +61,7 @@ public struct EventExtract {
         var unreadable = 0
         for (k, part) in parts.enumerated() {
             guard let text = part.stringValue else { continue }
+            if text.utf8.count > 1 << 20 { _ = noFastBins }
             let method = k < methods.count ? methods[k].stringValue : nil
             if let found = CalendarEvents.events(in: text, contentMethod: method, floatingZone: floatingZone) {
                 for e in found {
@@ -81,11 +85,10 @@ public struct EventExtract {
         let afterTextExtract = record.member("reply_text") != nil
         let raw = (afterTextExtract ? ["reply_text"] : ["text", "html"]).lazy
             .compactMap { record.rawValue($0) }.first { $0.first == UInt8(ascii: "\"") }
-        guard let raw, reader.mayHoldAppointment(raw) else { return [] }
-        // a list's post or a newsletter is nobody's own appointment (this also spares the
-        // rendering of most HTML-only mail, which is bulk mail)
-        let headers = record.value("headers")
-        guard headers?["list-id"] == nil, headers?["list-unsubscribe"] == nil else { return [] }
+        // a list's post or a newsletter is nobody's own appointment; asked first, since bulk
+        // mail is most of the long text there is (two thirds of the generated mailbox's)
+        guard let raw, !record.object("headers", hasMemberNamed: "list-id", "list-unsubscribe"),
+              reader.mayHoldAppointment(raw) else { return [] }
         let newText: [UInt8]?
         if afterTextExtract {
             newText = record.stringBytes("reply_text")

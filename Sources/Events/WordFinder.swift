@@ -4,9 +4,13 @@ import UTF8Text
 /// each position is looked up by its first two bytes, so a position no word starts with costs
 /// one table read (the text pre-check's 63 booking words once took 63 searches).
 struct WordFinder {
-    /// Indices into `words` by their first two bytes, lowercased; one-byte words by that byte.
-    private var byPair: [UInt16: [Int]] = [:]
-    private var pairs = [Bool](repeating: false, count: 1 << 16)
+    /// By the first two bytes of a word, lowercased: 0, or 1 + its place in `wordsByPair`
+    /// (a table read, where a dictionary hashed every common pair such as "re" and "co").
+    private var pairSlots = [UInt16](repeating: 0, count: 1 << 16)
+    /// Whether a pair starts a word, one bit each: 8 KB, read at every byte, stays in the cache.
+    private var pairBits = [UInt64](repeating: 0, count: 1 << 10)
+    /// Indices into `words` of the words that start with each pair.
+    private var wordsByPair: [[Int]] = []
     private var singles = [Bool](repeating: false, count: 256)
     private let words: [[UInt8]]
 
@@ -17,9 +21,13 @@ struct WordFinder {
             if w.count == 1 {
                 singles[Int(w[0])] = true
             } else {
-                let key = UInt16(w[0]) << 8 | UInt16(w[1])
-                pairs[Int(key)] = true
-                byPair[key, default: []].append(k)
+                let key = Int(w[0]) << 8 | Int(w[1])
+                pairBits[key >> 6] |= 1 << (key & 63)
+                if pairSlots[key] == 0 {
+                    wordsByPair.append([])
+                    pairSlots[key] = UInt16(wordsByPair.count)
+                }
+                wordsByPair[Int(pairSlots[key]) - 1].append(k)
             }
         }
     }
@@ -31,9 +39,9 @@ struct WordFinder {
             let c = ASCII.lowercased(b[i])
             if singles[Int(c)], accept(i..<i + 1) { return true }
             if i + 1 < b.count {
-                let key = UInt16(c) << 8 | UInt16(ASCII.lowercased(b[i + 1]))
-                if pairs[Int(key)] {
-                    for k in byPair[key]! where matches(words[k], b, at: i) && accept(i..<i + words[k].count) { return true }
+                let key = Int(c) << 8 | Int(ASCII.lowercased(b[i + 1]))
+                if pairBits[key >> 6] & (1 << (key & 63)) != 0 {
+                    for k in wordsByPair[Int(pairSlots[key]) - 1] where matches(words[k], b, at: i) && accept(i..<i + words[k].count) { return true }
                 }
             }
             i += 1

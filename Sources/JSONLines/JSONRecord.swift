@@ -85,6 +85,20 @@ public struct JSONRecord {
         }
     }
 
+    /// Whether the object a member holds has a member named one of `names`, found without
+    /// decoding any value (which headers a message's `headers` has); false when it is no object.
+    public func object(_ key: String, hasMemberNamed names: String...) -> Bool {
+        guard let m = member(key) else { return false }
+        return bytes.withUnsafeBytes { buf in
+            guard buf[m.value.lowerBound] == UInt8(ascii: "{") else { return false }
+            var scanner = JSONScanner(UnsafeRawBufferPointer(rebasing: buf[..<m.value.upperBound]))
+            scanner.i = m.value.lowerBound
+            var inner: [JSONMember] = []
+            guard (try? withUnsafeMutablePointer(to: &inner) { (p) throws(JSONError) in try scanner.scanObject(members: p) }) != nil else { return false }
+            return inner.contains { sub in names.contains { var name = $0; return name.withUTF8 { keyMatches(buf, sub.key, $0) } } }
+        }
+    }
+
     /// The member keys in order, decoded.
     public var keys: [String] {
         bytes.withUnsafeBytes { buf in

@@ -1,3 +1,4 @@
+import CLibcExtras
 import UTF8Text
 
 /// A strict JSON grammar checker over bytes (RFC 8259, strict UTF-8) that remembers where each
@@ -70,10 +71,9 @@ struct JSONScanner {
         i += 1
         let n = bytes.count
         while i < n {
-            // fast path over plain ASCII, to the first byte flagged (checked below: the word
-            // test may flag a plain byte above another flagged one, never below)
-            // non-ASCII bytes leave the fast path too: they are checked as UTF-8
-            i = JSONBytes.skipWords(bytes, from: i) { JSONBytes.needsEscape($0) | ($0 & 0x8080_8080_8080_8080) }.index
+            // fast path over plain ASCII, 16 bytes at a time, to the first byte to look at;
+            // non-ASCII bytes leave it too: they are checked as UTF-8
+            i += mp_plain_ascii_length(bytes.baseAddress! + i, n - i)
             guard i < n else { break }
             let c = bytes[i]
             if c == UInt8(ascii: "\"") {

@@ -33,6 +33,35 @@ import Testing
         #expect(try JSONRecord(#"{"a":"日本語","b":"é"}"#).string("a") == "日本語")
     }
 
+    @Test func aStringIsCheckedAtEveryPlaceOfItsFastPath() throws {
+        // the scanner passes over 16 plain ASCII bytes at a time: a byte it must stop at is
+        // found at every offset, before, inside and after a block, and in the last bytes
+        for length in 1..<40 {
+            for place in 0..<length {
+                func line(_ stop: [UInt8]) -> [UInt8] {
+                    var text = [UInt8](repeating: UInt8(ascii: "x"), count: length)
+                    text.replaceSubrange(place...place, with: stop)
+                    return Array(#"{"a":""#.utf8) + text + Array(#""}"#.utf8)
+                }
+                #expect(throws: JSONError.self) { try JSONRecord(line([0x09])) }
+                #expect(throws: JSONError.self) { try JSONRecord(line([0x7F, 0xFF])) }
+                #expect(throws: JSONError.self) { try JSONRecord(line([0x22])) }  // a quote ends it early
+                #expect(try JSONRecord(line([0x7E])).string("a")?.count == length)
+                #expect(try JSONRecord(line(Array("é".utf8))).string("a")?.count == length)
+                #expect(try JSONRecord(line([0x5C, 0x6E])).string("a")?.count == length)  // an escaped line feed
+            }
+        }
+    }
+
+    @Test func findsTheMembersOfAnObjectMemberWithoutDecodingThem() throws {
+        let r = try JSONRecord(#"{"headers":{"list-id":["<a.b>"],"x":{"list-unsubscribe":1}},"n":{"\u006cist-id":null},"s":"list-id"}"#)
+        #expect(r.object("headers", hasMemberNamed: "list-id", "list-unsubscribe"))
+        #expect(!r.object("headers", hasMemberNamed: "list-unsubscribe"))  // only at its own level
+        #expect(r.object("n", hasMemberNamed: "list-id"))  // a key as escaped
+        #expect(!r.object("s", hasMemberNamed: "list-id"))  // not an object
+        #expect(!r.object("missing", hasMemberNamed: "list-id"))
+    }
+
     @Test func errorSaysWhere() {
         do {
             _ = try JSONRecord(#"{"a":1,"b":?}"#)

@@ -11,4 +11,7 @@ void mp_keep_large_allocations_in_heap(size_t bytes);
 void mp_no_fast_bins(void);
 /// Grows the pipe behind `fd` to `bytes` when `fd` is a pipe (Linux F_SETPIPE_SZ); else nothing.
 void mp_grow_pipe(int fd, int bytes);
+/// How many bytes from `bytes` on are printable ASCII other than '"' and '\\': where a JSON
+/// string's scanner must look at a byte, 16 at a time.
+size_t mp_plain_ascii_length(const void *bytes, size_t n);
 #endif
