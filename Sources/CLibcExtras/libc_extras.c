@@ -45,3 +45,28 @@ size_t mp_plain_ascii_length(const void *bytes, size_t n) {
     }
     return n;
 }
+
+int mp_contains_either(const void *haystack, size_t n, const void *a, size_t a_len, const void *b, size_t b_len) {
+    const unsigned char *h = haystack, *x = a, *y = b;
+    if (a_len < 2 || b_len < 2) return memmem(h, n, x, a_len) != NULL || memmem(h, n, y, b_len) != NULL;
+    size_t i = 0;
+#if defined(__SSE2__)
+    // a place where a needle's first and last bytes both are is a candidate, checked whole
+    // (one pass for both needles, where memmem twice read the text twice)
+    const __m128i a_first = _mm_set1_epi8((char)x[0]), a_last = _mm_set1_epi8((char)x[a_len - 1]);
+    const __m128i b_first = _mm_set1_epi8((char)y[0]), b_last = _mm_set1_epi8((char)y[b_len - 1]);
+    size_t longest = a_len > b_len ? a_len : b_len;
+    for (; i + 16 + longest - 1 <= n; i += 16) {
+        __m128i first = _mm_loadu_si128((const __m128i *)(h + i));
+        __m128i at_a_end = _mm_loadu_si128((const __m128i *)(h + i + a_len - 1));
+        __m128i at_b_end = _mm_loadu_si128((const __m128i *)(h + i + b_len - 1));
+        unsigned ma = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(first, a_first), _mm_cmpeq_epi8(at_a_end, a_last)));
+        unsigned mb = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(first, b_first), _mm_cmpeq_epi8(at_b_end, b_last)));
+        for (; ma; ma &= ma - 1)
+            if (memcmp(h + i + __builtin_ctz(ma), x, a_len) == 0) return 1;
+        for (; mb; mb &= mb - 1)
+            if (memcmp(h + i + __builtin_ctz(mb), y, b_len) == 0) return 1;
+    }
+#endif
+    return memmem(h + i, n - i, x, a_len) != NULL || memmem(h + i, n - i, y, b_len) != NULL;
+}

@@ -23,7 +23,7 @@ public enum SchemaOrg {
     public static func mayHaveMarkup(_ html: ArraySlice<UInt8>) -> Bool {
         html.withUnsafeBytes { raw in
             let b = raw.bindMemory(to: UInt8.self)
-            return ByteSearch.contains(b, jsonLDNeedle) || ByteSearch.contains(b, microdataNeedle)
+            return ByteSearch.containsEither(b, jsonLDNeedle, microdataNeedle)
         }
     }
 

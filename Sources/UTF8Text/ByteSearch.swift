@@ -11,6 +11,13 @@ public enum ByteSearch {
         needle.withUnsafeBytes { n in mp_memmem(haystack.baseAddress, haystack.count, n.baseAddress, n.count) != nil }
     }
 
+    /// Whether `a` or `b` occurs, in one pass over `haystack`.
+    public static func containsEither(_ haystack: UnsafeBufferPointer<UInt8>, _ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBytes { a in
+            b.withUnsafeBytes { b in mp_contains_either(haystack.baseAddress, haystack.count, a.baseAddress, a.count, b.baseAddress, b.count) != 0 }
+        }
+    }
+
     public static func contains(_ haystack: String, _ needle: String) -> Bool {
         var h = haystack, n = needle
         return h.withUTF8 { hay in

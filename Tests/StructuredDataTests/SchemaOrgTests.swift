@@ -5,6 +5,24 @@ import Testing
 struct LenientJSONTests {
     func repaired(_ s: String) -> String { String(decoding: LenientJSON.repaired(Array(s.utf8)), as: UTF8.self) }
 
+    @Test func markupIsNoticedWhereverItIs() {
+        // the look is one pass, 16 bytes at a time: either word at every place, the end included,
+        // and neither cut short by the end or split by a byte
+        for word in ["ld+json", "itemscope"] {
+            for length in word.count..<60 {
+                for place in 0...(length - word.count) {
+                    var html = [UInt8](repeating: UInt8(ascii: "l"), count: length)
+                    html.replaceSubrange(place..<(place + word.count), with: Array(word.utf8))
+                    #expect(SchemaOrg.mayHaveMarkup(html[...]))
+                    html[place + word.count / 2] = UInt8(ascii: "X")
+                    #expect(!SchemaOrg.mayHaveMarkup(html[...]))
+                }
+            }
+            #expect(!SchemaOrg.mayHaveMarkup(Array(word.utf8.dropLast())[...]))
+        }
+        #expect(!SchemaOrg.mayHaveMarkup([][...]))
+    }
+
     @Test func validJSONComesOutUnchanged() {
         for s in [#"{"a":[1,2,{"b":"x, }"}],"c":"\"}{\""}"#, "[]", #""a\\""#] { #expect(repaired(s) == s) }
     }
