@@ -87,15 +87,35 @@ public struct JSONRecord {
 
     /// Whether the object a member holds has a member named one of `names`, found without
     /// decoding any value (which headers a message's `headers` has); false when it is no object.
+    /// The record's scan has checked its bytes, so they are only walked here: each string is
+    /// passed over to its closing quote with memchr, and a key is a string followed by a colon
+    /// at the object's own level.
     public func object(_ key: String, hasMemberNamed names: String...) -> Bool {
         guard let m = member(key) else { return false }
         return bytes.withUnsafeBytes { buf in
             guard buf[m.value.lowerBound] == UInt8(ascii: "{") else { return false }
-            var scanner = JSONScanner(UnsafeRawBufferPointer(rebasing: buf[..<m.value.upperBound]))
-            scanner.i = m.value.lowerBound
-            var inner: [JSONMember] = []
-            guard (try? withUnsafeMutablePointer(to: &inner) { (p) throws(JSONError) in try scanner.scanObject(members: p) }) != nil else { return false }
-            return inner.contains { sub in names.contains { var name = $0; return name.withUTF8 { keyMatches(buf, sub.key, $0) } } }
+            let end = m.value.upperBound
+            var depth = 0, i = m.value.lowerBound
+            while i < end {
+                switch buf[i] {
+                case UInt8(ascii: "\""):
+                    let close = closingQuote(buf, after: i)
+                    if depth == 1 {
+                        var next = close + 1
+                        while buf[next] == 0x20 || buf[next] == 0x0A || buf[next] == 0x0D || buf[next] == 0x09 { next += 1 }
+                        if buf[next] == UInt8(ascii: ":"),
+                           names.contains(where: { var name = $0; return name.withUTF8 { keyMatches(buf, i..<(close + 1), $0) } }) {
+                            return true
+                        }
+                    }
+                    i = close
+                case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+                default: break
+                }
+                i += 1
+            }
+            return false
         }
     }
 
@@ -182,6 +202,20 @@ public struct JSONRecord {
         JSONWriter.appendString(key, to: &out)
         out.append(UInt8(ascii: ":"))
         out.append(contentsOf: value)
+    }
+}
+
+/// Where the string whose opening quote is at `open` ends: its closing quote, the first quote
+/// after it with an even number of backslashes before it (the bytes are valid JSON).
+private func closingQuote(_ buf: UnsafeRawBufferPointer, after open: Int) -> Int {
+    var i = open + 1
+    while true {
+        let p = memchr(buf.baseAddress! + i, 0x22, buf.count - i)!
+        let quote = buf.baseAddress!.distance(to: UnsafeRawPointer(p))
+        var backslashes = 0
+        while buf[quote - 1 - backslashes] == UInt8(ascii: "\\") { backslashes += 1 }
+        if backslashes % 2 == 0 { return quote }
+        i = quote + 1
     }
 }
 

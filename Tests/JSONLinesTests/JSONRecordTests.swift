@@ -60,6 +60,10 @@ import Testing
         #expect(r.object("n", hasMemberNamed: "list-id"))  // a key as escaped
         #expect(!r.object("s", hasMemberNamed: "list-id"))  // not an object
         #expect(!r.object("missing", hasMemberNamed: "list-id"))
+        // quotes and backslashes inside values: `"list-id":` written in a value is no member
+        let q = try JSONRecord(#"{"headers":{"a":["\\", "x \"list-id\": y\\"], "b" : [] , "list-unsubscribe" :["<u>"]}}"#)
+        #expect(!q.object("headers", hasMemberNamed: "list-id"))
+        #expect(q.object("headers", hasMemberNamed: "list-unsubscribe"))
     }
 
     @Test func errorSaysWhere() {
