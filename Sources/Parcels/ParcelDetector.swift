@@ -220,7 +220,7 @@ final class ParcelDetector {
                 }
             }
             readAs(carrier)
-            // UPU S10 is every postal operator's format: a postal page's S10 number keeps its check digit.
+            // UPU S10 is every postal operator's format: an S10 number on a page keeps its check digit
             if !read { readAs("s10") }
             guard placed && !read else { return }
             out.append(Candidate(carrier: carrier, formatID: "tracking_link", formatIndex: specs.formats.count, hasChecksum: false,
