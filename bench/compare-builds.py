@@ -11,6 +11,7 @@ values. A tool the old build lacks is skipped. Exit status 0; the report is for 
 explain, not a test (the fixes it is run to check change output on purpose).
 """
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -68,29 +69,29 @@ def short(value, limit=160):
 
 
 def compare(old_path, new_path, samples):
-    with open(old_path, "rb") as f:
-        old_lines = f.read().splitlines()
-    with open(new_path, "rb") as f:
-        new_lines = f.read().splitlines()
-    report = [f"  lines: old {len(old_lines)}, new {len(new_lines)}"]
     differing = 0
     bytes_only = 0
+    counts = {"old": 0, "new": 0}
     by_field = Counter()
     examples = defaultdict(list)
-    for old_line, new_line in zip(old_lines, new_lines):
-        if old_line == new_line:
-            continue
-        differing += 1
-        old, new = json.loads(old_line), json.loads(new_line)
-        if old == new:
-            bytes_only += 1
-            continue
-        for key in sorted(set(old) | set(new)):
-            if old.get(key, KeyError) != new.get(key, KeyError):
-                by_field[key] += 1
-                if len(examples[key]) < samples:
-                    path, a, b = first_difference(old.get(key, "(absent)"), new.get(key, "(absent)"), key)
-                    examples[key].append(f"{record_id(new)}: {path}: {short(a)} -> {short(b)}")
+    with open(old_path, "rb") as old_file, open(new_path, "rb") as new_file:
+        for old_line, new_line in itertools.zip_longest(old_file, new_file):  # streamed: 1 GB of records
+            counts["old"] += old_line is not None
+            counts["new"] += new_line is not None
+            if old_line == new_line or old_line is None or new_line is None:
+                continue
+            differing += 1
+            old, new = json.loads(old_line), json.loads(new_line)
+            if old == new:
+                bytes_only += 1
+                continue
+            for key in sorted(set(old) | set(new)):
+                if old.get(key, KeyError) != new.get(key, KeyError):
+                    by_field[key] += 1
+                    if len(examples[key]) < samples:
+                        path, a, b = first_difference(old.get(key, "(absent)"), new.get(key, "(absent)"), key)
+                        examples[key].append(f"{record_id(new)}: {path}: {short(a)} -> {short(b)}")
+    report = [f"  lines: old {counts['old']}, new {counts['new']}"]
     report.append(f"  records differing: {differing}" + (f" ({bytes_only} in bytes only)" if bytes_only else ""))
     for key, count in by_field.most_common():
         report.append(f"    {key}: {count}")

@@ -101,9 +101,10 @@ public struct JSONRecord {
                 case UInt8(ascii: "\""):
                     let close = closingQuote(buf, after: i)
                     if depth == 1 {
-                        var next = close + 1
-                        while buf[next] == 0x20 || buf[next] == 0x0A || buf[next] == 0x0D || buf[next] == 0x09 { next += 1 }
-                        if buf[next] == UInt8(ascii: ":"),
+                        var after = JSONScanner(buf)
+                        after.i = close + 1
+                        after.skipWhitespace()
+                        if buf[after.i] == UInt8(ascii: ":"),
                            names.contains(where: { var name = $0; return name.withUTF8 { keyMatches(buf, i..<(close + 1), $0) } }) {
                             return true
                         }
