@@ -49,11 +49,11 @@ struct Conversation {
     var firstDate: String { messages.map(\.date).min() ?? "" }
     var lastDate: String { messages.map(\.date).max() ?? "" }
 
-    /// The messages oldest first (those without a date first, in input order).
+    /// The messages oldest first (those without a date first); messages of the same second in
+    /// the order of their ids, so that the order does not depend on the input's (a store adds
+    /// them in any order, parallel runs merge in any order).
     var ordered: [MessageSummary] {
-        messages.enumerated().sorted { a, b in
-            a.element.date != b.element.date ? a.element.date < b.element.date : a.offset < b.offset
-        }.map(\.element)
+        messages.sorted { a, b in a.date != b.date ? a.date < b.date : a.id < b.id }
     }
 
     /// The display name seen most often for each participant.

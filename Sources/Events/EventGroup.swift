@@ -53,7 +53,7 @@ public struct EventGroup {
             }
             return nil
         }
-        observations.sort { $0.date != $1.date ? $0.date < $1.date : $0.order < $1.order }
+        observations.sort(by: Self.applicationOrder)
         var store = EventStore()
         for o in observations {
             store.apply(o.event, messageID: o.messageID, date: o.date.isEmpty ? nil : o.date,
@@ -66,6 +66,14 @@ public struct EventGroup {
         } else {
             for t in events { try run.write(Self.json(t, occurrence: nil)) }
         }
+    }
+
+    /// The order events are applied in: by their message's date, messages of the same second
+    /// by their ids (so that the input's order does not matter), a message's events in its order.
+    static func applicationOrder(_ a: Observation, _ b: Observation) -> Bool {
+        if a.date != b.date { return a.date < b.date }
+        if a.messageID != b.messageID { return a.messageID < b.messageID }
+        return a.order < b.order
     }
 
     public static func sortKey(_ e: Event) -> String {
