@@ -31,6 +31,8 @@ import JSONLines
         #expect(r[0]["text"] == .string("From the start\n>From quoted twice\nFrom me, not a From_ line\nbody\n"))
         #expect(r[0]["labels"]?.strings == ["INBOX", "IMPORTANT", "CATEGORY_PROMOTIONS", "Reisen/Japan 旅", "Work, urgent"])
         #expect(r[0]["thread_id"] == .string("1655000000000000001"))
+        // the From_ line's X-GM-MSGID, as the Gmail API names the message: in hex
+        #expect(r[1]["gmail_id"] == .string(String(1234567890124, radix: 16)))
         #expect(r[0]["date"] == .string("2020-01-06T04:49:45Z"))  // no Date header: the From_ line's
         #expect(r[1]["labels"]?.strings == ["SENT", "Opened", "INBOX"])
         #expect(r[1]["text"] == .string("second\n"))
@@ -219,6 +221,7 @@ private func spliced(_ pieces: [[UInt8]], length: Int, seed: inout UInt64) -> [U
         #expect(r[0]["text"] == .string("hello raw\n"))
         #expect(r[0]["labels"]?.strings == ["INBOX", "UNREAD", "Label_5"])
         #expect(r[0]["thread_id"] == .string("18c0"))
+        #expect(r[0]["gmail_id"] == .string("18c1"))
         #expect(r[0]["date"] == .string("2023-11-14T22:13:20Z"))
         #expect(r[0]["source"]?["line"] == .number("1"))
         #expect(r[1] == .null)  // the bad line is reported, not lost

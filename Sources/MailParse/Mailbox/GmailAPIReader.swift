@@ -60,6 +60,7 @@ struct GmailAPIReader {
         }
         raw.labelIDs = v["labelIds"]?.arrayValue?.compactMap(\.stringValue)
         raw.threadID = v["threadId"]?.stringValue
+        raw.gmailID = v["id"]?.stringValue
         if let ms = v["internalDate"]?.intValue { raw.envelopeDate = ms / 1000 }
         return raw
     }

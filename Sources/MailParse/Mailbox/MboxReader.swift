@@ -291,7 +291,7 @@ public struct MboxReader {
     static let lengthUpper = Array("ENGTH:".utf8)
 
     private func emit(_ range: Range<Int>, _ body: (RawMessage) throws -> Void) throws {
-        let (message, envelopeDate, removals) = buffer.withUnsafeBytes { b -> (Range<Int>, Int?, [Int]) in
+        let (message, envelopeDate, gmailID, removals) = buffer.withUnsafeBytes { b -> (Range<Int>, Int?, String?, [Int]) in
             let (fromEnd, start) = Bytes.lineEnd(b, from: range.lowerBound, to: range.upperBound)
             let fromLine = UnsafeRawBufferPointer(rebasing: b[min(range.lowerBound + 5, fromEnd)..<fromEnd])
             var end = range.upperBound
@@ -304,12 +304,14 @@ public struct MboxReader {
                 }
             }
             let message = start..<max(start, end)
-            return (message, Self.envelopeDate(fromLine), Self.quotingToRemove(UnsafeRawBufferPointer(rebasing: b[message]), variant: variant))
+            return (message, Self.envelopeDate(fromLine), Self.gmailID(fromLine), Self.quotingToRemove(UnsafeRawBufferPointer(rebasing: b[message]), variant: variant))
         }
         // most messages have no ">From " to unquote: they are handed over as a slice of the buffer
         let bytes = removals.isEmpty ? buffer[message] : Self.removing(removals, from: buffer[message])[...]
         let source = MessageSource(path: path, offset: bufferOffset + range.lowerBound, length: range.count, format: "mbox")
-        try body(RawMessage(bytes: bytes, source: source, envelopeDate: envelopeDate))
+        var raw = RawMessage(bytes: bytes, source: source, envelopeDate: envelopeDate)
+        raw.gmailID = gmailID
+        try body(raw)
     }
 
     private func emitWithoutEnvelope(_ body: (RawMessage) throws -> Void) throws {
@@ -352,6 +354,17 @@ public struct MboxReader {
 
     /// The date of a From_ line: `sender Mon Jan  6 04:49:45 2020`, or Takeout's
     /// `sender Mon Jan 06 04:49:45 +0000 2020`.
+    /// Takeout's From_ line names the message by its X-GM-MSGID, in decimal, `@xxx`
+    /// (`From 1780000000000000001@xxx Mon Mar 02 …`); the Gmail API's id is that number in hex.
+    static func gmailID(_ fromLine: UnsafeRawBufferPointer) -> String? {
+        let suffix = Array("@xxx ".utf8)
+        guard let at = fromLine.firstIndex(of: UInt8(ascii: "@")), at > 0, at <= 20,
+              fromLine[..<at].allSatisfy(isDigit), fromLine.count >= at + suffix.count,
+              Array(fromLine[at..<(at + suffix.count)]) == suffix,
+              let id = UInt64(String(decoding: fromLine[..<at], as: UTF8.self)) else { return nil }
+        return String(id, radix: 16)
+    }
+
     static func envelopeDate(_ fromLine: UnsafeRawBufferPointer) -> Int? {
         guard let space = fromLine.firstIndex(of: Bytes.space) else { return nil }
         return MailDate.parse(bytes: UnsafeRawBufferPointer(rebasing: fromLine[space...]))

@@ -11,6 +11,8 @@ public struct RawMessage {
     public var envelopeDate: Int?
     /// Gmail API `labelIds`, already ids.
     public var labelIDs: [String]?
+    /// The Gmail API's id of the message (its `id`; from Takeout, the From_ line's X-GM-MSGID in hex).
+    public var gmailID: String?
     /// Gmail API `threadId`.
     public var threadID: String?
     /// Maildir flags (`cur/NAME:2,FRS`) mapped to labels.

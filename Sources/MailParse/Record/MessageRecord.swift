@@ -64,6 +64,7 @@ public final class MessageConverter {
         for l in raw.flagLabels where !labels.contains(l) { labels.append(l) }
         w.field("labels", strings: labels)
         w.field("thread_id", raw.threadID ?? h.first("x-gm-thrid").map { String(decoding: $0.raw, as: UTF8.self) })
+        w.field("gmail_id", raw.gmailID)
 
         let selection = BodySelection(root: message.root)
         var bodies = BodyWriter(message: message, charsets: charsets, defects: defects)
