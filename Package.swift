@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group", "event-extract", "event-group", "chat-render"]
+let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group", "event-extract", "event-group", "chat-render", "mailstore"]
 
 
 let package = Package(
@@ -25,6 +25,8 @@ let package = Package(
                        providers: [.apt(["libical-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CLibcExtras"),
         .target(name: "UTF8Text", dependencies: ["CLibcExtras"]),
         .target(name: "CivilTime"),
@@ -59,6 +61,9 @@ let package = Package(
         .target(name: "ChatSite", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "ICalendar", "JSONLines", "Parcels", "Sanitize", "UnixFilter"],
                 resources: [.embedInCode("templates")]),
 
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "JSONLines", "SQLite", "UnixFilter"]),
+
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
         .executableTarget(name: "html-sanitize", dependencies: ["Sanitize", "UnixFilter"]),
         .executableTarget(name: "text-extract", dependencies: ["BodyText", "UnixFilter"]),
@@ -68,6 +73,7 @@ let package = Package(
         .executableTarget(name: "conversation-group", dependencies: ["Conversations", "UnixFilter"]),
         .executableTarget(name: "event-extract", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "event-group", dependencies: ["Events", "UnixFilter"]),
+        .executableTarget(name: "mailstore", dependencies: ["MailStore", "Events", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
@@ -84,6 +90,7 @@ let package = Package(
         .testTarget(name: "BodyTextTests", dependencies: ["BodyText", "JSONLines", "UnicodeServices"]),
         .testTarget(name: "SanitizeTests", dependencies: ["Sanitize"]),
         .testTarget(name: "EventsTests", dependencies: ["Events", "ICalendar", "JSONLines"]),
+        .testTarget(name: "MailStoreTests", dependencies: ["MailStore", "SQLite", "JSONLines"]),
     ]
 )
 

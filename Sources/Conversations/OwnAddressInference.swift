@@ -61,7 +61,7 @@ public struct OwnAddressInference {
 
 /// Copies standard input to an unlinked temporary file and puts that file on descriptor 0,
 /// so that standard input can be read twice. Returns a second descriptor for the first pass.
-func spoolStandardInput() throws -> Int32 {
+public func spoolStandardInput() throws -> Int32 {
     var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/participant-hash-XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { throw SpoolError(errno: errno) }

@@ -1,0 +1,65 @@
+import JSONLines
+
+/// event-group's merge for a store that keeps each message's events and derives the calendar
+/// one event at a time (mailstore): which events depend on each other, and what they come to.
+public enum StoredEvents {
+    /// The events that must be merged together: everything said about one iCalendar UID (its
+    /// series, changed occurrences, replies and cancellations), else the event itself.
+    public static func group(of e: Event, messageID: String, sender: String?) -> String {
+        if e.source == "icalendar", let uid = e.uid { return "uid\u{0}" + uid }
+        return EventStore.key(e, messageID: messageID, sender: sender)
+    }
+
+    /// One event of one message, as the store keeps it.
+    public struct Observation {
+        public var event: Event
+        public var messageID: String
+        public var date: String?
+        public var conversationID: String?
+        public var sender: String?
+        public init(event: Event, messageID: String, date: String?, conversationID: String?, sender: String?) {
+            self.event = event
+            self.messageID = messageID
+            self.date = date
+            self.conversationID = conversationID
+            self.sender = sender
+        }
+    }
+
+    /// An event of the calendar: event-group's record of it, and what it is listed by.
+    public struct Derived {
+        public var record: [UInt8]
+        public var sortKey: String
+        public var tracked: EventStore.Tracked
+    }
+
+    /// The events one group's observations come to, applied as event-group applies them. The
+    /// observations must be all of the group's, each message's in its order.
+    public static func derive(_ observations: [Observation]) -> [Derived] {
+        let ordered = observations.enumerated().map { k, o in
+            EventGroup.Observation(event: o.event, messageID: o.messageID, date: o.date ?? "", order: k,
+                                   conversationID: o.conversationID, sender: o.sender)
+        }.sorted(by: EventGroup.applicationOrder)
+        var store = EventStore()
+        for o in ordered {
+            store.apply(o.event, messageID: o.messageID, date: o.date.isEmpty ? nil : o.date, conversationID: o.conversationID, sender: o.sender)
+        }
+        return store.events.map { Derived(record: EventGroup.json($0, occurrence: nil), sortKey: EventGroup.sortKey($0.event), tracked: $0) }
+    }
+
+    /// An event back from event-group's record of it.
+    public static func tracked(record v: JSONValue) -> EventStore.Tracked? {
+        guard let e = Event(json: v) else { return nil }
+        return EventStore.Tracked(event: e, messageIDs: v["message_ids"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                                  updated: v["updated"]?.stringValue, conversationID: v["conversation_id"]?.stringValue)
+    }
+
+    /// event-group's records of the occurrences of `events` in `window` (read in `zone`).
+    public static func occurrences(of events: [EventStore.Tracked], in window: Range<Int>, zone: String) -> [[UInt8]] {
+        var group = EventGroup()
+        group.zone = zone
+        group.window = window
+        let sorted = events.sorted { EventGroup.sortKey($0.event) < EventGroup.sortKey($1.event) }
+        return group.occurrences(of: sorted, in: window).map { EventGroup.json($0.tracked, occurrence: $0) }
+    }
+}

@@ -1,0 +1,399 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Conversations
+import Events
+import JSONLines
+import SQLite
+import UnixFilter
+
+public enum StoreError: Error, CustomStringConvertible {
+    case notAStore(String)
+    case newerSchema(String, Int)
+    case missing(String)
+    case noOwnAddress
+    case badAddress(String)
+    case sqlite(String, SQLiteError)
+
+    public var description: String {
+        switch self {
+        case .notAStore(let path): "\(path): not a mailstore database (left as it is)"
+        case .newerSchema(let path, let v): "\(path): made by a newer mailstore (schema \(v), this one reads up to \(Schema.version)); left as it is"
+        case .missing(let path): "\(path): no such database (mailstore add makes one)"
+        case .noOwnAddress: "no address of yours: give --me ADDR or --me-auto (remembered in the database)"
+        case .badAddress(let a): "--me: not an address: '\(a)'"
+        case .sqlite(let path, let e): "\(path): \(e.description)"
+        }
+    }
+
+    public var status: ExitStatus {
+        switch self {
+        case .notAStore, .newerSchema: .dataError
+        case .missing: .noInput
+        case .noOwnAddress, .badAddress: .usage
+        case .sqlite(_, let e): e.isNotADatabase ? .dataError : .ioError
+        }
+    }
+}
+
+/// A mailstore database: the pipeline's records, and the conversations and calendar they make,
+/// kept current one message at a time. See mailstore(1) and mailstore(5).
+public final class MailStore {
+    let db: Database
+    public let path: String
+    let normalizer: AddressNormalizer
+    public private(set) var own = OwnAddresses()
+    var lists = Set<String>()
+    /// The time conversations' upcoming events are counted from.
+    public var now = Int(Glibc.time(nil))
+
+    // what the open batch has touched, derived again when it ends
+    var touchedConversations = Set<String>()
+    private var touchedEventGroups = Set<String>()
+    /// The lists in the database's table.
+    private var savedLists = Set<String>()
+    private(set) var change = 0
+
+    public enum Access { case read, write }
+
+    /// Opens the database at `path`; with `.write`, makes it when it is missing, readable by
+    /// the user alone.
+    public init(path: String, access: Access) throws {
+        self.path = path
+        if access == .write {
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 { close(fd) }
+        } else if Glibc.access(path, F_OK) != 0 {
+            throw StoreError.missing(path)
+        }
+        do {
+            db = try Database(path: path, mode: .readWrite)
+            db.setBusyTimeout(milliseconds: 60_000)
+            try Schema.prepare(db)
+            try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF")
+        } catch let e as SQLiteError {
+            throw e.isNotADatabase ? StoreError.notAStore(path) : StoreError.sqlite(path, e)
+        }
+        normalizer = AddressNormalizer(rules: AddressRules())
+        for a in try config("me").map(Self.strings) ?? [] { own.add(a) }
+        try db.query("SELECT address FROM lists") { savedLists.insert($0.text(0) ?? "") }
+        lists = savedLists
+    }
+
+    // MARK: config
+
+    func config(_ key: String) throws -> String? { try db.text("SELECT value FROM config WHERE key = ?", .text(key)) }
+
+    func setConfig(_ key: String, _ value: String?) throws {
+        if let value {
+            try db.run("INSERT INTO config(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", .text(key), .text(value))
+        } else {
+            try db.run("DELETE FROM config WHERE key = ?", .text(key))
+        }
+    }
+
+    static func strings(_ json: String) -> [String] {
+        (try? JSONValue.parse(Array(json.utf8)))?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    static func json(_ strings: [String]) -> String {
+        var w = JSONWriter(capacity: 64)
+        w.beginArray()
+        for s in strings { w.string(s) }
+        w.endArray()
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// The counter each change made in one batch carries; the database's is the last one's.
+    public func changeCounter() throws -> Int { try config("change").flatMap { Int($0) } ?? 0 }
+
+    public func historyID() throws -> String? { try config("history_id") }
+
+    /// Normalized addresses, or the first that is not an address.
+    func normalized(_ addresses: [String]) throws -> [String] {
+        try addresses.map { a in
+            guard let n = normalizer.normalize(a), n.contains("@") else { throw StoreError.badAddress(a) }
+            return n
+        }
+    }
+
+    /// Remembers the user's addresses and keys every message again with them.
+    public func setOwnAddresses(_ addresses: [String]) throws {
+        let normal = try normalized(addresses)
+        try batch {
+            var fresh = OwnAddresses()
+            for a in normal { fresh.add(a) }
+            own = fresh
+            try setConfig("me", Self.json(own.addresses))
+            var rowids: [Int] = []
+            try db.query("SELECT rowid FROM messages") { rowids.append($0.integer(0)) }
+            for r in rowids { try rekey(r) }
+        }
+    }
+
+    /// Adds the addresses the records show to be the user's (participant-hash's --me-auto):
+    /// once, when the database knows none.
+    public func inferOwnAddresses(_ inference: OwnAddressInference) throws -> String? {
+        guard own.isEmpty else { return nil }
+        let addresses = inference.addresses
+        guard !addresses.isEmpty else { throw StoreError.noOwnAddress }
+        for a in addresses { own.add(a) }
+        try batch { try setConfig("me", Self.json(own.addresses)) }
+        return inference.report
+    }
+
+    // MARK: batches
+
+    /// Runs `body` in one transaction; the conversations and events it touched are derived
+    /// again before it commits. The write lock is waited for as long as another writer holds it.
+    public func batch<T>(_ body: () throws -> T) throws -> T {
+        var delay: UInt32 = 10_000
+        while true {
+            do {
+                return try db.transaction {
+                    change = try changeCounter() + 1
+                    savedLists.removeAll()
+                    try db.query("SELECT address FROM lists") { savedLists.insert($0.text(0) ?? "") }
+                    lists = savedLists
+                    touchedConversations.removeAll()
+                    touchedEventGroups.removeAll()
+                    let before = db.totalChanges
+                    let result = try body()
+                    try deriveTouched()
+                    if db.totalChanges != before { try setConfig("change", String(change)) }
+                    return result
+                }
+            } catch let e as SQLiteError where e.isBusy {
+                // the busy timeout ran out (or a lock could not wait): try the whole batch again
+                usleep(delay)
+                delay = min(delay * 2, 1_000_000)
+            } catch let e as SQLiteError {
+                throw StoreError.sqlite(path, e)
+            }
+        }
+    }
+
+    public enum Outcome { case added, updated, unchanged }
+
+    public struct MissingID: Error, CustomStringConvertible {
+        public var description: String { "the record has no id (is it a mime-parse record?)" }
+    }
+
+    /// Adds one record, or updates the stored one of the same id: a record with more members
+    /// (a later filter ran) replaces it; either way its labels join the stored ones (Takeout
+    /// repeats a message once per label). Must run in a `batch`.
+    public func add(_ record: JSONRecord) throws -> Outcome {
+        guard let id = record.string("id") ?? record.string("message_id") else { throw MissingID() }
+        if own.isEmpty { throw StoreError.noOwnAddress }
+        let labels = record.value("labels")?.arrayValue?.compactMap(\.stringValue) ?? []
+        guard let (rowid, oldBytes, oldLabels, conversation) = try db.row(
+            "SELECT rowid, record, labels, conversation_id FROM messages WHERE id = ?", [.text(id)],
+            { s in (s.integer(0), s.bytes(1), Self.strings(s.text(2) ?? "[]"), s.text(3) ?? "") })
+        else {
+            try insert(record, id: id, labels: labels, rowid: nil)
+            return .added
+        }
+        if oldBytes == record.bytes { return .unchanged }
+        var merged = oldLabels
+        for l in labels where !merged.contains(l) { merged.append(l) }
+        let old = try JSONRecord(oldBytes)
+        if Self.replaces(record, old) {
+            try unindex(rowid: rowid, record: old)
+            try insert(record, id: id, labels: merged, rowid: rowid)
+            return .updated
+        }
+        guard merged != oldLabels else { return .unchanged }
+        try db.run("UPDATE messages SET labels = ?, change = ? WHERE rowid = ?", .text(Self.json(merged)), .integer(change), .integer(rowid))
+        touchedConversations.insert(conversation)
+        return .updated
+    }
+
+    /// Whether a record of a stored id replaces the stored one: it has a member the stored one
+    /// lacks (a later filter ran), or a member's value differs, labels and source aside (those
+    /// are all that differ in the copies Takeout makes of a message with several labels). A
+    /// record with fewer members (an earlier stage's) leaves the richer one in place.
+    static func replaces(_ new: JSONRecord, _ old: JSONRecord) -> Bool {
+        let (newKeys, oldKeys) = (Set(new.keys), Set(old.keys))
+        guard newKeys.isSuperset(of: oldKeys) else { return false }
+        if newKeys != oldKeys { return true }
+        return new.keys.contains { $0 != "labels" && $0 != "source" && new.rawValue($0) != old.rawValue($0) }
+    }
+
+    /// Stores a message and what is derived of it alone: its key, search text, recipients and
+    /// events; its conversation and events are marked for deriving.
+    private func insert(_ record: JSONRecord, id: String, labels: [String], rowid: Int?) throws {
+        let key = try ParticipantKey.of(record, me: own, lists: &lists, normalizer: normalizer)
+        try learnLists()
+        let from = record.value("from")
+        let sql = """
+            INSERT INTO messages(rowid, id, gmail_id, thread_id, date, subject, from_address, from_name, mail_kind, labels,
+              attachment_count, conversation_id, participant_kind, summary, record, change)
+            VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        try db.run(sql, [
+            rowid.map(SQLValue.integer) ?? .null, .text(id), record.string("gmail_id").map(SQLValue.text) ?? .null,
+            record.string("thread_id").map(SQLValue.text) ?? .null, record.string("date").map(SQLValue.text) ?? .null,
+            record.string("subject").map(SQLValue.text) ?? .null,
+            from?["address"]?.stringValue.map { .text($0.lowercased()) } ?? .null,
+            from?["name"]?.stringValue.map(SQLValue.text) ?? .null,
+            record.string("mail_kind").map(SQLValue.text) ?? .null, .text(Self.json(labels)),
+            .integer(record.value("attachments")?.arrayValue?.count ?? 0), .text(key.hash), .text(key.kind.rawValue),
+            .textBytes(StoredConversation.summaryRecord(of: record, id: id, key: key)), .textBytes(record.bytes), .integer(change),
+        ])
+        let r = rowid ?? db.lastInsertRowID
+        for a in recipients(of: record) { try db.run("INSERT INTO recipients(message, address) VALUES(?, ?)", .integer(r), .text(a)) }
+        try db.run("INSERT INTO search(rowid, subject, sender, recipients, body) VALUES(?, ?, ?, ?, ?)",
+                   [.integer(r)] + Self.searchColumns(record).map(SQLValue.text))
+        let events = record.value("events")?.arrayValue ?? []
+        let sender = from?["address"]?.stringValue?.lowercased()
+        for (k, v) in events.enumerated() {
+            guard let e = Event(json: v) else { continue }
+            let group = StoredEvents.group(of: e, messageID: id, sender: sender)
+            var w = JSONWriter(capacity: 512)
+            w.value(v)
+            try db.run("INSERT INTO event_observations(message, position, event_group, event) VALUES(?, ?, ?, ?)",
+                       .integer(r), .integer(k), .text(group), .textBytes(w.bytes))
+            touchedEventGroups.insert(group)
+        }
+        touchedConversations.insert(key.hash)
+    }
+
+    /// Removes what `insert` derived of a message (its row stays to be replaced or deleted).
+    private func unindex(rowid: Int, record: JSONRecord) throws {
+        try db.run("INSERT INTO search(search, rowid, subject, sender, recipients, body) VALUES('delete', ?, ?, ?, ?, ?)",
+                   [.integer(rowid)] + Self.searchColumns(record).map(SQLValue.text))
+        try db.run("DELETE FROM recipients WHERE message = ?", .integer(rowid))
+        try db.query("SELECT DISTINCT event_group FROM event_observations WHERE message = ?", [.integer(rowid)]) {
+            touchedEventGroups.insert($0.text(0) ?? "")
+        }
+        try db.run("DELETE FROM event_observations WHERE message = ?", .integer(rowid))
+        if let c = try db.text("SELECT conversation_id FROM messages WHERE rowid = ?", .integer(rowid)) { touchedConversations.insert(c) }
+        try db.run("DELETE FROM messages WHERE rowid = ?", .integer(rowid))
+    }
+
+    /// Deletes a message and what was derived of it.
+    func delete(rowid: Int) throws {
+        guard let bytes = try db.row("SELECT record FROM messages WHERE rowid = ?", [.integer(rowid)], { $0.bytes(0) }) else { return }
+        try unindex(rowid: rowid, record: try JSONRecord(bytes))
+    }
+
+    /// The normalized To and Cc addresses: where a list learned later is looked for.
+    private func recipients(of record: JSONRecord) -> Set<String> {
+        var result = Set<String>()
+        for field in ["to", "cc"] {
+            for v in record.value(field)?.arrayValue ?? [] {
+                if let a = v["address"]?.stringValue.flatMap(normalizer.normalize) { result.insert(a) }
+            }
+        }
+        return result
+    }
+
+    /// Lists learned from the last message: remembered, and the messages to them that were
+    /// keyed on people are keyed again (participant-hash --me-auto knows every list of its
+    /// input before it keys a message; the store learns them as they come).
+    private func learnLists() throws {
+        guard lists.count != savedLists.count else { return }
+        for list in lists.subtracting(savedLists).sorted() {
+            savedLists.insert(list)
+            try db.run("INSERT OR IGNORE INTO lists(address) VALUES(?)", .text(list))
+            var rowids: [Int] = []
+            try db.query("""
+                SELECT m.rowid FROM recipients r JOIN messages m ON m.rowid = r.message
+                WHERE r.address = ? AND m.participant_kind IN ('people', 'myself')
+                """, [.text(list)]) { rowids.append($0.integer(0)) }
+            for r in rowids { try rekey(r) }
+        }
+    }
+
+    /// Keys a stored message again (the user's addresses or the known lists changed).
+    private func rekey(_ rowid: Int) throws {
+        guard let (bytes, old, id) = try db.row("SELECT record, conversation_id, id FROM messages WHERE rowid = ?", [.integer(rowid)],
+                                                { s in (s.bytes(0), s.text(1) ?? "", s.text(2) ?? "") }) else { return }
+        let record = try JSONRecord(bytes)
+        let key = try ParticipantKey.of(record, me: own, lists: &lists, normalizer: normalizer)
+        guard key.hash != old else { return }
+        try db.run("UPDATE messages SET conversation_id = ?, participant_kind = ?, summary = ?, change = ? WHERE rowid = ?",
+                   .text(key.hash), .text(key.kind.rawValue), .textBytes(StoredConversation.summaryRecord(of: record, id: id, key: key)),
+                   .integer(change), .integer(rowid))
+        touchedConversations.insert(old)
+        touchedConversations.insert(key.hash)
+        try db.query("SELECT DISTINCT event_group FROM event_observations WHERE message = ?", [.integer(rowid)]) {
+            touchedEventGroups.insert($0.text(0) ?? "")
+        }
+        try learnLists()
+    }
+
+    /// What the search index reads of a record: subject, sender, recipients and body text.
+    static func searchColumns(_ record: JSONRecord) -> [String] {
+        func person(_ v: JSONValue) -> String {
+            [v["name"]?.stringValue, v["address"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+        }
+        let sender = record.value("from").map(person) ?? ""
+        let recipients = ((record.value("to")?.arrayValue ?? []) + (record.value("cc")?.arrayValue ?? [])).map(person).joined(separator: " ")
+        let body = record.stringPrefix("body_text", maxBytes: 1 << 20) ?? record.stringPrefix("text", maxBytes: 1 << 20) ?? ""
+        return [record.string("subject") ?? "", sender, recipients, body].map(SearchText.indexed)
+    }
+
+    // MARK: deriving
+
+    private func deriveTouched() throws {
+        for id in touchedConversations.sorted() { try deriveConversation(id) }
+        for group in touchedEventGroups.sorted() { try deriveEvents(group) }
+        touchedConversations.removeAll()
+        touchedEventGroups.removeAll()
+    }
+
+    /// The stored messages of a conversation, in the order they were stored.
+    func conversationMessages(_ id: String) throws -> (messages: [StoredConversation.Message], kind: String?) {
+        var messages: [StoredConversation.Message] = []
+        var kind: String?
+        try db.query("SELECT summary, labels, participant_kind FROM messages WHERE conversation_id = ? ORDER BY rowid", [.text(id)]) { s in
+            messages.append(StoredConversation.Message(summary: try JSONRecord(s.bytes(0)), labels: Self.strings(s.text(1) ?? "[]")))
+            if kind == nil { kind = s.text(2) }
+        }
+        return (messages, kind)
+    }
+
+    func derive(_ id: String) throws -> (StoredConversation.Derived, kind: String)? {
+        let (messages, participantKind) = try conversationMessages(id)
+        guard let d = StoredConversation.derive(id: id, messages: messages, rules: normalizer.rules, now: now) else { return nil }
+        let kind = d.isNewsletter ? "newsletter" : d.isGroup ? "group" : participantKind ?? "people"
+        return (d, kind)
+    }
+
+    private func deriveConversation(_ id: String) throws {
+        guard let (d, kind) = try derive(id) else {
+            try db.run("DELETE FROM conversations WHERE id = ?", .text(id))
+            return
+        }
+        try db.run("""
+            INSERT OR REPLACE INTO conversations(id, kind, last_date, message_count, unread_count, archived, is_group,
+              is_newsletter, has_events, record, change) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, .text(id), .text(kind), d.lastDate.map(SQLValue.text) ?? .null, .integer(d.messageCount), .integer(d.unreadCount),
+            .integer(d.archived ? 1 : 0), .integer(d.isGroup ? 1 : 0), .integer(d.isNewsletter ? 1 : 0),
+            .integer(d.hasEvents ? 1 : 0), .textBytes(d.record), .integer(change))
+    }
+
+    private func deriveEvents(_ group: String) throws {
+        var observations: [StoredEvents.Observation] = []
+        try db.query("""
+            SELECT o.event, m.id, m.date, m.conversation_id, m.from_address FROM event_observations o
+            JOIN messages m ON m.rowid = o.message WHERE o.event_group = ? ORDER BY o.message, o.position
+            """, [.text(group)]) { s in
+            guard let e = Event(json: try JSONValue.parse(s.bytes(0))) else { return }
+            observations.append(StoredEvents.Observation(event: e, messageID: s.text(1) ?? "", date: s.text(2),
+                                                         conversationID: s.text(3), sender: s.text(4)))
+        }
+        try db.run("DELETE FROM events WHERE event_group = ?", .text(group))
+        for d in StoredEvents.derive(observations) {
+            let e = d.tracked.event
+            try db.run("""
+                INSERT INTO events(event_group, sort_key, start, end, status, summary, conversation_id, record, change)
+                VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, .text(group), .text(d.sortKey), (e.start ?? e.startLocal).map(SQLValue.text) ?? .null,
+                (e.end ?? e.endLocal).map(SQLValue.text) ?? .null, e.status.map(SQLValue.text) ?? .null,
+                e.summary.map(SQLValue.text) ?? .null, d.tracked.conversationID.map(SQLValue.text) ?? .null,
+                .textBytes(d.record), .integer(change))
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Conversations
+import Events
+import JSONLines
+import SQLite
+
+/// What the store answers, as JSON Lines in the filters' record forms.
+extension MailStore {
+    public struct ConversationQuery {
+        /// Every conversation, archived or not, ordered as conversation-group orders them.
+        public var all = false
+        public var archived = false
+        public var kind: String?
+        public var changedAfter: Int?
+        public var limit: Int?
+        public init() {}
+    }
+
+    /// The chat list: conversation-group's records, newest first. A conversation that names
+    /// events is written again for `now`, as its upcoming events depend on it.
+    public func conversations(_ q: ConversationQuery, _ write: ([UInt8]) throws -> Void) throws {
+        var conditions: [String] = []
+        var values: [SQLValue] = []
+        if !q.all {
+            conditions.append("archived = ?")
+            values.append(.integer(q.archived ? 1 : 0))
+        }
+        if let kind = q.kind {
+            conditions.append("kind = ?")
+            values.append(.text(kind))
+        }
+        if let after = q.changedAfter {
+            conditions.append("change > ?")
+            values.append(.integer(after))
+        }
+        var sql = "SELECT id, record, has_events FROM conversations"
+        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+        sql += " ORDER BY last_date IS NULL, last_date DESC, id"
+        if let limit = q.limit { sql += " LIMIT \(limit)" }
+        var rows: [(id: String, record: [UInt8], hasEvents: Bool)] = []
+        try db.query(sql, values) { rows.append(($0.text(0) ?? "", $0.bytes(1), $0.bool(2))) }
+        for row in rows {
+            if row.hasEvents, let (d, _) = try derive(row.id) { try write(d.record) } else { try write(row.record) }
+        }
+    }
+
+    /// A message as the pipeline wrote it, with its labels now and the participant-hash fields
+    /// the store keyed it with.
+    func messageRecord(_ s: Statement) throws -> [UInt8] {
+        let record = try JSONRecord(s.bytes(0))
+        let summary = try JSONRecord(s.bytes(2))
+        var conversation = JSONWriter(capacity: 80)
+        conversation.string(s.text(3) ?? "")
+        let participants = summary.value("participants")?.arrayValue?.compactMap(\.stringValue) ?? []
+        var key = JSONWriter(capacity: 80)
+        key.string(participants.joined(separator: ","))
+        return record.updated([
+            ("labels", s.bytes(1)),
+            ("participants", Array(summary.rawValue("participants") ?? [])),
+            ("participant_hash", conversation.bytes),
+            ("conversation_key", key.bytes),
+            ("is_group", Array(summary.rawValue("is_group") ?? [])),
+            ("from_me", Array(summary.rawValue("from_me") ?? [])),
+        ])
+    }
+
+    static let messageColumns = "m.record, m.labels, m.summary, m.conversation_id"
+
+    /// A conversation's messages, newest first; `before` (an RFC 3339 time) pages back.
+    public func messages(conversation: String, before: String?, limit: Int?, _ write: ([UInt8]) throws -> Void) throws {
+        var sql = "SELECT \(Self.messageColumns) FROM messages m WHERE m.conversation_id = ?"
+        var values: [SQLValue] = [.text(conversation)]
+        if let before {
+            sql += " AND m.date < ?"
+            values.append(.text(before))
+        }
+        sql += " ORDER BY m.date DESC, m.rowid DESC"
+        if let limit { sql += " LIMIT \(limit)" }
+        try db.query(sql, values) { try write(try messageRecord($0)) }
+    }
+
+    public enum SearchOutput: String, CaseIterable, Sendable { case messages, ids, conversations }
+
+    /// The messages a query finds, newest first: whole records, their ids, or the
+    /// conversations they are in (each once, in the order of its newest match).
+    public func search(_ query: SearchQuery, output: SearchOutput, limit: Int?, _ write: ([UInt8]) throws -> Void) throws {
+        let columns = output == .messages ? Self.messageColumns : "m.id, m.conversation_id"
+        var sql = "SELECT \(columns) FROM messages m WHERE \(query.sql) ORDER BY m.date DESC, m.rowid DESC"
+        if let limit, output != .conversations { sql += " LIMIT \(limit)" }
+        var seen = Set<String>()
+        try db.query(sql, query.parameters) { s in
+            switch output {
+            case .messages:
+                try write(try messageRecord(s))
+            case .ids:
+                var w = JSONWriter(capacity: 80)
+                w.string(s.text(0) ?? "")
+                try write(w.bytes)
+            case .conversations:
+                let id = s.text(1) ?? ""
+                if let limit, seen.count >= limit { return }
+                if seen.insert(id).inserted, let record = try db.text("SELECT record FROM conversations WHERE id = ?", .text(id)) {
+                    try write(Array(record.utf8))
+                }
+            }
+        }
+    }
+
+    /// The calendar: event-group's records, in its order.
+    public func events(changedAfter: Int? = nil, _ write: ([UInt8]) throws -> Void) throws {
+        var sql = "SELECT record FROM events"
+        var values: [SQLValue] = []
+        if let changedAfter {
+            sql += " WHERE change > ?"
+            values.append(.integer(changedAfter))
+        }
+        try db.query(sql + " ORDER BY sort_key", values) { try write($0.bytes(0)) }
+    }
+
+    /// The occurrences of the calendar's events in `window`, as event-group --from/--to writes them.
+    public func occurrences(in window: Range<Int>, zone: String, _ write: ([UInt8]) throws -> Void) throws {
+        var events: [EventStore.Tracked] = []
+        try db.query("SELECT record FROM events ORDER BY sort_key") { s in
+            if let t = StoredEvents.tracked(record: try JSONValue.parse(s.bytes(0))) { events.append(t) }
+        }
+        for record in StoredEvents.occurrences(of: events, in: window, zone: zone) { try write(record) }
+    }
+
+    /// Each tracking number once, from its newest message: carrier-detect's shipment with the
+    /// message's id, date and conversation.
+    public func parcels(_ write: ([UInt8]) throws -> Void) throws {
+        var seen = Set<String>()
+        try db.query("SELECT message_id, date, conversation_id, tracking_number, shipment FROM shipments") { s in
+            let number = s.text(3) ?? s.text(4) ?? ""
+            guard seen.insert(number).inserted, let shipment = try? JSONRecord(s.bytes(4)) else { return }
+            var id = JSONWriter(capacity: 80), date = JSONWriter(capacity: 32), conversation = JSONWriter(capacity: 80)
+            id.string(s.text(0) ?? "")
+            if let d = s.text(1) { date.string(d) } else { date.null() }
+            conversation.string(s.text(2) ?? "")
+            try write(shipment.updated([("message_id", id.bytes), ("date", date.bytes), ("conversation_id", conversation.bytes)]))
+        }
+    }
+
+    /// The database's settings and counts, one record.
+    public func configRecord() throws -> [UInt8] {
+        var w = JSONWriter(capacity: 512)
+        w.beginObject()
+        w.field("database", path)
+        w.field("schema_version", Schema.version)
+        w.field("me", strings: own.addresses)
+        w.field("lists", strings: lists.sorted())
+        w.field("history_id", try historyID())
+        w.field("change", try changeCounter())
+        for table in ["messages", "conversations", "events"] {
+            w.field(table, try db.integer("SELECT count(*) FROM \(table)") ?? 0)
+        }
+        w.field("sqlite_version", Database.libraryVersion)
+        w.endObject()
+        return w.bytes
+    }
+}

@@ -1,0 +1,111 @@
+import SQLite
+
+/// The database's tables and views, mailstore(5). `PRAGMA user_version` is the schema's
+/// version; each released version has its migration to the next in `migrations`.
+enum Schema {
+    /// 'mlst': how a mailstore database is told from any other SQLite file.
+    static let applicationID = 0x6D6C_7374
+    static let version = 1
+
+    /// The SQL that takes a database of version `k` (0: empty) to `k + 1`.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE config(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE messages(
+          rowid INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          gmail_id TEXT,
+          thread_id TEXT,
+          date TEXT,
+          subject TEXT,
+          from_address TEXT,
+          from_name TEXT,
+          mail_kind TEXT,
+          labels TEXT NOT NULL DEFAULT '[]',
+          attachment_count INTEGER NOT NULL DEFAULT 0,
+          conversation_id TEXT NOT NULL,
+          participant_kind TEXT NOT NULL,
+          summary TEXT NOT NULL,
+          record TEXT NOT NULL,
+          change INTEGER NOT NULL);
+        CREATE INDEX messages_by_conversation ON messages(conversation_id, date);
+        CREATE INDEX messages_by_date ON messages(date);
+        CREATE INDEX messages_by_gmail_id ON messages(gmail_id) WHERE gmail_id IS NOT NULL;
+        CREATE TABLE recipients(message INTEGER NOT NULL, address TEXT NOT NULL);
+        CREATE INDEX recipients_by_address ON recipients(address);
+        CREATE INDEX recipients_by_message ON recipients(message);
+        CREATE TABLE lists(address TEXT PRIMARY KEY) WITHOUT ROWID;
+        CREATE TABLE conversations(
+          id TEXT PRIMARY KEY,
+          kind TEXT NOT NULL,
+          last_date TEXT,
+          message_count INTEGER NOT NULL,
+          unread_count INTEGER NOT NULL,
+          archived INTEGER NOT NULL,
+          is_group INTEGER NOT NULL,
+          is_newsletter INTEGER NOT NULL,
+          has_events INTEGER NOT NULL,
+          record TEXT NOT NULL,
+          change INTEGER NOT NULL);
+        CREATE INDEX conversations_by_date ON conversations(archived, last_date);
+        CREATE INDEX conversations_by_change ON conversations(change);
+        CREATE TABLE event_observations(
+          message INTEGER NOT NULL,
+          position INTEGER NOT NULL,
+          event_group TEXT NOT NULL,
+          event TEXT NOT NULL,
+          PRIMARY KEY(message, position)) WITHOUT ROWID;
+        CREATE INDEX event_observations_by_group ON event_observations(event_group);
+        CREATE TABLE events(
+          event_group TEXT NOT NULL,
+          sort_key TEXT NOT NULL,
+          start TEXT,
+          end TEXT,
+          status TEXT,
+          summary TEXT,
+          conversation_id TEXT,
+          record TEXT NOT NULL,
+          change INTEGER NOT NULL);
+        CREATE INDEX events_by_group ON events(event_group);
+        CREATE INDEX events_by_sort_key ON events(sort_key);
+        CREATE INDEX events_by_change ON events(change);
+        CREATE VIRTUAL TABLE search USING fts5(subject, sender, recipients, body, content='',
+          tokenize='unicode61 remove_diacritics 2');
+        CREATE VIEW chats AS
+          SELECT id, kind, last_date, message_count, unread_count, is_group, record FROM conversations
+          WHERE archived = 0 ORDER BY last_date DESC, id;
+        CREATE VIEW unread AS
+          SELECT m.id, m.date, m.subject, m.from_address, m.from_name, m.conversation_id FROM messages m
+          WHERE EXISTS (SELECT 1 FROM json_each(m.labels) WHERE value = 'UNREAD') ORDER BY m.date DESC;
+        CREATE VIEW calendar AS
+          SELECT start, end, status, summary, conversation_id, record FROM events ORDER BY sort_key;
+        CREATE VIEW shipments AS
+          SELECT m.id AS message_id, m.date, m.conversation_id,
+                 json_extract(s.value, '$.carrier') AS carrier,
+                 json_extract(s.value, '$.tracking_number') AS tracking_number,
+                 json_extract(s.value, '$.tracking_url') AS tracking_url,
+                 s.value AS shipment
+          FROM messages m, json_each(json_extract(m.summary, '$.shipments')) s
+          ORDER BY m.date DESC;
+        """,
+    ]
+
+    /// The database at `db` made current: a new file gets the schema; an older version is
+    /// migrated; a newer one, or a file of another application, is refused untouched.
+    static func prepare(_ db: Database) throws {
+        let application = try db.integer("PRAGMA application_id") ?? 0
+        let current = try db.integer("PRAGMA user_version") ?? 0
+        let tables = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
+        if application != applicationID && (application != 0 || tables > 0) {
+            throw StoreError.notAStore(db.path)
+        }
+        if current > version { throw StoreError.newerSchema(db.path, current) }
+        guard current < version else { return }
+        try db.transaction {
+            // read again under the write lock: another process may have made it meanwhile
+            let now = try db.integer("PRAGMA user_version") ?? 0
+            for k in now..<version { try db.execute(migrations[k]) }
+            try db.execute("PRAGMA application_id = \(applicationID); PRAGMA user_version = \(version)")
+        }
+    }
+}

@@ -1,0 +1,312 @@
+import ArgumentParser
+import Events
+import MailStore
+import UnixFilter
+
+extension MailStore.SearchOutput: ExpressibleByArgument {}
+
+/// Opens the store, runs `body` as a filter run, and exits with the status it comes to.
+func withStore(_ database: String, access: MailStore.Access, options: CommonOptions, program: String = "mailstore",
+               _ body: @escaping (MailStore, FilterRun) throws -> Void) -> Never {
+    FilterRun.main(program: program, options: options) { run in
+        let store: MailStore
+        do { store = try MailStore(path: database, access: access) } catch let e as StoreError {
+            run.diagnostics.error(e.description)
+            throw Exit(e.status)
+        }
+        do { try body(store, run) } catch let e as StoreError {
+            run.diagnostics.error(e.description)
+            throw Exit(e.status)
+        }
+    }
+}
+
+/// Options of the commands that only write records: no inputs of their own.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .customLong("line-buffered"), help: "Flush after every record.")
+    var lineBuffered = false
+
+    var common: CommonOptions {
+        var c = try! CommonOptions.from(arguments: ["--no-progress"])
+        c.lineBuffered = lineBuffered
+        return c
+    }
+}
+
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add the pipeline's records to the database (made if missing), one transaction per input.",
+        discussion: """
+            The same record twice changes nothing; a record of a stored id with more fields (a \
+            later filter ran) replaces it, and its labels join the stored ones. The conversations \
+            and events each input touches are derived again before it commits.
+            """)
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: ArgumentHelp("Your address (repeat for each); remembered in the database.", valueName: "addr"))
+    var me: [String] = []
+
+    @Flag(name: .customLong("me-auto"), help: "When the database knows none of your addresses: infer them as participant-hash --me-auto does, once.")
+    var meAuto = false
+
+    @Flag(name: .shortAndLong, help: "Say nothing when all went well.")
+    var quiet = false
+
+    func run() throws {
+        withStore(database, access: .write, options: common) { store, run in
+            if !me.isEmpty, me != store.own.addresses { try store.setOwnAddresses(me) }
+            if meAuto, store.own.isEmpty, let report = try store.inferOwnAddresses(MailStore.inferOwnAddresses(run)) {
+                run.diagnostics.note("--me-auto: you are " + report)
+            }
+            let counts = try store.add(run)
+            if !quiet {
+                run.diagnostics.note("\(database): \(counts.added) added, \(counts.updated) updated, \(counts.unchanged) unchanged")
+            }
+        }
+    }
+}
+
+struct Config: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the database's settings and counts, or change your addresses (every message is keyed again).")
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @Option(help: ArgumentHelp("Your addresses from now on (repeat for each).", valueName: "addr"))
+    var me: [String] = []
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        withStore(database, access: me.isEmpty ? .read : .write, options: output.common) { store, run in
+            if !me.isEmpty { try store.setOwnAddresses(me) }
+            try run.write(try store.configRecord())
+        }
+    }
+}
+
+struct Conversations: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The chat list: conversation-group's records of the visible conversations, newest first.")
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @Flag(help: "Every conversation, archived or not (what conversation-group writes).")
+    var all = false
+
+    @Flag(help: "The archived conversations instead.")
+    var archived = false
+
+    @Option(help: ArgumentHelp("Only conversations of this kind: people, group, list, newsletter or myself.", valueName: "kind"))
+    var kind: String?
+
+    @Option(help: ArgumentHelp("Only conversations changed after this change counter (mailstore config prints the last).", valueName: "n"))
+    var changedAfter: Int?
+
+    @Option(help: ArgumentHelp("At most this many.", valueName: "n"))
+    var limit: Int?
+
+    @Option(help: ArgumentHelp("The time events are upcoming from, RFC 3339 (default: now).", valueName: "time"))
+    var now: String?
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if let now, EventGroup.instant(now, zone: "UTC") == nil { throw ValidationError("--now: not an RFC 3339 time: '\(now)'") }
+        if all && archived { throw ValidationError("--all already includes --archived") }
+        if let kind, !["people", "group", "list", "newsletter", "myself"].contains(kind) {
+            throw ValidationError("--kind: one of people, group, list, newsletter, myself")
+        }
+        if let limit, limit < 0 { throw ValidationError("--limit: at least 0") }
+    }
+
+    func run() throws {
+        withStore(database, access: .read, options: output.common) { store, run in
+            if let now { store.now = EventGroup.instant(now, zone: "UTC")! }
+            var q = MailStore.ConversationQuery()
+            q.all = all
+            q.archived = archived
+            q.kind = kind
+            q.changedAfter = changedAfter
+            q.limit = limit
+            try store.conversations(q) { try run.write($0) }
+        }
+    }
+}
+
+struct Messages: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "A conversation's messages, newest first, as the pipeline's records.")
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @Argument(help: ArgumentHelp("The conversation_id.", valueName: "conversation"))
+    var conversation: String
+
+    @Option(help: ArgumentHelp("Only messages dated before this RFC 3339 time (the next page back).", valueName: "time"))
+    var before: String?
+
+    @Option(help: ArgumentHelp("At most this many.", valueName: "n"))
+    var limit: Int?
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        withStore(database, access: .read, options: output.common) { store, run in
+            try store.messages(conversation: conversation, before: before, limit: limit) { try run.write($0) }
+        }
+    }
+}
+
+struct Search: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The messages a query finds, newest first.",
+        discussion: """
+            Words, "phrases", prefix*, from: to: subject: body:, date:A..B, is:unread (read, \
+            inbox, archived, starred, sent, draft…), label:, kind:, has:attachment, id:, \
+            conversation:, AND OR NOT and parentheses; words side by side must all match. \
+            Chinese and Japanese are found by their words (黑貓, 取件). See mailstore(1).
+            """)
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @Argument(help: ArgumentHelp("The query (its words may be separate arguments).", valueName: "query"))
+    var query: [String]
+
+    @Option(help: ArgumentHelp("What to write: messages (the records), ids, or conversations.", valueName: "kind"))
+    var output: MailStore.SearchOutput = .messages
+
+    @Option(help: ArgumentHelp("At most this many.", valueName: "n"))
+    var limit: Int?
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    func run() throws {
+        let parsed: SearchQuery
+        do { parsed = try SearchQuery(query.joined(separator: " ")) } catch {
+            Diagnostics(program: "mailstore").error("search: \(error.description)")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        withStore(database, access: .read, options: outputOptions.common) { store, run in
+            try store.search(parsed, output: output, limit: limit) { try run.write($0) }
+        }
+    }
+}
+
+struct Events: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The calendar: event-group's records, or the occurrences of a day or a window.")
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @Flag(help: "Every event (the default): what event-group writes.")
+    var all = false
+
+    @Option(help: ArgumentHelp("The occurrences of this day (YYYY-MM-DD, or 'today') in --zone.", valueName: "day"))
+    var agenda: String?
+
+    @Option(help: ArgumentHelp("The occurrences from this date or time…", valueName: "date"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("… up to this one.", valueName: "date"))
+    var to: String?
+
+    @Option(help: ArgumentHelp("The IANA time zone of days and of all-day and floating events (default: TZ, else the system's).", valueName: "zone"))
+    var zone: String?
+
+    @Option(help: ArgumentHelp("Only events changed after this change counter.", valueName: "n"))
+    var changedAfter: Int?
+
+    @OptionGroup var output: OutputOptions
+
+    var effectiveZone: String { zone ?? EventGroup.systemZone() }
+
+    var window: Range<Int>? {
+        if let agenda { return EventGroup.day(agenda == "today" ? EventGroup.today(zone: effectiveZone) : agenda, zone: effectiveZone) }
+        if let from, let to, let a = EventGroup.instant(from, zone: effectiveZone), let b = EventGroup.instant(to, zone: effectiveZone) { return a..<b }
+        return nil
+    }
+
+    func validate() throws {
+        if let zone, !EventGroup.isKnownZone(zone) { throw ValidationError("--zone: unknown time zone '\(zone)'") }
+        if (from == nil) != (to == nil) { throw ValidationError("--from and --to go together") }
+        if agenda != nil && from != nil { throw ValidationError("--agenda is a window of its own: give it or --from/--to") }
+        if (agenda != nil || from != nil), window.map({ $0.isEmpty }) ?? true { throw ValidationError("not a day or window: give YYYY-MM-DD dates, --to after --from") }
+        if all && (agenda != nil || from != nil) { throw ValidationError("--all lists events, not a window's occurrences") }
+    }
+
+    func run() throws {
+        withStore(database, access: .read, options: output.common) { store, run in
+            if let window {
+                try store.occurrences(in: window, zone: effectiveZone) { try run.write($0) }
+            } else {
+                try store.events(changedAfter: changedAfter) { try run.write($0) }
+            }
+        }
+    }
+}
+
+struct Parcels: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Each tracking number once, from its newest message: carrier-detect's shipments with message_id, date and conversation_id.")
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        withStore(database, access: .read, options: output.common) { store, run in
+            try store.parcels { try run.write($0) }
+        }
+    }
+}
+
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Apply Gmail API users.history.list responses: label changes and deletions; write the messages to fetch.",
+        discussion: """
+            Each input is one response as the API sends it, or one response per line. Only the \
+            conversations the changes touch are derived again. The messages added that the \
+            database lacks are written as {gmail_id, thread_id, label_ids}: fetch them \
+            (messages.get?format=raw), run them through mime-parse and the filters, then add \
+            them. The last historyId is remembered (mailstore config prints it).
+            """)
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        withStore(database, access: .write, options: common) { store, run in
+            let result = try store.applyHistory(run)
+            for m in result.toFetch { try run.write(m) }
+        }
+    }
+}
+
+struct MailStoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mailstore",
+        abstract: "The pipeline's records in a SQLite database kept current one message at a time, and asked in JSON Lines.",
+        discussion: """
+            Example:
+              mime-parse mail.mbox | text-extract | newsletter-detect | carrier-detect | event-extract | mailstore add --me me@example.com mail.db
+              mailstore conversations mail.db --limit 20 | jq -r .snippet
+              mailstore search mail.db 'from:alex is:unread 黑貓' --output ids
+            See mailstore(1) and the database's tables in mailstore(5).
+            """,
+        version: mailpipeVersion,
+        subcommands: [Add.self, Config.self, Conversations.self, Messages.self, Search.self, Events.self, Parcels.self, History.self])
+}
+
+MailStoreCommand.main()

@@ -1,0 +1,163 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import JSONLines
+import SQLite
+import Testing
+@testable import MailStore
+
+/// A database in a fresh temporary folder, removed at the end.
+final class TemporaryStore {
+    let folder: String
+    var path: String { folder + "/mail.db" }
+
+    init() {
+        var template = Array("/tmp/mailstore-test-XXXXXX".utf8CString)
+        folder = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+    }
+
+    deinit {
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        rmdir(folder)
+    }
+
+    func open() throws -> MailStore {
+        let store = try MailStore(path: path, access: .write)
+        if store.own.isEmpty { try store.setOwnAddresses(["me@example.org"]) }
+        return store
+    }
+}
+
+func record(_ id: String, from: String, to: [String], date: String, subject: String, text: String = "",
+            labels: [String] = ["INBOX"], extra: String = "") -> JSONRecord {
+    let recipients = to.map { #"{"name":null,"address":"\#($0)"}"# }.joined(separator: ",")
+    let labelList = labels.map { "\"\($0)\"" }.joined(separator: ",")
+    let line = #"{"id":"\#(id)","date":"\#(date)","from":{"name":null,"address":"\#(from)"},"to":[\#(recipients)],"cc":[],"subject":"\#(subject)","text":"\#(text)","labels":[\#(labelList)]\#(extra)}"#
+    return try! JSONRecord(line)
+}
+
+func collect(_ body: (([UInt8]) throws -> Void) throws -> Void) rethrows -> [JSONValue] {
+    var out: [JSONValue] = []
+    try body { out.append(try JSONValue.parse($0)) }
+    return out
+}
+
+@Test func chineseAndJapaneseAreIndexedAsCharactersAndPairs() {
+    #expect(SearchText.indexed("請於3/25前取件") == " 請 請於 於 3/25 前 前取 取 取件 件 ")
+    #expect(SearchText.indexed("黑貓宅急便 ok").contains(" 黑 黑貓 貓 貓宅 宅 宅急 急 急便 便 "))
+    #expect(SearchText.indexed("plain words") == "plain words")
+}
+
+@Test func queriesThatCannotBeReadSayWhy() {
+    for bad in ["", "(from:alex", "from:alex)", "\"unclosed", "a OR", "date:2026-13-01", "is:happy", "date:2026-03-10..2026-03-01", "has:pictures"] {
+        #expect(throws: SearchQuery.SyntaxError.self, "\(bad)") { try SearchQuery(bad) }
+    }
+    #expect((try? SearchQuery("from:alex (dinner OR lunch) -spam date:2026-03..")) != nil)
+}
+
+@Test func dateRangesIncludeTheirLastDayMonthOrYear() throws {
+    let (a, b) = try SearchQuery.dateRange("2026-03-01..2026-03-10")
+    #expect(a == "2026-03-01T00:00:00Z" && b == "2026-03-11T00:00:00Z")
+    let (c, d) = try SearchQuery.dateRange("2026-02")
+    #expect(c == "2026-02-01T00:00:00Z" && d == "2026-03-01T00:00:00Z")
+    let (e, f) = try SearchQuery.dateRange("..2025")
+    #expect(e == nil && f == "2026-01-01T00:00:00Z")
+}
+
+@Test func addingTheSameRecordTwiceChangesNothing() throws {
+    let tmp = TemporaryStore()
+    let store = try tmp.open()
+    let r = record("a@x", from: "alex@example.com", to: ["me@example.org"], date: "2026-03-02T01:00:00Z", subject: "Dinner")
+    #expect(try store.batch { try store.add(r) } == .added)
+    let before = try store.changeCounter()
+    #expect(try store.batch { try store.add(r) } == .unchanged)
+    let conversations = try collect { w in try store.conversations(MailStore.ConversationQuery(), w) }
+    #expect(conversations.count == 1)
+    #expect(conversations[0]["message_count"] == .number("1"))
+    #expect(try store.changeCounter() == before, "a batch that changed nothing keeps the counter")
+}
+
+@Test func aRecordWithMoreFieldsReplacesTheStoredOne() throws {
+    let tmp = TemporaryStore()
+    let store = try tmp.open()
+    let parsed = record("a@x", from: "alex@example.com", to: ["me@example.org"], date: "2026-03-02T01:00:00Z", subject: "Dinner", text: "see you")
+    let extracted = record("a@x", from: "alex@example.com", to: ["me@example.org"], date: "2026-03-02T01:00:00Z", subject: "Dinner",
+                           text: "see you", extra: #","snippet":"see you at six""#)
+    _ = try store.batch { try store.add(parsed) }
+    #expect(try store.batch { try store.add(extracted) } == .updated)
+    #expect(try store.batch { try store.add(parsed) } == .unchanged, "an earlier stage's record leaves the richer one")
+    let chats = try collect { w in try store.conversations(MailStore.ConversationQuery(), w) }
+    #expect(chats.first?["snippet"] == .string("see you at six"))
+}
+
+@Test func takeoutCopiesOfAMessageJoinTheirLabels() throws {
+    let tmp = TemporaryStore()
+    let store = try tmp.open()
+    let inbox = record("a@x", from: "alex@example.com", to: ["me@example.org"], date: "2026-03-02T01:00:00Z", subject: "Hi", labels: ["INBOX"])
+    let unread = record("a@x", from: "alex@example.com", to: ["me@example.org"], date: "2026-03-02T01:00:00Z", subject: "Hi", labels: ["UNREAD"])
+    _ = try store.batch { try store.add(inbox) }
+    #expect(try store.batch { try store.add(unread) } == .updated)
+    let chats = try collect { w in try store.conversations(MailStore.ConversationQuery(), w) }
+    #expect(chats.first?["unread_count"] == .number("1"))
+    #expect(chats.first?["labels"] == .array([.string("INBOX"), .string("UNREAD")]))
+}
+
+@Test func searchFindsChineseWordsInsideSentences() throws {
+    let tmp = TemporaryStore()
+    let store = try tmp.open()
+    _ = try store.batch {
+        _ = try store.add(record("a@x", from: "shop@tcat.example", to: ["me@example.org"], date: "2026-03-02T01:00:00Z",
+                                 subject: "黑貓宅急便 出貨通知", text: "您的包裹已到店，請於3/25前取件。"))
+        _ = try store.add(record("b@x", from: "alex@example.com", to: ["me@example.org"], date: "2026-03-03T01:00:00Z",
+                                 subject: "Dinner", text: "The cat is black."))
+    }
+    func ids(_ q: String) throws -> [String] {
+        try collect { w in try store.search(try SearchQuery(q), output: .ids, limit: nil, w) }.compactMap(\.stringValue)
+    }
+    #expect(try ids("黑貓") == ["a@x"])
+    #expect(try ids("取件") == ["a@x"])
+    #expect(try ids("宅急便") == ["a@x"])
+    #expect(try ids("貓宅急") == ["a@x"])
+    #expect(try ids("黑狗").isEmpty)
+    #expect(try ids("cat") == ["b@x"])
+    #expect(try ids("from:alex") == ["b@x"])
+    #expect(try ids("from:alex OR subject:黑貓") == ["b@x", "a@x"])
+    #expect(try ids("NOT from:alex") == ["a@x"])
+    #expect(try ids("date:2026-03-03") == ["b@x"])
+    #expect(try ids("is:unread").isEmpty)
+    #expect(try ids("label:inbox cat") == ["b@x"])
+}
+
+@Test func aFileThatIsNotAStoreIsRefusedUntouched() throws {
+    let tmp = TemporaryStore()
+    let text = Array("not a database, a letter\n".utf8)
+    let fd = open(tmp.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    #expect(throws: StoreError.self) { try MailStore(path: tmp.path, access: .write) }
+    var st = stat()
+    stat(tmp.path, &st)
+    #expect(st.st_size == text.count)
+}
+
+@Test func aNewerSchemaIsRefused() throws {
+    let tmp = TemporaryStore()
+    _ = try tmp.open()
+    let db = try Database(path: tmp.path)
+    try db.execute("PRAGMA user_version = \(Schema.version + 1)")
+    do {
+        _ = try MailStore(path: tmp.path, access: .write)
+        Issue.record("opened a newer schema")
+    } catch let e as StoreError {
+        #expect(e.description.contains("newer mailstore"))
+        #expect(e.status == .dataError)
+    }
+}
+
+@Test func anotherApplicationsDatabaseIsRefused() throws {
+    let tmp = TemporaryStore()
+    let db = try Database(path: tmp.path)
+    try db.execute("CREATE TABLE notes(text)")
+    #expect(throws: StoreError.self) { try MailStore(path: tmp.path, access: .write) }
+    #expect(try db.integer("SELECT count(*) FROM sqlite_schema") == 1)
+}

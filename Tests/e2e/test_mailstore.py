@@ -1,0 +1,367 @@
+"""mailstore: the pipeline's records in SQLite, derived one message at a time, asked in JSON Lines.
+
+The store derives conversations and the calendar with conversation-group's and event-group's own
+code; these tests hold it to their output on the same records, whatever the order and batches."""
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import stat
+import subprocess
+import time
+
+import pytest
+
+from conftest import BIN, ENV, SAMPLE, records, run
+
+NOW = "2026-03-09T00:00:00Z"
+STAGES = ["event-extract", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect"]
+
+
+def pipeline_records(mbox, me=None):
+    """The records of `make pipeline`'s stages, keyed by participant-hash (--me, else --me-auto):
+    (lines as bytes, the addresses participant-hash used)."""
+    data = run("mime-parse", "--no-progress", mbox).stdout
+    for stage in STAGES:
+        r = run(stage, "--no-progress", input=data)
+        assert r.returncode == 0, r.stderr
+        data = r.stdout
+    args = ["--me", me] if me else ["--me-auto"]
+    keyed = run("participant-hash", "--no-progress", *args, input=data)
+    assert keyed.returncode == 0, keyed.stderr
+    if me:
+        return keyed.stdout, [me]
+    found = re.search(r"--me-auto: you are (.*)", keyed.stderr.decode())
+    return keyed.stdout, re.findall(r"(\S+@\S+) \(", found.group(1))
+
+
+def tools_output(lines):
+    conversations = run("conversation-group", "--now", NOW, input=lines)
+    events = run("event-group", input=lines)
+    assert conversations.returncode == 0 and events.returncode == 0
+    return conversations.stdout, events.stdout
+
+
+def store_output(db):
+    conversations = run("mailstore", "conversations", "--all", "--now", NOW, db)
+    events = run("mailstore", "events", db)
+    assert conversations.returncode == 0, conversations.stderr
+    assert events.returncode == 0, events.stderr
+    return conversations.stdout, events.stdout
+
+
+def add(db, *args, input=None):
+    r = run("mailstore", "add", "-q", db, *args, input=input)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def batches(lines, count, seed):
+    shuffled = lines.splitlines(keepends=True)
+    random.Random(seed).shuffle(shuffled)
+    size = -(-len(shuffled) // count)
+    return [b"".join(shuffled[k:k + size]) for k in range(0, len(shuffled), size)]
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return pipeline_records(SAMPLE, me="mei@example.tw")
+
+
+def test_the_sample_in_one_load_equals_conversation_group_and_event_group(sample, tmp_path):
+    lines, me = sample
+    db = tmp_path / "mail.db"
+    add(db, "--me", me[0], input=lines)
+    conversations, events = store_output(db)
+    expected_conversations, expected_events = tools_output(lines)
+    assert len(records(conversations)) == 12 and len(records(events)) == 5
+    assert conversations == expected_conversations
+    assert events == expected_events
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_sample_in_shuffled_batches_equals_one_load(sample, tmp_path, seed):
+    lines, me = sample
+    db = tmp_path / "mail.db"
+    for k, batch in enumerate(batches(lines, 5, seed)):
+        (tmp_path / f"{k}.jsonl").write_bytes(batch)
+    add(db, "--me", me[0], *sorted(tmp_path.glob("*.jsonl")))
+    assert store_output(db) == tools_output(lines)
+
+
+def test_the_generated_mailbox_in_shuffled_batches_equals_the_tools(generated_mbox, tmp_path):
+    mbox, _ = generated_mbox
+    lines, me = pipeline_records(mbox)
+    expected = tools_output(lines)
+    assert len(records(expected[0])) > 500
+    one = tmp_path / "one.db"
+    add(one, *[a for m in me for a in ("--me", m)], input=lines)
+    assert store_output(one) == expected
+    shuffled = tmp_path / "shuffled.db"
+    for k, batch in enumerate(batches(lines, 7, 11)):
+        add(shuffled, *[a for m in me for a in ("--me", m)], input=batch)
+    assert store_output(shuffled) == expected
+
+
+def test_adding_the_same_records_again_changes_nothing(sample, tmp_path):
+    lines, me = sample
+    db = tmp_path / "mail.db"
+    add(db, "--me", me[0], input=lines)
+    before = store_output(db)
+    config = json.loads(run("mailstore", "config", db).stdout)
+    again = run("mailstore", "add", db, input=lines)
+    assert again.returncode == 0
+    assert again.stderr.decode().strip().endswith("0 added, 0 updated, 19 unchanged")
+    assert store_output(db) == before
+    assert json.loads(run("mailstore", "config", db).stdout)["change"] == config["change"]
+
+
+def test_records_of_an_earlier_stage_are_replaced_by_a_later_ones(tmp_path):
+    parsed = run("mime-parse", "--no-progress", SAMPLE).stdout
+    keyed = run("participant-hash", "--me", "mei@example.tw", input=parsed).stdout
+    db = tmp_path / "mail.db"
+    add(db, "--me", "mei@example.tw", input=parsed)
+    extracted = run("text-extract", input=keyed).stdout
+    r = run("mailstore", "add", db, input=extracted)
+    assert r.stderr.decode().strip().endswith("0 added, 19 updated, 0 unchanged")
+    chats = records(run("mailstore", "conversations", "--all", "--now", NOW, db).stdout)
+    assert chats == records(run("conversation-group", "--now", NOW, input=extracted).stdout)
+
+
+def test_a_line_that_is_not_a_record_is_counted_and_the_rest_stored(sample, tmp_path):
+    lines, me = sample
+    good = lines.splitlines()
+    stream = b"\n".join([good[0], b"{broken", b'{"subject": "no id"}', good[1]]) + b"\n"
+    db = tmp_path / "mail.db"
+    r = run("mailstore", "add", "--me", me[0], db, input=stream)
+    assert r.returncode == 1
+    err = r.stderr.decode().splitlines()
+    assert err[0].startswith("mailstore: -:2: invalid JSON")
+    assert err[1] == "mailstore: -:3: the record has no id (is it a mime-parse record?)"
+    assert "mailstore: 2 records skipped" in err
+    assert json.loads(run("mailstore", "config", db).stdout)["messages"] == 2
+    strict = run("mailstore", "add", "--strict", tmp_path / "strict.db", "--me", me[0], input=stream)
+    assert strict.returncode == 65
+    assert json.loads(run("mailstore", "config", tmp_path / "strict.db").stdout)["messages"] == 0, "the input's transaction is undone"
+
+
+def test_a_file_that_is_not_a_store_is_left_untouched(tmp_path):
+    letter = tmp_path / "letter.txt"
+    letter.write_bytes(b"Dear Mei,\nthis is not a database.\n" * 200)
+    before = letter.read_bytes()
+    for args in (["add", letter], ["conversations", letter], ["config", letter]):
+        r = run("mailstore", *args, input=b"")
+        assert r.returncode == 65, (args, r.stderr)
+        assert r.stderr.decode() == f"mailstore: {letter}: not a mailstore database (left as it is)\n"
+    assert letter.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["letter.txt"]
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE notes(text)").connection.commit()
+    assert run("mailstore", "add", other, input=b"").returncode == 65
+
+
+def test_a_newer_schema_is_refused(sample, tmp_path):
+    db = tmp_path / "mail.db"
+    add(db, "--me", "mei@example.tw", input=sample[0])
+    connection = sqlite3.connect(db)
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    connection.execute(f"PRAGMA user_version = {version + 1}")
+    connection.commit()
+    connection.close()
+    r = run("mailstore", "conversations", db)
+    assert r.returncode == 65
+    assert "made by a newer mailstore" in r.stderr.decode()
+
+
+def test_asking_a_database_that_is_not_there(tmp_path):
+    r = run("mailstore", "conversations", tmp_path / "none.db")
+    assert r.returncode == 66
+    assert "no such database" in r.stderr.decode()
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_the_database_is_readable_by_the_user_alone(sample, tmp_path):
+    db = tmp_path / "mail.db"
+    subprocess.run(["sh", "-c", f'umask 022 && exec "$0" add -q --me mei@example.tw "$1"', BIN / "mailstore", db],
+                   input=sample[0], check=True, env=ENV)
+    assert stat.S_IMODE(db.stat().st_mode) == 0o600
+
+
+def test_the_chat_list_and_its_paging(sample, tmp_path):
+    db = tmp_path / "mail.db"
+    add(db, "--me", "mei@example.tw", input=sample[0])
+    chats = records(run("mailstore", "conversations", db).stdout)
+    dates = [c["last_date"] for c in chats]
+    assert dates == sorted(dates, reverse=True) and all(not c["archived"] for c in chats)
+    assert len(records(run("mailstore", "conversations", "--limit", "3", db).stdout)) == 3
+    newsletters = records(run("mailstore", "conversations", "--kind", "newsletter", db).stdout)
+    assert newsletters and all(c["is_newsletter"] for c in newsletters)
+    group = next(c for c in chats if c["is_group"])
+    messages = records(run("mailstore", "messages", db, group["conversation_id"]).stdout)
+    assert [m["id"] for m in messages][::-1] == group["message_ids"]
+    assert all(m["participant_hash"] == group["conversation_id"] for m in messages)
+    older = records(run("mailstore", "messages", "--before", messages[0]["date"], "--limit", "1", db, group["conversation_id"]).stdout)
+    assert [m["id"] for m in older] == [messages[1]["id"]]
+
+
+def test_search_in_the_query_language(sample, tmp_path):
+    db = tmp_path / "mail.db"
+    add(db, "--me", "mei@example.tw", input=sample[0])
+
+    def ids(*query):
+        r = run("mailstore", "search", "--output", "ids", db, *query)
+        assert r.returncode == 0, r.stderr
+        return set(records(r.stdout))
+
+    everything = [json.loads(line) for line in sample[0].splitlines()]
+
+    def where(predicate):
+        return {r["id"] for r in everything if predicate(r)}
+
+    assert ids("黑貓") == where(lambda r: "黑貓" in (r["subject"] or "") + (r.get("body_text") or r["text"] or "") + json.dumps(r["from"], ensure_ascii=False))
+    assert ids("黑貓")
+    assert ids("from:alex.rivera@example.com") == where(lambda r: r["from"]["address"] == "alex.rivera@example.com")
+    assert ids("is:unread") == where(lambda r: "UNREAD" in r["labels"])
+    assert ids("NOT", "is:unread") == where(lambda r: "UNREAD" not in r["labels"])
+    assert ids("date:2026-03-05") == where(lambda r: (r["date"] or "").startswith("2026-03-05"))
+    assert ids("has:attachment") == where(lambda r: r["attachments"])
+    assert ids("kind:newsletter") == where(lambda r: r.get("mail_kind") == "newsletter")
+    assert ids("from:alex", "OR", "from:jordan") == ids("from:alex") | ids("from:jordan")
+    assert ids("(from:alex OR from:jordan) -subject:dinner") == (ids("from:alex") | ids("from:jordan")) - ids("subject:dinner")
+    for bad in ["(from:alex", "date:2026-02-30..2025", "is:happy", '"open phrase']:
+        r = run("mailstore", "search", db, bad)
+        assert r.returncode == 64, bad
+        assert r.stderr.decode().startswith("mailstore: search: "), r.stderr
+
+
+def test_gmail_history_changes_labels_and_deletes(tmp_path):
+    mbox = tmp_path / "g.mbox"
+    mbox.write_bytes(SAMPLE.read_bytes())
+    lines, _ = pipeline_records(mbox, me="mei@example.tw")
+    mail = [json.loads(line) for line in lines.splitlines()]
+    assert all(m["gmail_id"] for m in mail), "Takeout's From_ lines name every message"
+    db = tmp_path / "mail.db"
+    add(db, "--me", "mei@example.tw", input=lines)
+
+    def chat(message_id):
+        return next(c for c in records(run("mailstore", "conversations", "--all", "--now", NOW, db).stdout)
+                    if message_id in c["message_ids"])
+
+    inbox = next(m for m in mail if m["labels"] == ["INBOX", "IMPORTANT", "Opened"])
+    assert not chat(inbox["id"])["archived"]
+    conversation = chat(inbox["id"])
+    others = [m for m in mail if m["id"] in conversation["message_ids"] and m["id"] != inbox["id"]]
+    unread = next(m for m in mail if "UNREAD" in m["labels"])
+    response = {"history": [
+        {"id": "1001", "labelsRemoved": [{"message": {"id": m["gmail_id"], "threadId": "t"}, "labelIds": ["INBOX"]}
+                                         for m in [inbox] + others]},
+        {"id": "1002", "labelsRemoved": [{"message": {"id": unread["gmail_id"]}, "labelIds": ["UNREAD"]}]},
+        {"id": "1003", "messagesAdded": [{"message": {"id": "ffff01", "threadId": "ffff01", "labelIds": ["INBOX", "UNREAD"]}}]},
+    ], "historyId": "1004"}
+    before = {c["conversation_id"]: c for c in records(run("mailstore", "conversations", "--all", "--now", NOW, db).stdout)}
+    change = json.loads(run("mailstore", "config", db).stdout)["change"]
+    r = run("mailstore", "history", db, input=json.dumps(response, indent=2))
+    assert r.returncode == 0, r.stderr
+    assert records(r.stdout) == [{"gmail_id": "ffff01", "thread_id": "ffff01", "label_ids": ["INBOX", "UNREAD"]}]
+    assert chat(inbox["id"])["archived"]
+    assert chat(unread["id"])["unread_count"] == before[chat(unread["id"])["conversation_id"]]["unread_count"] - 1
+    changed = records(run("mailstore", "conversations", "--all", "--changed-after", str(change), "--now", NOW, db).stdout)
+    assert {c["conversation_id"] for c in changed} == {conversation["conversation_id"], chat(unread["id"])["conversation_id"]}
+    config = json.loads(run("mailstore", "config", db).stdout)
+    assert config["history_id"] == "1004"
+    # un-archiving: INBOX comes back
+    back = {"history": [{"id": "1005", "labelsAdded": [{"message": {"id": inbox["gmail_id"]}, "labelIds": ["INBOX"]}]}], "historyId": "1005"}
+    assert run("mailstore", "history", db, input=json.dumps(back)).returncode == 0
+    assert not chat(inbox["id"])["archived"]
+    # a deleted message leaves its conversation and the search index
+    gone = {"history": [{"id": "1006", "messagesDeleted": [{"message": {"id": m["gmail_id"]}} for m in [inbox] + others]}], "historyId": "1006"}
+    assert run("mailstore", "history", db, input=json.dumps(gone)).returncode == 0
+    remaining = records(run("mailstore", "conversations", "--all", db).stdout)
+    assert conversation["conversation_id"] not in {c["conversation_id"] for c in remaining}
+    assert not records(run("mailstore", "search", "--output", "ids", db, f"id:{inbox['id']}").stdout)
+    assert json.loads(run("mailstore", "config", db).stdout)["messages"] == len(mail) - 1 - len(others)
+    # a response that is not one is a counted error
+    bad = run("mailstore", "history", db, input=b'{"kind": "something else"}\n')
+    assert bad.returncode == 1 and "not a users.history.list response" in bad.stderr.decode()
+
+
+def many_records(lines, copies):
+    """`copies` distinct copies of the records (ids and subjects changed), one list per copy."""
+    result = []
+    for k in range(copies):
+        batch = []
+        for line in lines.splitlines():
+            r = json.loads(line)
+            r["id"] = f"{k}-{r['id']}"
+            r["subject"] = f"{r['subject']} #{k}"
+            batch.append(json.dumps(r, ensure_ascii=False).encode())
+        result.append(b"\n".join(batch) + b"\n")
+    return result
+
+
+def test_eight_writers_at_once_while_readers_ask(sample, tmp_path):
+    lines, me = sample
+    db = tmp_path / "mail.db"
+    add(db, "--me", me[0], input=b"")
+    inputs = []
+    for k, batch in enumerate(many_records(lines, 40)):
+        path = tmp_path / f"{k}.jsonl"
+        path.write_bytes(batch)
+        inputs.append(path)
+    writers = [subprocess.Popen([BIN / "mailstore", "add", "-q", db, *inputs[k::8]], stderr=subprocess.PIPE, env=ENV)
+               for k in range(8)]
+    seen = []
+    while any(w.poll() is None for w in writers):
+        r = run("mailstore", "search", "--output", "ids", db, "subject:dinner")
+        assert r.returncode == 0 and not r.stderr, r.stderr
+        found = records(r.stdout)
+        # a message is there whole or not at all: every copy of the thread comes with all its parts
+        seen.append(len(found))
+    for w in writers:
+        assert w.wait() == 0
+        assert b"locked" not in w.stderr.read()
+    assert seen == sorted(seen)
+    config = json.loads(run("mailstore", "config", db).stdout)
+    assert config["messages"] == 40 * 19
+    one = tmp_path / "one.db"
+    add(one, "--me", me[0], *inputs)
+    assert store_output(db) == store_output(one)
+
+
+def test_killed_loads_leave_every_message_once(sample, tmp_path):
+    lines, me = sample
+    inputs = []
+    for k, batch in enumerate(many_records(lines, 60)):
+        path = tmp_path / f"{k}.jsonl"
+        path.write_bytes(batch)
+        inputs.append(path)
+    db = tmp_path / "mail.db"
+    add(db, "--me", me[0], input=b"")
+    rng = random.Random(5)
+    for _ in range(20):
+        p = subprocess.Popen([BIN / "mailstore", "add", "-q", db, *inputs], env=ENV, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.0, 0.4))
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        connection = sqlite3.connect(db)
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        connection.close()
+    add(db, *inputs)
+    clean = tmp_path / "clean.db"
+    add(clean, "--me", me[0], *inputs)
+    assert store_output(db) == store_output(clean)
+    connection = sqlite3.connect(db)
+    assert connection.execute("SELECT count(*), count(DISTINCT id) FROM messages").fetchone() == (60 * 19, 60 * 19)
+    assert connection.execute("INSERT INTO search(search) VALUES('integrity-check')") is not None
+
+
+def test_changing_my_addresses_keys_every_message_again(sample, tmp_path):
+    lines, _ = sample
+    db = tmp_path / "mail.db"
+    add(db, "--me", "somebody-else@example.org", input=lines)
+    r = run("mailstore", "config", "--me", "mei@example.tw", db)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["me"] == ["mei@example.tw"]
+    assert store_output(db) == tools_output(lines)
