@@ -70,7 +70,9 @@ public final class MailStore {
             db = try Database(path: path, mode: .readWrite)
             db.setBusyTimeout(milliseconds: 60_000)
             try Schema.prepare(db)
-            try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF")
+            // a 32 MiB page cache: a load of many messages is written to the WAL once instead of
+            // spilling pages and reading them back
+            try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768")
         } catch let e as SQLiteError {
             throw e.isNotADatabase ? StoreError.notAStore(path) : StoreError.sqlite(path, e)
         }

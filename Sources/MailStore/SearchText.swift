@@ -22,35 +22,32 @@ enum SearchText {
     }
 
     /// `text` with each ideographic run written as its characters and pairs, apart from the
-    /// words around it.
+    /// words around it. Most mail has no such run: its text comes back as it is.
     static func indexed(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        var run: [Unicode.Scalar] = []
-        func flush() {
-            guard !run.isEmpty else { return }
-            out.append(" ")
-            for (k, c) in run.enumerated() {
-                if k > 0 { out.append(" ") }
-                out.append(c)
-                if k + 1 < run.count {
-                    out.append(" ")
-                    out.append(c)
-                    out.append(run[k + 1])
-                }
-            }
-            out.append(" ")
-            run.removeAll(keepingCapacity: true)
-        }
+        // every scalar the runs are made of is U+1100 or above: three or four UTF-8 bytes whose
+        // first is 0xE1 or above
+        guard text.utf8.contains(where: { $0 >= 0xE1 }) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 2)
+        var previous: Unicode.Scalar?  // the run's last character, while in a run
         for s in text.unicodeScalars {
-            if isIdeographic(s) {
-                run.append(s)
-            } else {
-                flush()
-                out.append(s)
+            guard isIdeographic(s) else {
+                if previous != nil { out.append(0x20) }
+                previous = nil
+                out.append(contentsOf: UTF8.encode(s)!)
+                continue
             }
+            if let p = previous {
+                out.append(0x20)
+                out.append(contentsOf: UTF8.encode(p)!)
+                out.append(contentsOf: UTF8.encode(s)!)
+            }
+            out.append(0x20)
+            out.append(contentsOf: UTF8.encode(s)!)
+            previous = s
         }
-        flush()
-        return String(out)
+        if previous != nil { out.append(0x20) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func containsIdeographic(_ text: String) -> Bool { text.unicodeScalars.contains(where: isIdeographic) }
