@@ -330,6 +330,32 @@ def test_eight_writers_at_once_while_readers_ask(sample, tmp_path):
     assert store_output(db) == store_output(one)
 
 
+def killed_loads(tmp_path, inputs, me, count):
+    """20 loads killed at random moments, each followed by the same load again: every message
+    once, the index whole, and the conversations and calendar those of a clean load."""
+    me_args = [a for m in me for a in ("--me", m)]
+    clean = tmp_path / "clean.db"
+    started = time.monotonic()
+    add(clean, *me_args, *inputs)
+    load_time = time.monotonic() - started
+    expected = store_output(clean)
+    db = tmp_path / "mail.db"
+    add(db, *me_args, input=b"")
+    rng = random.Random(5)
+    for _ in range(20):
+        p = subprocess.Popen([BIN / "mailstore", "add", "-q", db, *inputs], env=ENV, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.0, load_time))
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        add(db, *inputs)
+        connection = sqlite3.connect(db)
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert connection.execute("SELECT count(*), count(DISTINCT id) FROM messages").fetchone() == (count, count)
+        connection.execute("INSERT INTO search(search) VALUES('integrity-check')")
+        connection.close()
+        assert store_output(db) == expected
+
+
 def test_killed_loads_leave_every_message_once(sample, tmp_path):
     lines, me = sample
     inputs = []
@@ -337,24 +363,77 @@ def test_killed_loads_leave_every_message_once(sample, tmp_path):
         path = tmp_path / f"{k}.jsonl"
         path.write_bytes(batch)
         inputs.append(path)
+    killed_loads(tmp_path, inputs, me, 60 * 19)
+
+
+def test_killed_loads_of_the_generated_mailbox(generated_mbox, tmp_path):
+    lines, me = pipeline_records(generated_mbox[0])
+    inputs = []
+    for k, batch in enumerate(batches(lines, 10, 3)):
+        path = tmp_path / f"{k}.jsonl"
+        path.write_bytes(batch)
+        inputs.append(path)
+    killed_loads(tmp_path, inputs, me, len({json.loads(line)["id"] for line in lines.splitlines()}))
+
+
+def test_a_full_disk_is_an_io_error_and_the_database_keeps_what_was_committed(sample, tmp_path):
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", disk], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here (needs root): {mounted.stderr.decode().strip()}")
+    try:
+        lines, me = sample
+        db = disk / "mail.db"
+        add(db, "--me", me[0], input=lines)
+        big = b"".join(many_records(lines, 200))
+        r = run("mailstore", "add", db, input=big)
+        assert r.returncode == 74, r.stderr
+        assert r.stderr.decode() == f"mailstore: {db}: database or disk is full\n"
+        config = run("mailstore", "config", db)
+        assert config.returncode == 0
+        assert json.loads(config.stdout)["messages"] == 19
+        assert records(run("mailstore", "conversations", "--all", "--now", NOW, db).stdout) == records(tools_output(lines)[0])
+    finally:
+        subprocess.run(["umount", disk])
+
+
+def test_me_auto_infers_once_and_remembers(sample, tmp_path):
+    parsed = run("mime-parse", "--no-progress", SAMPLE).stdout
+    inferred = run("participant-hash", "--me-auto", input=parsed)
     db = tmp_path / "mail.db"
-    add(db, "--me", me[0], input=b"")
-    rng = random.Random(5)
-    for _ in range(20):
-        p = subprocess.Popen([BIN / "mailstore", "add", "-q", db, *inputs], env=ENV, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.0, 0.4))
-        p.send_signal(signal.SIGKILL)
-        p.wait()
-        connection = sqlite3.connect(db)
-        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        connection.close()
-    add(db, *inputs)
-    clean = tmp_path / "clean.db"
-    add(clean, "--me", me[0], *inputs)
-    assert store_output(db) == store_output(clean)
-    connection = sqlite3.connect(db)
-    assert connection.execute("SELECT count(*), count(DISTINCT id) FROM messages").fetchone() == (60 * 19, 60 * 19)
-    assert connection.execute("INSERT INTO search(search) VALUES('integrity-check')") is not None
+    r = run("mailstore", "add", "--me-auto", db, input=parsed)
+    assert r.returncode == 0, r.stderr
+    expected_note = re.search(r"--me-auto: you are .*", inferred.stderr.decode()).group(0)
+    assert f"mailstore: {expected_note}" in r.stderr.decode()
+    me = json.loads(run("mailstore", "config", db).stdout)["me"]
+    assert me == re.findall(r"(\S+@\S+) \(", expected_note)
+    assert records(run("mailstore", "conversations", "--all", "--now", NOW, db).stdout) == \
+        records(run("conversation-group", "--now", NOW, input=inferred.stdout).stdout)
+    again = run("mailstore", "add", "--me-auto", db, input=b"")
+    assert again.returncode == 0 and "--me-auto" not in again.stderr.decode(), "inferred once"
+    nobody = run("mailstore", "add", tmp_path / "new.db", input=parsed)
+    assert nobody.returncode == 64
+    assert "no address of yours" in nobody.stderr.decode()
+
+
+def test_the_views_an_app_reads(sample, tmp_path):
+    lines, me = sample
+    db = tmp_path / "mail.db"
+    add(db, "--me", me[0], input=lines)
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    chats = [json.loads(r) for (r,) in connection.execute("SELECT record FROM chats")]
+    # the records as written at the load; mailstore works a conversation's upcoming events out
+    # again when asked, so both are read at about the same time
+    assert chats == records(run("mailstore", "conversations", db).stdout)
+    unread = {i for (i,) in connection.execute("SELECT id FROM unread")}
+    mail = [json.loads(line) for line in lines.splitlines()]
+    assert unread == {m["id"] for m in mail if "UNREAD" in m["labels"]}
+    calendar = [json.loads(r) for (r,) in connection.execute("SELECT record FROM calendar")]
+    assert calendar == records(run("event-group", input=lines).stdout)
+    numbers = {n for (n,) in connection.execute("SELECT tracking_number FROM shipments")}
+    assert numbers == {s["tracking_number"] for m in mail for s in m.get("shipments", [])}
+    assert numbers
 
 
 def test_changing_my_addresses_keys_every_message_again(sample, tmp_path):
