@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(name: "conversation-group", dependencies: ["Conversations", "UnixFilter"]),
         .executableTarget(name: "event-extract", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "event-group", dependencies: ["Events", "UnixFilter"]),
-        .executableTarget(name: "mailstore", dependencies: ["MailStore", "Events", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "mailstore", dependencies: ["MailStore", "Conversations", "Events", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),

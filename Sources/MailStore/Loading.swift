@@ -53,9 +53,8 @@ extension MailStore {
     }
 
     /// `--me-auto`: the first pass over the inputs (standard input is kept for the second).
-    public static func inferOwnAddresses(_ run: FilterRun) throws -> OwnAddressInference {
+    public func observeOwnAddresses(_ run: FilterRun) throws -> OwnAddressInference {
         var inference = OwnAddressInference()
-        let normalizer = AddressNormalizer()
         for name in run.inputNames {
             let fd: Int32
             if name == "-" {

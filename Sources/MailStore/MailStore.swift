@@ -41,7 +41,7 @@ public enum StoreError: Error, CustomStringConvertible {
 public final class MailStore {
     let db: Database
     public let path: String
-    let normalizer: AddressNormalizer
+    var normalizer: AddressNormalizer
     public private(set) var own = OwnAddresses()
     var lists = Set<String>()
     /// The time conversations' upcoming events are counted from.
@@ -76,8 +76,8 @@ public final class MailStore {
         } catch let e as SQLiteError {
             throw e.isNotADatabase ? StoreError.notAStore(path) : StoreError.sqlite(path, e)
         }
-        normalizer = AddressNormalizer(rules: AddressRules())
-        for a in try config("me").map(Self.strings) ?? [] { own.add(a) }
+        normalizer = AddressNormalizer(rules: Self.rules(try db.text("SELECT value FROM config WHERE key = 'address_rules'")))
+        for a in try config("me").map(Self.strings) ?? [] { normalizer.normalize(a).map { own.add($0) } }
         try db.query("SELECT address FROM lists") { savedLists.insert($0.text(0) ?? "") }
         lists = savedLists
     }
@@ -111,25 +111,42 @@ public final class MailStore {
 
     public func historyID() throws -> String? { try config("history_id") }
 
-    /// Normalized addresses, or the first that is not an address.
-    func normalized(_ addresses: [String]) throws -> [String] {
-        try addresses.map { a in
-            guard let n = normalizer.normalize(a), n.contains("@") else { throw StoreError.badAddress(a) }
-            return n
-        }
+    /// Your addresses as they were given (`own` holds them normalized).
+    public func givenAddresses() throws -> [String] { try config("me").map(Self.strings) ?? [] }
+
+    /// The address rules the database keys with (participant-hash's --gmail-canonical and
+    /// --strip-plus).
+    public var rules: AddressRules { normalizer.rules }
+
+    static func rules(_ json: String?) -> AddressRules {
+        let names = json.map(strings) ?? []
+        return AddressRules(gmailCanonical: names.contains("gmail-canonical"), stripPlus: names.contains("strip-plus"))
     }
 
-    /// Remembers the user's addresses and keys every message again with them.
-    public func setOwnAddresses(_ addresses: [String]) throws {
-        let normal = try normalized(addresses)
+    static func json(_ rules: AddressRules) -> String {
+        json((rules.gmailCanonical ? ["gmail-canonical"] : []) + (rules.stripPlus ? ["strip-plus"] : []))
+    }
+
+    /// Remembers the user's addresses (as given: they are normalized with the rules in force)
+    /// and the address rules, either of them left as it is when nil, and keys every message
+    /// again, its recipients too.
+    public func setKeying(addresses: [String]? = nil, rules: AddressRules? = nil) throws {
+        let given = try addresses ?? givenAddresses()
+        let newRules = rules ?? normalizer.rules
+        let newNormalizer = AddressNormalizer(rules: newRules)
+        var fresh = OwnAddresses()
+        for a in given {
+            guard let n = newNormalizer.normalize(a), n.contains("@") else { throw StoreError.badAddress(a) }
+            fresh.add(n)
+        }
         try batch {
-            var fresh = OwnAddresses()
-            for a in normal { fresh.add(a) }
+            normalizer = newNormalizer
             own = fresh
-            try setConfig("me", Self.json(own.addresses))
+            try setConfig("me", Self.json(given))
+            try setConfig("address_rules", Self.json(newRules))
             var rowids: [Int] = []
             try db.query("SELECT rowid FROM messages") { rowids.append($0.integer(0)) }
-            for r in rowids { try rekey(r) }
+            for r in rowids { try rekey(r, recipientsToo: true) }
         }
     }
 
@@ -243,7 +260,7 @@ public final class MailStore {
             .textBytes(StoredConversation.summaryRecord(of: record, id: id, key: key)), .textBytes(record.bytes), .integer(change),
         ])
         let r = rowid ?? db.lastInsertRowID
-        for a in recipients(of: record) { try db.run("INSERT INTO recipients(message, address) VALUES(?, ?)", .integer(r), .text(a)) }
+        try storeRecipients(of: record, rowid: r, replacing: false)
         try db.run("INSERT INTO search(rowid, subject, sender, recipients, body) VALUES(?, ?, ?, ?, ?)",
                    [.integer(r)] + Self.searchColumns(record).map(SQLValue.text))
         let events = record.value("events")?.arrayValue ?? []
@@ -280,14 +297,15 @@ public final class MailStore {
     }
 
     /// The normalized To and Cc addresses: where a list learned later is looked for.
-    private func recipients(of record: JSONRecord) -> Set<String> {
-        var result = Set<String>()
+    private func storeRecipients(of record: JSONRecord, rowid: Int, replacing: Bool) throws {
+        if replacing { try db.run("DELETE FROM recipients WHERE message = ?", .integer(rowid)) }
+        var addresses = Set<String>()
         for field in ["to", "cc"] {
             for v in record.value(field)?.arrayValue ?? [] {
-                if let a = v["address"]?.stringValue.flatMap(normalizer.normalize) { result.insert(a) }
+                if let a = v["address"]?.stringValue.flatMap(normalizer.normalize) { addresses.insert(a) }
             }
         }
-        return result
+        for a in addresses { try db.run("INSERT INTO recipients(message, address) VALUES(?, ?)", .integer(rowid), .text(a)) }
     }
 
     /// Lists learned from the last message: remembered, and the messages to them that were
@@ -307,11 +325,13 @@ public final class MailStore {
         }
     }
 
-    /// Keys a stored message again (the user's addresses or the known lists changed).
-    private func rekey(_ rowid: Int) throws {
+    /// Keys a stored message again (the user's addresses or the known lists changed; with
+    /// `recipientsToo`, the address rules).
+    private func rekey(_ rowid: Int, recipientsToo: Bool = false) throws {
         guard let (bytes, old, id) = try db.row("SELECT record, conversation_id, id FROM messages WHERE rowid = ?", [.integer(rowid)],
                                                 { s in (s.bytes(0), s.text(1) ?? "", s.text(2) ?? "") }) else { return }
         let record = try JSONRecord(bytes)
+        if recipientsToo { try storeRecipients(of: record, rowid: rowid, replacing: true) }
         let key = try ParticipantKey.of(record, me: own, lists: &lists, normalizer: normalizer)
         guard key.hash != old else { return }
         try db.run("UPDATE messages SET conversation_id = ?, participant_kind = ?, summary = ?, change = ? WHERE rowid = ?",

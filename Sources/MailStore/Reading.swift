@@ -147,6 +147,7 @@ extension MailStore {
         w.field("database", path)
         w.field("schema_version", Schema.version)
         w.field("me", strings: own.addresses)
+        w.field("address_rules", strings: (rules.gmailCanonical ? ["gmail-canonical"] : []) + (rules.stripPlus ? ["strip-plus"] : []))
         w.field("lists", strings: lists.sorted())
         w.field("history_id", try historyID())
         w.field("change", try changeCounter())

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Conversations
 import Events
 import MailStore
 import UnixFilter
@@ -19,6 +20,15 @@ func withStore(_ database: String, access: MailStore.Access, options: CommonOpti
             throw Exit(e.status)
         }
     }
+}
+
+/// Your addresses and the address rules, when the command line gives others than the
+/// database's: every message is keyed again.
+func changeKeying(_ store: MailStore, me: [String], rules: AddressRules) throws {
+    let rulesGiven = rules.gmailCanonical || rules.stripPlus
+    let newMe = try !me.isEmpty && me != store.givenAddresses()
+    let newRules = rulesGiven && (rules.gmailCanonical != store.rules.gmailCanonical || rules.stripPlus != store.rules.stripPlus)
+    if newMe || newRules { try store.setKeying(addresses: me.isEmpty ? nil : me, rules: rulesGiven ? rules : nil) }
 }
 
 /// Options of the commands that only write records: no inputs of their own.
@@ -53,13 +63,15 @@ struct Add: ParsableCommand {
     @Flag(name: .customLong("me-auto"), help: "When the database knows none of your addresses: infer them as participant-hash --me-auto does, once.")
     var meAuto = false
 
+    @OptionGroup(title: "Address rules (as participant-hash takes them; remembered)") var addressFlags: AddressRuleFlags
+
     @Flag(name: .shortAndLong, help: "Say nothing when all went well.")
     var quiet = false
 
     func run() throws {
         withStore(database, access: .write, options: common) { store, run in
-            if !me.isEmpty, me != store.own.addresses { try store.setOwnAddresses(me) }
-            if meAuto, store.own.isEmpty, let report = try store.inferOwnAddresses(MailStore.inferOwnAddresses(run)) {
+            try changeKeying(store, me: me, rules: addressFlags.rules)
+            if meAuto, store.own.isEmpty, let report = try store.inferOwnAddresses(store.observeOwnAddresses(run)) {
                 run.diagnostics.note("--me-auto: you are " + report)
             }
             let counts = try store.add(run)
@@ -80,11 +92,27 @@ struct Config: ParsableCommand {
     @Option(help: ArgumentHelp("Your addresses from now on (repeat for each).", valueName: "addr"))
     var me: [String] = []
 
+    @OptionGroup(title: "Address rules from now on") var addressFlags: AddressRuleFlags
+
+    @Flag(name: .customLong("plain-addresses"), help: "Neither of the address rules from now on.")
+    var plainAddresses = false
+
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        if plainAddresses && (addressFlags.rules.gmailCanonical || addressFlags.rules.stripPlus) {
+            throw ValidationError("--plain-addresses turns the address rules off: give it alone")
+        }
+    }
+
     func run() throws {
-        withStore(database, access: me.isEmpty ? .read : .write, options: output.common) { store, run in
-            if !me.isEmpty { try store.setOwnAddresses(me) }
+        let changes = !me.isEmpty || plainAddresses || addressFlags.rules.gmailCanonical || addressFlags.rules.stripPlus
+        withStore(database, access: changes ? .write : .read, options: output.common) { store, run in
+            if plainAddresses {
+                try store.setKeying(addresses: me.isEmpty ? nil : me, rules: AddressRules())
+            } else {
+                try changeKeying(store, me: me, rules: addressFlags.rules)
+            }
             try run.write(try store.configRecord())
         }
     }

@@ -23,7 +23,7 @@ final class TemporaryStore {
 
     func open() throws -> MailStore {
         let store = try MailStore(path: path, access: .write)
-        if store.own.isEmpty { try store.setOwnAddresses(["me@example.org"]) }
+        if store.own.isEmpty { try store.setKeying(addresses: ["me@example.org"]) }
         return store
     }
 }

@@ -436,6 +436,29 @@ def test_the_views_an_app_reads(sample, tmp_path):
     assert numbers
 
 
+def test_address_rules_are_remembered_and_changed(tmp_path):
+    parsed = run("mime-parse", "--no-progress", SAMPLE).stdout
+    mail = [json.loads(line) for line in parsed.splitlines()]
+    for k, m in enumerate(mail):
+        if m["from"]["address"] == "alex.rivera@example.com" and k % 2:
+            m["from"]["address"] = "alex.rivera+dinner@example.com"
+    parsed = b"".join(json.dumps(m, ensure_ascii=False).encode() + b"\n" for m in mail)
+
+    def expected(*rules):
+        keyed = run("participant-hash", "--me", "mei@example.tw", *rules, input=parsed).stdout
+        return records(run("conversation-group", "--now", NOW, *rules, input=keyed).stdout)
+
+    assert expected() != expected("--strip-plus"), "the rule matters to this mail"
+    db = tmp_path / "mail.db"
+    add(db, "--me", "mei@example.tw", "--strip-plus", input=parsed)
+    assert json.loads(run("mailstore", "config", db).stdout)["address_rules"] == ["strip-plus"]
+    assert records(run("mailstore", "conversations", "--all", "--now", NOW, db).stdout) == expected("--strip-plus")
+    add(db, input=parsed)
+    assert json.loads(run("mailstore", "config", db).stdout)["address_rules"] == ["strip-plus"], "remembered"
+    assert run("mailstore", "config", "--plain-addresses", db).returncode == 0
+    assert records(run("mailstore", "conversations", "--all", "--now", NOW, db).stdout) == expected()
+
+
 def test_changing_my_addresses_keys_every_message_again(sample, tmp_path):
     lines, _ = sample
     db = tmp_path / "mail.db"
