@@ -11,6 +11,7 @@ public enum StoreError: Error, CustomStringConvertible {
     case notAStore(String)
     case newerSchema(String, Int)
     case missing(String)
+    case cannotMake(String, String)
     case noOwnAddress
     case badAddress(String)
     case sqlite(String, SQLiteError)
@@ -20,6 +21,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case .notAStore(let path): "\(path): not a mailstore database (left as it is)"
         case .newerSchema(let path, let v): "\(path): made by a newer mailstore (schema \(v), this one reads up to \(Schema.version)); left as it is"
         case .missing(let path): "\(path): no such database (mailstore add makes one)"
+        case .cannotMake(let path, let why): "\(path): cannot make the database: \(why)"
         case .noOwnAddress: "no address of yours: give --me ADDR or --me-auto (remembered in the database)"
         case .badAddress(let a): "--me: not an address: '\(a)'"
         case .sqlite(let path, let e): "\(path): \(e.description)"
@@ -30,6 +32,7 @@ public enum StoreError: Error, CustomStringConvertible {
         switch self {
         case .notAStore, .newerSchema: .dataError
         case .missing: .noInput
+        case .cannotMake: .ioError
         case .noOwnAddress, .badAddress: .usage
         case .sqlite(_, let e): e.isNotADatabase ? .dataError : .ioError
         }
@@ -56,15 +59,12 @@ public final class MailStore {
 
     public enum Access { case read, write }
 
-    /// Opens the database at `path`; with `.write`, makes it when it is missing, readable by
-    /// the user alone.
+    /// Opens the database at `path`; with `.write`, makes it when it is missing.
     public init(path: String, access: Access) throws {
         self.path = path
-        if access == .write {
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd >= 0 { close(fd) }
-        } else if Glibc.access(path, F_OK) != 0 {
-            throw StoreError.missing(path)
+        if Glibc.access(path, F_OK) != 0 {
+            guard access == .write else { throw StoreError.missing(path) }
+            try Self.make(path)
         }
         do {
             db = try Database(path: path, mode: .readWrite)
@@ -80,6 +80,27 @@ public final class MailStore {
         for a in try config("me").map(Self.strings) ?? [] { normalizer.normalize(a).map { own.add($0) } }
         try db.query("SELECT address FROM lists") { savedLists.insert($0.text(0) ?? "") }
         lists = savedLists
+    }
+
+    /// Makes a new database whole before anyone can open it: its schema is written in a file
+    /// of its own, readable by the user alone, then linked into place. Another process that
+    /// makes the same database at the same moment links first, or finds it made.
+    static func make(_ path: String) throws {
+        let scratch = path + ".new-\(getpid())"
+        let fd = open(scratch, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StoreError.cannotMake(path, String(cString: strerror(errno))) }
+        close(fd)
+        defer { unlink(scratch) }
+        do {
+            let db = try Database(path: scratch, mode: .readWrite)
+            try Schema.prepare(db)
+            try db.execute("PRAGMA journal_mode = WAL")
+        } catch let e as SQLiteError {
+            throw StoreError.sqlite(path, e)
+        }
+        if link(scratch, path) != 0 && errno != EEXIST {
+            throw StoreError.cannotMake(path, String(cString: strerror(errno)))
+        }
     }
 
     // MARK: config
@@ -164,30 +185,45 @@ public final class MailStore {
     // MARK: batches
 
     /// Runs `body` in one transaction; the conversations and events it touched are derived
-    /// again before it commits. The write lock is waited for as long as another writer holds it.
+    /// again before it commits. The write lock is waited for as long as another writer holds
+    /// it; once it is held, nothing else can make the batch busy, so `body` (which may read a
+    /// stream) runs once.
     public func batch<T>(_ body: () throws -> T) throws -> T {
-        var delay: UInt32 = 10_000
+        do {
+            try beginWriting()
+            do {
+                change = try changeCounter() + 1
+                savedLists.removeAll()
+                try db.query("SELECT address FROM lists") { savedLists.insert($0.text(0) ?? "") }
+                lists = savedLists
+                touchedConversations.removeAll()
+                touchedEventGroups.removeAll()
+                let before = db.totalChanges
+                let result = try body()
+                try deriveTouched()
+                if db.totalChanges != before { try setConfig("change", String(change)) }
+                try db.execute("COMMIT")
+                return result
+            } catch {
+                if db.isInTransaction { try? db.execute("ROLLBACK") }
+                throw error
+            }
+        } catch let e as SQLiteError {
+            throw StoreError.sqlite(path, e)
+        }
+    }
+
+    /// BEGIN IMMEDIATE: the write lock at once. The busy handler waits a minute for another
+    /// writer; past that (a long load), it is asked for again with a growing pause.
+    private func beginWriting() throws(SQLiteError) {
+        var pause: UInt32 = 10_000
         while true {
             do {
-                return try db.transaction {
-                    change = try changeCounter() + 1
-                    savedLists.removeAll()
-                    try db.query("SELECT address FROM lists") { savedLists.insert($0.text(0) ?? "") }
-                    lists = savedLists
-                    touchedConversations.removeAll()
-                    touchedEventGroups.removeAll()
-                    let before = db.totalChanges
-                    let result = try body()
-                    try deriveTouched()
-                    if db.totalChanges != before { try setConfig("change", String(change)) }
-                    return result
-                }
-            } catch let e as SQLiteError where e.isBusy {
-                // the busy timeout ran out (or a lock could not wait): try the whole batch again
-                usleep(delay)
-                delay = min(delay * 2, 1_000_000)
-            } catch let e as SQLiteError {
-                throw StoreError.sqlite(path, e)
+                try db.execute("BEGIN IMMEDIATE")
+                return
+            } catch where error.isBusy {
+                usleep(pause)
+                pause = min(pause * 2, 1_000_000)
             }
         }
     }

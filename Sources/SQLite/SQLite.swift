@@ -143,9 +143,9 @@ public final class Database {
     public var totalChanges: Int { Int(sqlite3_total_changes(handle)) }
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
-    /// Runs `body` in a transaction: BEGIN IMMEDIATE takes the write lock at once, so a writer
-    /// waits for another in the busy handler instead of failing when it first writes. Rolled
-    /// back when `body` throws.
+    /// Runs `body` in a transaction that takes the write lock at once (BEGIN IMMEDIATE), so a
+    /// writer waits for another in the busy handler instead of failing when it first writes.
+    /// Rolled back when `body` throws.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {

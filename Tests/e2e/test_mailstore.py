@@ -303,15 +303,16 @@ def many_records(lines, copies):
 
 def test_eight_writers_at_once_while_readers_ask(sample, tmp_path):
     lines, me = sample
-    db = tmp_path / "mail.db"
-    add(db, "--me", me[0], input=b"")
+    db = tmp_path / "mail.db"  # made by whichever writer comes first
     inputs = []
     for k, batch in enumerate(many_records(lines, 40)):
         path = tmp_path / f"{k}.jsonl"
         path.write_bytes(batch)
         inputs.append(path)
-    writers = [subprocess.Popen([BIN / "mailstore", "add", "-q", db, *inputs[k::8]], stderr=subprocess.PIPE, env=ENV)
+    writers = [subprocess.Popen([BIN / "mailstore", "add", "-q", "--me", me[0], db, *inputs[k::8]], stderr=subprocess.PIPE, env=ENV)
                for k in range(8)]
+    while not db.exists():
+        time.sleep(0.001)
     seen = []
     while any(w.poll() is None for w in writers):
         r = run("mailstore", "search", "--output", "ids", db, "subject:dinner")
