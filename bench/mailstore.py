@@ -541,6 +541,8 @@ CAUSES = {
     "accents": ("mailstore folds accents (remove_diacritics 2); notmuch does not", True),
     "cjk-pairs": ("mailstore matches the query's characters and pairs, found even across punctuation or lines; "
                   "notmuch's n-grams stop at them", True),
+    "attached": ("the message has a message/rfc822 attachment (a forwarded mail): notmuch indexes its text, "
+                 "mailstore only the message's own", True),
     "missed": ("the text is in the subject, people or body_text that mailstore indexes, but mailstore did not find it", False),
     "nowhere": ("the text is nowhere in the message that this test looks", False),
 }
@@ -557,11 +559,12 @@ def message_texts(con, raw_files, i):
 
     body = r.get("body_text") or r.get("text") or ""
     urls = re.findall(r"https?://[^\s<>\"]+", body)
-    mime = ""
+    mime, rfc822 = "", False
     path = raw_files.get(i)
     if path and path.exists():
         raw = path.read_bytes().decode("utf-8", errors="replace")
         mime = " ".join(re.findall(r"(?im)^content-(?:type|disposition):.*(?:\r?\n[ \t].*)*", raw))
+        rfc822 = bool(re.search(r"(?im)^content-type:\s*message/rfc822", raw))
     h = r.get("html") or ""
     h = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"(?is)<(style|script|head)\b.*?</\1>", " ", h)))
     return {
@@ -573,6 +576,7 @@ def message_texts(con, raw_files, i):
         "html": h,
         "mime": mime,
         "attachments": r.get("attachments") or [],
+        "rfc822": rfc822,
     }
 
 
@@ -626,6 +630,8 @@ def cause_of(kind, needle, texts, side):
         return "html"
     if found(texts["mime"]):
         return "mime"
+    if texts["rfc822"]:
+        return "attached"
     if kind == "word":
         stem = re.sub(r"(ing|ed|es|s|ly|er)$", "", fold(needle))
         if len(stem) >= 3 and any(re.search(r"(?<!\w)" + re.escape(stem) + r"\w*", fold(texts[f])) for f in scope + ["html"]):

@@ -190,6 +190,7 @@ public struct ConversationGroup {
             id: id,
             date: record.string("date") ?? "",
             labels: record.value("labels")?.arrayValue?.compactMap(\.stringValue) ?? [],
+            fromGmail: record.string("gmail_id") != nil || record.string("thread_id") != nil,
             fromMe: record.value("from_me") == .bool(true),
             from: from,
             snippet: record.string("snippet") ?? Snippet.of(record.stringPrefix("text", maxBytes: 8192) ?? record.string("subject") ?? ""),

@@ -7,6 +7,8 @@ struct MessageSummary {
     var id: String
     var date: String  // RFC 3339 UTC: sorts as text
     var labels: [String]
+    /// The message is Gmail's (it has a Gmail id or thread id): its labels are its mailbox state.
+    var fromGmail: Bool
     var fromMe: Bool
     var from: JSONValue  // the {name, address} object, or null
     var snippet: String
@@ -18,9 +20,9 @@ struct MessageSummary {
     var record: [UInt8]?  // with --embed
 
     var isUnread: Bool { labels.contains("UNREAD") }
-    /// In INBOX, or without any label: mail from procmail, fetchmail, a maildir or a plain mbox
-    /// carries no mailbox state, and what was delivered is in the inbox.
-    var isInInbox: Bool { labels.isEmpty || labels.contains("INBOX") }
+    /// In INBOX, or without any label and not Gmail's: mail from procmail, fetchmail, a maildir
+    /// or a plain mbox carries no mailbox state, and what was delivered is in the inbox.
+    var isInInbox: Bool { labels.contains("INBOX") || (labels.isEmpty && !fromGmail) }
     /// Takeout marks a message that left the inbox "Archived"; trash and spam have left it too.
     var isMarkedArchived: Bool { labels.contains("Archived") || labels.contains("TRASH") || labels.contains("SPAM") }
 }

@@ -14,7 +14,7 @@ public enum StoredConversation {
         w.beginObject()
         w.field("id", id)
         w.field("date", record.string("date"))
-        for name in ["from", "to", "cc", "mail_kind", "is_newsletter", "shipments", "events"] {
+        for name in ["gmail_id", "thread_id", "from", "to", "cc", "mail_kind", "is_newsletter", "shipments", "events"] {
             if let raw = record.rawValue(name) {
                 w.key(name)
                 w.raw(raw)

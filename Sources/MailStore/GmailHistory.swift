@@ -93,18 +93,8 @@ extension MailStore {
 
     /// Adds or removes labels of the message with this Gmail id; false when there is none.
     func changeLabels(gmailID: String, _ changes: [String], adding: Bool) throws -> Bool {
-        guard case (let rowid, var labels, let conversation)? = try db.row("SELECT rowid, labels, conversation_id FROM messages WHERE gmail_id = ?",
-                                                             [.text(gmailID)], { s in (s.integer(0), Self.strings(s.text(1) ?? "[]"), s.text(2) ?? "") })
-        else { return false }
-        let before = labels
-        for l in changes {
-            if adding, !labels.contains(l) { labels.append(l) }
-            if !adding { labels.removeAll { $0 == l } }
-        }
-        if labels != before {
-            try db.run("UPDATE messages SET labels = ?, change = ? WHERE rowid = ?", .text(Self.json(labels)), .integer(change), .integer(rowid))
-            touchedConversations.insert(conversation)
-        }
+        guard let rowid = try rowid(gmailID: gmailID) else { return false }
+        try changeLabels(rowid: rowid, add: adding ? changes : [], remove: adding ? [] : changes)
         return true
     }
 }

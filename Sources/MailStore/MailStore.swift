@@ -263,6 +263,36 @@ public final class MailStore {
         return .updated
     }
 
+    /// Adds and removes labels of a stored message; its conversation is derived again when
+    /// they change. Must run in a `batch`.
+    func changeLabels(rowid: Int, add: [String], remove: [String]) throws {
+        guard case (var labels, let conversation)? = try db.row("SELECT labels, conversation_id FROM messages WHERE rowid = ?", [.integer(rowid)],
+                                                                { s in (Self.strings(s.text(0) ?? "[]"), s.text(1) ?? "") }) else { return }
+        let before = labels
+        labels.removeAll { remove.contains($0) }
+        for l in add where !labels.contains(l) { labels.append(l) }
+        guard labels != before else { return }
+        try db.run("UPDATE messages SET labels = ?, change = ? WHERE rowid = ?", .text(Self.json(labels)), .integer(change), .integer(rowid))
+        touchedConversations.insert(conversation)
+    }
+
+    /// Labels the messages a query finds (notmuch tag): what a client does when a chat is read
+    /// (`-UNREAD`) or archived (`-INBOX`). Returns how many messages changed.
+    public func label(_ query: SearchQuery, add: [String], remove: [String]) throws -> Int {
+        try batch {
+            var rowids: [Int] = []
+            try db.query("SELECT m.rowid FROM messages m WHERE \(query.sql)", query.parameters) { rowids.append($0.integer(0)) }
+            let before = db.totalChanges
+            for r in rowids { try changeLabels(rowid: r, add: add, remove: remove) }
+            return db.totalChanges - before
+        }
+    }
+
+    /// How many messages a query finds.
+    public func count(_ query: SearchQuery) throws -> Int {
+        try db.integer("SELECT count(*) FROM messages m WHERE \(query.sql)", query.parameters) ?? 0
+    }
+
     /// Whether a record of a stored id replaces the stored one: it has a member the stored one
     /// lacks (a later filter ran), or a member's value differs, labels and source aside (those
     /// are all that differ in the copies Takeout makes of a message with several labels). A
@@ -313,7 +343,8 @@ public final class MailStore {
         touchedConversations.insert(key.hash)
     }
 
-    /// Removes what `insert` derived of a message (its row stays to be replaced or deleted).
+    /// Removes a message: its row and what `insert` derived of it (its conversation and events
+    /// are marked for deriving). `insert` may store a new version under the same rowid.
     private func unindex(rowid: Int, record: JSONRecord) throws {
         try db.run("INSERT INTO search(search, rowid, subject, sender, recipients, body) VALUES('delete', ?, ?, ?, ?, ?)",
                    [.integer(rowid)] + Self.searchColumns(record).map(SQLValue.text))

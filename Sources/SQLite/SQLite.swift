@@ -120,7 +120,9 @@ public final class Database {
     }
 
     /// The first column of the first row, as an integer (nil when there is no row or it is null).
-    public func integer(_ sql: String, _ values: SQLValue...) throws(SQLiteError) -> Int? {
+    public func integer(_ sql: String, _ values: SQLValue...) throws(SQLiteError) -> Int? { try integer(sql, values) }
+
+    public func integer(_ sql: String, _ values: [SQLValue]) throws(SQLiteError) -> Int? {
         let s = try statement(sql)
         defer { s.reset() }
         try s.bind(values)

@@ -217,13 +217,77 @@ struct Search: ParsableCommand {
     @OptionGroup var outputOptions: OutputOptions
 
     func run() throws {
-        let parsed: SearchQuery
-        do { parsed = try SearchQuery(query.joined(separator: " ")) } catch {
-            Diagnostics(program: "mailstore").error("search: \(error.description)")
-            throw ExitCode(ExitStatus.usage.rawValue)
-        }
+        let parsed = try parseQuery(query)
         withStore(database, access: .read, options: outputOptions.common) { store, run in
             try store.search(parsed, output: output, limit: limit) { try run.write($0) }
+        }
+    }
+}
+
+/// A query given as one argument or as several words.
+func parseQuery(_ words: [String]) throws -> SearchQuery {
+    do { return try SearchQuery(words.joined(separator: " ")) } catch {
+        Diagnostics(program: "mailstore").error("search: \(error.description)")
+        throw ExitCode(ExitStatus.usage.rawValue)
+    }
+}
+
+struct Count: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "How many messages a query finds (see search).")
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @Argument(help: ArgumentHelp("The query.", valueName: "query"))
+    var query: [String]
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let parsed = try parseQuery(query)
+        withStore(database, access: .read, options: output.common) { store, run in
+            try run.write(Array(String(try store.count(parsed)).utf8))
+        }
+    }
+}
+
+struct Label: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add (+NAME) and remove (-NAME) labels of the messages a query finds, as notmuch tag does.",
+        discussion: """
+            mailstore label mail.db -UNREAD -- conversation:ID    (the chat is read)
+            mailstore label mail.db -INBOX -- conversation:ID     (archived; a new message brings it back)
+            Their conversations are derived again. Writes how many messages changed.
+            """)
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+NAME and -NAME, then '--' and the query.", valueName: "changes"))
+    var words: [String] = []
+
+    var split: (add: [String], remove: [String], query: [String]) {
+        let separator = words.firstIndex(of: "--")
+        let changes = separator.map { Array(words[..<$0]) } ?? Array(words.prefix { $0.hasPrefix("+") || $0.hasPrefix("-") })
+        let query = separator.map { Array(words[($0 + 1)...]) } ?? Array(words.dropFirst(changes.count))
+        return (changes.filter { $0.hasPrefix("+") }.map { String($0.dropFirst()) },
+                changes.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) }, query)
+    }
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        let (add, remove, query) = split
+        if add.isEmpty && remove.isEmpty { throw ValidationError("give a label to add (+NAME) or remove (-NAME)") }
+        if (add + remove).contains(where: \.isEmpty) { throw ValidationError("a label needs a name after + or -") }
+        if query.isEmpty { throw ValidationError("give the query after the labels (and '--')") }
+    }
+
+    func run() throws {
+        let (add, remove, words) = split
+        let parsed = try parseQuery(words)
+        withStore(database, access: .write, options: output.common) { store, run in
+            try run.write(Array(String(try store.label(parsed, add: add, remove: remove)).utf8))
         }
     }
 }
@@ -334,7 +398,7 @@ struct MailStoreCommand: ParsableCommand {
             See mailstore(1) and the database's tables in mailstore(5).
             """,
         version: mailpipeVersion,
-        subcommands: [Add.self, Config.self, Conversations.self, Messages.self, Search.self, Events.self, Parcels.self, History.self])
+        subcommands: [Add.self, Config.self, Conversations.self, Messages.self, Search.self, Count.self, Label.self, Events.self, Parcels.self, History.self])
 }
 
 MailStoreCommand.main()

@@ -287,6 +287,37 @@ def test_gmail_history_changes_labels_and_deletes(tmp_path):
     assert bad.returncode == 1 and "not a users.history.list response" in bad.stderr.decode()
 
 
+def test_label_and_count_as_a_client_reads_and_archives_a_chat(sample, tmp_path):
+    db = tmp_path / "mail.db"
+    add(db, "--me", "mei@example.tw", input=sample[0])
+
+    def count(query):
+        r = run("mailstore", "count", db, query)
+        assert r.returncode == 0, r.stderr
+        return int(r.stdout)
+
+    def conversation(cid):
+        everything = records(run("mailstore", "conversations", "--all", db).stdout)
+        return next(c for c in everything if c["conversation_id"] == cid)
+
+    unread = count("is:unread")
+    assert unread == len(records(run("mailstore", "search", "--output", "ids", db, "is:unread").stdout)) > 0
+    chat = next(c for c in records(run("mailstore", "conversations", db).stdout) if c["unread_count"])
+    read = run("mailstore", "label", db, "-UNREAD", "--", f"conversation:{chat['conversation_id']}")
+    assert read.returncode == 0 and int(read.stdout) == chat["unread_count"]
+    assert conversation(chat["conversation_id"])["unread_count"] == 0
+    assert count("is:unread") == unread - chat["unread_count"]
+    assert run("mailstore", "label", db, "-INBOX", f"conversation:{chat['conversation_id']}").returncode == 0
+    assert conversation(chat["conversation_id"])["archived"], "a Gmail message that left the inbox is archived, even with no label left"
+    archived = records(run("mailstore", "conversations", "--archived", db).stdout)
+    assert chat["conversation_id"] in {c["conversation_id"] for c in archived}
+    assert run("mailstore", "label", db, "+INBOX", "+STARRED", f"conversation:{chat['conversation_id']}").returncode == 0
+    assert not conversation(chat["conversation_id"])["archived"]
+    assert count("is:starred") == chat["message_count"]
+    for bad in (["+X"], ["--", "is:unread"], ["+X", "--", "(is:unread"]):
+        assert run("mailstore", "label", db, *bad).returncode == 64, bad
+
+
 def many_records(lines, copies):
     """`copies` distinct copies of the records (ids and subjects changed), one list per copy."""
     result = []
