@@ -11,7 +11,7 @@ import UnicodeServices
 private let replyVectors = "../shared/vectors/reply/"
 private let readReplyVectors = access(packageRoot + "/" + replyVectors, F_OK) == 0
     || getenv("MAILPIPE_REQUIRE_SHARED").map { String(cString: $0) == "1" } == true
-private let replyVectorsMissing: Comment = "optional external corpus missing: ../shared/vectors/reply (add the corpora as a folder named shared beside the checkout to run it)"
+private let replyVectorsMissing: Comment = "optional external corpus missing: ../shared/vectors/reply (a folder named shared beside the checkout; see README)"
 
 /// Lines of every reply vector (when there), upper-cased too, and lines written to trip case
 /// folding, white space and word boundaries.
