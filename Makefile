@@ -57,7 +57,10 @@ install: build
 	  "$(BIN)/$$t" --generate-completion-script fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$t.fish"; \
 	done
 
-bench: build
+# The benchmarks' inputs are the external corpora (../shared): the generated mailboxes and real mail.
+bench:
+	@scripts/need-shared "make bench" gen/gen_mbox.py corpus vectors/html2text vectors/reply vectors/ical
+	@$(MAKE) --no-print-directory build
 	@scripts/install-deps --bench
 	bench/mime-parse.sh
 	bench/conversations.sh
@@ -73,12 +76,15 @@ bench: build
 # must come out unchanged when sanitized again, then each of FUZZ_TARGETS: a mailpipe filter run
 # as its program runs it, with the properties of Fuzz/Sources/mailpipe-fuzz (no crash, no input
 # over 1 s, every line out a JSON object, N records in and N lines out, a second run changes
-# nothing). FUZZ_SECONDS of mutations each; what fails is saved in .build/fuzz-artifacts/.
+# nothing). FUZZ_SECONDS of mutations each; what fails is saved in .build/fuzz-artifacts/. The
+# seeds are the external corpora's real mail (../shared), without which the fuzzers start blind.
 FUZZ_SECONDS ?= 120
 FUZZ_TARGETS ?= mime-parse mime-parse-eml mime-parse-mbox mime-parse-gmail-api json-lines html-sanitize \
   text-extract newsletter-detect carrier-detect participant-hash event-extract conversation-group event-group
 FUZZ_FLAGS = -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=1
-fuzz: build
+fuzz:
+	@scripts/need-shared "make fuzz" corpus vectors/html2text vectors/xss vectors/ical/thunderbird-invitations
+	@$(MAKE) --no-print-directory build
 	swift build --package-path Fuzz -c release -Xswiftc -sanitize=fuzzer -Xlinker --allow-multiple-definition
 	rm -rf .build/fuzz-seeds && python3 Fuzz/seeds.py .build/fuzz-seeds
 	FUZZ_IDEMPOTENCE=1 Fuzz/.build/release/html-sanitize-fuzz -runs=0 .build/fuzz-seeds

@@ -1,4 +1,5 @@
 """Shared helpers for the end-to-end tests: they run the release binaries as a user would."""
+import collections
 import json
 import os
 import pathlib
@@ -12,6 +13,64 @@ SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus"
 SAMPLE = ROOT / "samples" / "sample.mbox"
 ENV = dict(os.environ, SWIFT_BACKTRACE="enable=no")
+
+# The external corpora in ../shared (beside the checkout, not in the repository) are optional: a
+# test that reads them is skipped with this reason when they are missing, and the summary counts
+# those skips. With MAILPIPE_REQUIRE_SHARED=1 (.ci/run sets it when ../shared is there) a missing
+# part of them fails the test instead, so that nothing quietly stops running.
+SHARED_MISSING = "optional external corpus missing:"
+REQUIRE_SHARED = os.environ.get("MAILPIPE_REQUIRE_SHARED") == "1"
+
+
+def need_shared(path):
+    """../shared/PATH (PATH relative to ../shared, or a path in it), for a test to read; when it
+    is missing the test is skipped, or fails under MAILPIPE_REQUIRE_SHARED=1."""
+    path = SHARED / path
+    if path.exists():
+        return path
+    where = f"../shared/{path.relative_to(SHARED)}"
+    if REQUIRE_SHARED:
+        pytest.fail(f"{where} is missing, and MAILPIPE_REQUIRE_SHARED=1 requires every external corpus")
+    pytest.skip(f"{SHARED_MISSING} {where} (a folder named shared beside the checkout; see README)")
+
+
+def shared_params(path, make, names=1):
+    """parametrize's cases made by make() from ../shared/PATH, or when that is missing one case
+    marked to skip as need_shared does (no cases at all would skip with pytest's own reason)."""
+    if (SHARED / path).exists():
+        return make()
+    return [pytest.param(*[None] * names, marks=pytest.mark.shared(path), id="without-shared")]
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "shared(path): the test reads ../shared/PATH, an optional external corpus")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Tests marked shared(path) skip before their fixtures are made."""
+    for mark in item.iter_markers("shared"):
+        need_shared(mark.args[0])
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """What was skipped for want of the external corpora, by missing folder, and the count."""
+    if config.option.collectonly:
+        return
+    stats = terminalreporter.stats
+    skipped = {r.nodeid: r.longrepr[2] if isinstance(r.longrepr, tuple) else "" for r in stats.get("skipped", [])}
+    missing = collections.Counter(reason.split(SHARED_MISSING, 1)[1].split()[0]
+                                  for reason in skipped.values() if SHARED_MISSING in reason)
+    ran = {r.nodeid for kind in ("passed", "failed", "error", "xfailed", "xpassed") for r in stats.get(kind, [])} - set(skipped)
+    write = terminalreporter.write_line
+    if missing:
+        write(f"Skipped for want of the external corpora at {SHARED} (optional; README, Two commands, says how to add them):")
+        width = max(map(len, missing))
+        for where, count in sorted(missing.items()):
+            write(f"  {where:<{width}}  {count:3} test{'s' if count > 1 else ''}")
+    others = len(skipped) - sum(missing.values())
+    write(f"{len(ran)} tests ran, {sum(missing.values())} skipped for want of the external corpora"
+          + (f", {others} skipped for other reasons" if others else ""))
 
 
 def run(tool, *args, input=None, timeout=120):
@@ -28,15 +87,13 @@ def records(stdout):
 
 @pytest.fixture(scope="session")
 def corpus():
-    if not CORPUS.is_dir():
-        pytest.fail(f"the shared corpus is missing at {CORPUS}")
-    return CORPUS
+    return need_shared(CORPUS)
 
 
 def generate_mailbox(directory, messages, seed):
     """A Takeout-style mailbox from ../shared/gen: (mbox, truth) paths."""
     mbox, truth = directory / "g.mbox", directory / "g.truth.jsonl"
-    subprocess.run(["python3", str(SHARED / "gen" / "gen_mbox.py"), "--messages", str(messages), "--seed", str(seed),
+    subprocess.run(["python3", str(need_shared("gen/gen_mbox.py")), "--messages", str(messages), "--seed", str(seed),
                     "--out", str(mbox), "--truth", str(truth)], check=True, capture_output=True)
     return mbox, truth
 

@@ -29,6 +29,7 @@ def message(text, subject="Shipment update", sender="orders@shop.example"):
                        "from": {"name": "Shop", "address": sender}, "headers": {}})
 
 
+@pytest.mark.shared("vectors/tracking/tracking_numbers_flat.json")
 def test_tracking_number_data_vectors():
     rows = json.loads(VECTORS.read_text())
     # The way a shop writes it: the carrier's name and a label before the number.

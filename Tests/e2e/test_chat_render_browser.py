@@ -162,6 +162,7 @@ def xss_mailbox(path):
     return n
 
 
+@pytest.mark.shared("vectors/xss")
 @pytest.mark.parametrize("sanitized", [True, False], ids=["with-html-sanitize", "without-html-sanitize"])
 def test_xss_vectors_delivered_as_mail_run_nothing_and_fetch_nothing(chromium, tmp_path, sanitized):
     mbox = tmp_path / "xss.mbox"

@@ -6,7 +6,9 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, CORPUS, ENV
+from conftest import BIN, CORPUS, ENV, shared_params
+
+pytestmark = pytest.mark.shared("corpus")
 
 NOT_MAIL = {".json", ".xml", ".html", ".pdf", ".jpg", ".tnef", ".list", ".dat"}
 
@@ -27,7 +29,7 @@ def test_the_corpus_is_there():
     assert len(message_files()) > 550
 
 
-@pytest.mark.parametrize("path", message_files(), ids=lambda p: str(p.relative_to(CORPUS)))
+@pytest.mark.parametrize("path", shared_params("corpus", message_files), ids=lambda p: str(p.relative_to(CORPUS)))
 def test_parses_without_crash(path):
     r = subprocess.run([str(BIN / "mime-parse"), str(path)], capture_output=True, timeout=60, env=ENV)
     if not path.read_bytes().strip():  # talon's empty fixtures: no message, said so

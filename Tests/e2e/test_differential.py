@@ -3,8 +3,11 @@ from, to, cc, subject, date, message-id and decoded text. Every disagreement mus
 differential-known.tsv with its reason, and every listed one must still disagree."""
 import pathlib
 
+import pytest
+
 import differential
 
+pytestmark = pytest.mark.shared("corpus")
 KNOWN = pathlib.Path(__file__).with_name("differential-known.tsv")
 
 

@@ -46,6 +46,7 @@ THUNDERBIRD_EXPECTED = {
 }
 
 
+@pytest.mark.shared("vectors/ical/thunderbird-invitations")
 @pytest.mark.parametrize("name", sorted(THUNDERBIRD_EXPECTED))
 def test_thunderbird_invitations(name):
     [event] = events_of_mail(name)
@@ -54,6 +55,7 @@ def test_thunderbird_invitations(name):
     assert event["source"] == "icalendar"
 
 
+@pytest.mark.shared("vectors/ical/thunderbird-invitations")
 def test_teams_link_and_attendees():
     [event] = events_of_mail("teams-meeting-invite.eml")
     assert event["url"].startswith("https://teams.microsoft.com/l/meetup-join/")
@@ -61,6 +63,7 @@ def test_teams_link_and_attendees():
                                                  for a in event["attendees"])
 
 
+@pytest.mark.shared("vectors/ical/thunderbird-invitations")
 def test_invitation_sent_twice_in_one_mail_is_one_event():
     # the Meet mail carries the calendar as text/calendar and again as invite.ics (application/ics)
     parsed = records(run("mime-parse", THUNDERBIRD / "meet-meeting-invite.eml").stdout)[0]
@@ -77,6 +80,7 @@ def every_calendar_file():
                   and p.suffix not in (".txt", ".vcf", ".data", ".tab") and not p.name.startswith("vcardfuzz"))
 
 
+@pytest.mark.shared("vectors/ical")
 def test_every_real_calendar_gives_one_line_and_no_crash():
     """libical's fuzz and crash reproducers among them: each record in is a line out, in time."""
     files = every_calendar_file()
@@ -131,6 +135,7 @@ def comparable(event):
             "attendees": [[a["address"], a["status"]] for a in event["attendees"]]}
 
 
+@pytest.mark.shared("vectors/ical")
 def test_differential_against_python_icalendar():
     """start, end, summary, uid, sequence, status and attendees agree with icalendar on every
     calendar both read: each event icalendar reads, event-extract reads alike (where icalendar

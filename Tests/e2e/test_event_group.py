@@ -10,7 +10,7 @@ import tempfile
 
 import pytest
 
-from conftest import BIN, ROOT, SHARED, records, run
+from conftest import BIN, ROOT, SHARED, records, run, shared_params
 import ical_oracle
 
 ICAL = SHARED / "vectors" / "ical"
@@ -58,6 +58,7 @@ def dated(names):
     return [mail(n, f"2022-03-16T19:{k:02d}:00Z") for k, n in enumerate(names)]
 
 
+@pytest.mark.shared("vectors/ical/thunderbird-invitations")
 def test_thunderbird_new_minor_major_cancel():
     recs = extracted(dated(SINGLE))
     steps = [group(recs[:k]) for k in range(1, 5)]
@@ -74,6 +75,7 @@ def test_thunderbird_new_minor_major_cancel():
     assert cancelled["message_ids"] == SINGLE and cancelled["updated"] == "2022-03-16T19:03:00Z"
 
 
+@pytest.mark.shared("vectors/ical/thunderbird-invitations")
 def test_input_order_does_not_matter_dates_do():
     recs = extracted(dated(SINGLE))
     expected = group(recs)
@@ -83,6 +85,7 @@ def test_input_order_does_not_matter_dates_do():
         assert group(shuffled) == expected
 
 
+@pytest.mark.shared("vectors/ical/thunderbird-invitations")
 def test_an_older_update_read_later_changes_nothing():
     # the minor update (SEQUENCE 0) arrives after the major one (SEQUENCE 2)
     recs = extracted([mail("single-event.eml", "2022-03-16T10:00:00Z"), mail("update-major.eml", "2022-03-16T11:00:00Z"),
@@ -93,6 +96,7 @@ def test_an_older_update_read_later_changes_nothing():
     assert e["message_ids"] == ["single-event.eml", "update-major.eml", "update-minor.eml"]
 
 
+@pytest.mark.shared("vectors/ical/thunderbird-invitations")
 def test_repeating_event_with_changed_occurrences_and_window():
     recs = extracted(dated(["repeat-event.eml", "repeat-update-minor.eml", "exception-minor.eml", "exception-major.eml"]))
     events = by_key(group(recs))
@@ -107,6 +111,7 @@ def test_repeating_event_with_changed_occurrences_and_window():
     assert [o["occurrence_end"] for o in window] == ["2022-03-16T11:30:00Z", "2022-03-17T05:30:00Z", "2022-03-18T11:30:00Z"]
 
 
+@pytest.mark.shared("vectors/ical/thunderbird-invitations")
 def test_cancelling_the_series_cancels_its_changed_occurrences():
     recs = extracted(dated(["repeat-event.eml", "exception-major.eml", "cancel-repeat-event.eml"]))
     events = group(recs)
@@ -234,10 +239,14 @@ def incoming_cases():
     return cases
 
 
+def incoming_params():
+    return [pytest.param(*case, id=f"I{k + 1}-{case[0]}") for k, case in enumerate(incoming_cases())]
+
+
 STORE_777 = dict(sequence=1, summary="Conference", start="1996-07-01T20:00:00Z", status="confirmed")
 
 
-@pytest.mark.parametrize("expect,uid,text", incoming_cases(), ids=[f"I{k + 1}-{c[0]}" for k, c in enumerate(incoming_cases())])
+@pytest.mark.parametrize("expect,uid,text", shared_params("vectors/ical/libical", incoming_params, names=3))
 def test_libical_incoming_itip(expect, uid, text):
     before = by_key(group(extracted(store())))
     after = by_key(group(extracted(store() + [calendar_message(text, "incoming", "1997-06-20T00:00:00Z")])))
@@ -269,6 +278,7 @@ def test_libical_incoming_itip(expect, uid, text):
     assert {k: v for k, v in after.items() if k != key} == {k: v for k, v in before.items() if k != key}
 
 
+@pytest.mark.shared("vectors/ical/libical")
 def test_libical_incoming_all_in_order():
     recs = store() + [calendar_message(t, f"I{k + 1}", f"1997-06-{20 + k:02d}T00:00:00Z") for k, (_, _, t) in enumerate(incoming_cases())]
     events = by_key(group(extracted(recs)))
@@ -382,6 +392,7 @@ ICALRECUR_KNOWN = {
 }
 
 
+@pytest.mark.shared("vectors/ical/libical")
 def test_icalrecur_instances():
     cases = list(icalrecur_cases())
     recs = []
@@ -435,6 +446,7 @@ def test_big_calendar_bounded():
 
 # -- the calendar as an iCalendar file
 
+@pytest.mark.shared("vectors/ical/thunderbird-invitations")
 def test_ics_reads_back_alike_in_icalendar_and_libical(tmp_path):
     names = ["repeat-event.eml", "exception-major.eml", "outlook-test-invite.eml", "teams-meeting-invite.eml",
              "meet-meeting-invite.eml", "single-event.eml", "cancel-single-event.eml"]
@@ -479,6 +491,7 @@ def test_options_are_checked():
         assert r.returncode == 64 and r.stderr.startswith(b"event-group: ") or b"Error" in r.stderr, (args, r.stderr)
 
 
+@pytest.mark.shared("vectors/ical/thunderbird-invitations")
 def test_conversation_group_carries_upcoming_and_cancelled_events():
     recs = extracted(dated(SINGLE) + [mail("meet-meeting-invite.eml", "2021-03-22T09:12:20Z"),
                                       calendar_message(series("REQUEST"), "weekly", "2025-12-01T10:00:00Z")])
@@ -541,6 +554,7 @@ def occurrence_text(value):
     return value.isoformat()
 
 
+@pytest.mark.shared("vectors/ical")
 def test_occurrences_agree_with_recurring_ical_events():
     import datetime
     import warnings

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from conftest import ROOT, SHARED, records, run
+from conftest import ROOT, SHARED, records, run, shared_params
 
 ICAL = SHARED / "vectors" / "ical"
 STRUCTURED = ICAL / "kitinerary-structureddata" / "structureddata"
@@ -44,14 +44,16 @@ def without_context(v):
 
 # -- KDE Itinerary's structured-data cases: the items it extracts, ours the same
 
-STRUCTURED_CASES = sorted(p.stem for p in STRUCTURED.glob("*.html"))
+def structured_cases():
+    return sorted(p.stem for p in STRUCTURED.glob("*.html"))
 
 
+@pytest.mark.shared("vectors/ical/kitinerary-structureddata")
 def test_structured_data_cases_are_all_there():
-    assert len(STRUCTURED_CASES) == 18
+    assert len(structured_cases()) == 18
 
 
-@pytest.mark.parametrize("case", STRUCTURED_CASES)
+@pytest.mark.parametrize("case", shared_params("vectors/ical/kitinerary-structureddata", structured_cases))
 def test_markup_read_as_kitinerary_reads_it(case):
     html = (STRUCTURED / f"{case}.html").read_text(encoding="utf-8", errors="replace")
     expected = json.loads((STRUCTURED / f"{case}.json").read_text(encoding="utf-8"))
@@ -66,6 +68,7 @@ def events_of(case):
     return r["events"]
 
 
+@pytest.mark.shared("vectors/ical/kitinerary-structureddata")
 def test_microdata_split_by_the_html_parser_is_one_reservation():
     # Google's own example opens <p itemscope> and puts a <div itemprop> in it: a parser
     # closes the <p> there; the reservation still holds its event
@@ -76,6 +79,7 @@ def test_microdata_split_by_the_html_parser_is_one_reservation():
     assert (e["source"], e["confidence"], e["evidence"]) == ("schema.org", 1, ["schema.org"])
 
 
+@pytest.mark.shared("vectors/ical/kitinerary-structureddata")
 def test_each_leg_of_a_booking_is_an_event():
     legs = events_of("lh-invalid-microdata")
     assert [e["summary"] for e in legs] == ["Flight LH 2029: TXL → MUC", "Flight LH 2218: MUC → TLS",
@@ -84,6 +88,7 @@ def test_each_leg_of_a_booking_is_an_event():
     assert legs[0]["start"] == "2017-04-07T06:30:00Z" and legs[0]["end"] == "2017-04-07T07:35:00Z"
 
 
+@pytest.mark.shared("vectors/ical/kitinerary-structureddata")
 def test_objects_without_commas_between_them_and_unreadable_dates():
     legs = events_of("ew-invalid-json-array")
     assert [e["summary"] for e in legs] == ["Flight 4U 8102: TXL → BRU", "Flight 4U 8103: BRU → TXL"]
@@ -91,12 +96,14 @@ def test_objects_without_commas_between_them_and_unreadable_dates():
     assert all(e["start"] is None and e["defects"] == ["unreadable_start"] for e in legs)
 
 
+@pytest.mark.shared("vectors/ical/kitinerary-structureddata")
 def test_bare_ampersand_and_short_offset():
     [e] = events_of("hotel-json-ld-fallback")
     assert (e["kind"], e["summary"], e["status"]) == ("lodging", "Parser & Breaking Hotels", "confirmed")
     assert (e["start"], e["end"]) == ("2017-06-15T14:00:00Z", "2017-06-18T11:00:00Z")  # "+0:00"
 
 
+@pytest.mark.shared("vectors/ical/kitinerary-structureddata")
 def test_markup_of_things_that_are_not_events_makes_none():
     for case in ["multi-property", "nested-objects-microdata", "non-text-content-attributes", "empty-jsonld"]:
         assert events_of(case) == [], case
@@ -108,6 +115,7 @@ def email_json_ld(name):
     return script((EMAIL / "json-ld" / name).read_text(encoding="utf-8"))
 
 
+@pytest.mark.shared("vectors/ical/schema-org-email")
 def test_real_senders_reservations():
     names = ["eventReservation_2018_ticketmaster.ch.json", "eventReservation_2019_eventbrite.com.json",
              "lodgingReservation_2015_accor.com.json", "lodgingReservation_2018_hilton.com.json",
@@ -128,6 +136,7 @@ def test_real_senders_reservations():
     assert got[names[5]] == []  # an order is no event
 
 
+@pytest.mark.shared("vectors/ical/schema-org-email")
 def test_real_senders_microdata():
     out = extracted([html_mail((EMAIL / "microdata" / n).read_text(encoding="utf-8", errors="replace"), id=n)
                      for n in ["flightReservation_2015_easyjet.com.html", "flighReservation_2015_ryanair.com.html"]])
@@ -140,6 +149,7 @@ def test_real_senders_microdata():
     assert (zoned["start"], zoned["time_zone"]) == ("2015-07-27T18:20:00Z", "Europe/Lisbon")
 
 
+@pytest.mark.shared("vectors/ical/kitinerary-jsonlddata")
 def test_kitinerary_json_ld_cases():
     def of(name):
         [r] = extracted([html_mail(script((JSONLD / f"{name}.in.json").read_text(encoding="utf-8")))])
@@ -223,6 +233,7 @@ def test_a_changed_then_cancelled_booking_is_one_event():
 
 # -- carrier-detect: ParcelDelivery markup is a shipment, after html-sanitize removed the script
 
+@pytest.mark.shared("vectors/ical/schema-org-email")
 def test_parcel_delivery_markup_is_a_shipment():
     dhl = {"@context": "http://schema.org", "@type": "ParcelDelivery", "carrier": {"@type": "Organization", "name": "DHL"},
            "trackingNumber": "00340434161094042557",

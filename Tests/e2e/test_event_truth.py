@@ -8,14 +8,14 @@ import subprocess
 
 import pytest
 
-from conftest import BIN, SHARED
+from conftest import BIN, need_shared
 
 
 @pytest.fixture(scope="module")
 def calendar_mailbox(tmp_path_factory):
     d = tmp_path_factory.mktemp("calendar")
     mbox, truth = d / "cal.mbox", d / "cal.truth.jsonl"
-    subprocess.run(["python3", str(SHARED / "gen" / "gen_mbox.py"), "--messages", "1500", "--seed", "5", "--events-rate", "0.08",
+    subprocess.run(["python3", str(need_shared("gen/gen_mbox.py")), "--messages", "1500", "--seed", "5", "--events-rate", "0.08",
                     "--out", str(mbox), "--truth", str(truth)], check=True, capture_output=True)
     extracted = subprocess.run(f"{BIN}/mime-parse --no-progress {mbox} | {BIN}/event-extract --no-progress", shell=True,
                                check=True, capture_output=True).stdout

@@ -109,6 +109,8 @@ def all_inputs():
     return cases
 
 
+@pytest.mark.shared("vectors/xss")
+@pytest.mark.shared("vectors/html2text")
 def test_nothing_executable_survives_and_sanitizing_twice_changes_nothing(corpus):
     cases = all_inputs()
     parsed = run("mime-parse", "--no-progress", *message_files())

@@ -49,6 +49,7 @@ def test_the_harness_sees_scripts_and_remote_loads(browser):
     assert any(k == "remote" and "tracker.example/pic.png" in d for k, d in events)
 
 
+@pytest.mark.shared("vectors/xss")
 @pytest.mark.parametrize("name", sorted(VECTOR_FILES))
 def test_no_vector_runs_navigates_or_loads_anything(browser, name):
     cases = vectors(name)

@@ -4,10 +4,13 @@ sanitize-stricter.json; every one we keep and they drop is explained case by cas
 import json
 import pathlib
 
+import pytest
+
 from conftest import SHARED
 from sanitize_expected import difference
 from test_html_sanitize_browser import sanitize_all
 
+pytestmark = pytest.mark.shared("vectors/xss")
 XSS = SHARED / "vectors" / "xss"
 EXPLAINED = json.loads((pathlib.Path(__file__).parent / "sanitize-stricter.json").read_text())
 

@@ -5,16 +5,16 @@ newsletter is screenshotted before and after (in .build/screenshots/) for a look
 import pytest
 
 from browser import case_page, originals_page, texts
-from conftest import ROOT, SHARED, records, run
+from conftest import ROOT, SHARED, records, run, shared_params
 from test_corpus import message_files
 from test_html_sanitize_browser import sanitize_all
 
-NEWSLETTERS = sorted((SHARED / "vectors" / "html2text").glob("*.html"))
+HTML2TEXT = SHARED / "vectors" / "html2text"
 SCREENSHOTS = ROOT / ".build" / "screenshots"
 
 
 def mails():
-    cases = [(p.stem, p.read_text(errors="replace")) for p in NEWSLETTERS]
+    cases = [(p.stem, p.read_text(errors="replace")) for p in sorted(HTML2TEXT.glob("*.html"))]
     parsed = records(run("mime-parse", "--no-progress", *message_files()).stdout)
     cases += [(f"corpus-{i}", r["html"]) for i, r in enumerate(parsed) if r.get("html")]
     return cases
@@ -24,6 +24,8 @@ def words(text):
     return " ".join(text.split())
 
 
+@pytest.mark.shared("vectors/html2text")
+@pytest.mark.shared("corpus")
 def test_visible_text_is_the_same_before_and_after(browser):
     cases = mails()
     assert len(cases) > 100
@@ -35,7 +37,7 @@ def test_visible_text_is_the_same_before_and_after(browser):
     assert not differ, "\n".join(map(str, differ[:10]))
 
 
-@pytest.mark.parametrize("path", NEWSLETTERS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", shared_params("vectors/html2text", lambda: sorted(HTML2TEXT.glob("*.html"))), ids=lambda p: p.stem)
 def test_screenshots_before_and_after(browser, path):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     original = path.read_text(errors="replace")

@@ -1,11 +1,10 @@
 """participant-hash as a user runs it: who-am-I options, keys on real pipelines, bad lines."""
 import hashlib
 import json
-import subprocess
 
 import pytest
 
-from conftest import SAMPLE, SHARED, check_bad_lines, records, run
+from conftest import SAMPLE, check_bad_lines, generate_mailbox, records, run
 
 
 @pytest.fixture(scope="module")
@@ -58,9 +57,7 @@ def test_bad_lines_keep_their_place_and_are_counted():
 
 
 def test_agrees_with_the_generated_mailboxs_truth(tmp_path):
-    mbox, truth = tmp_path / "g.mbox", tmp_path / "g.truth.jsonl"
-    subprocess.run(["python3", str(SHARED / "gen" / "gen_mbox.py"), "--messages", "600", "--seed", "7",
-                    "--out", str(mbox), "--truth", str(truth)], check=True, capture_output=True)
+    mbox, truth = generate_mailbox(tmp_path, 600, 7)
     parsed = run("mime-parse", mbox).stdout
     r = run("participant-hash", "--me-auto", input=parsed)
     assert b"meiling.chen@gmail.com" in r.stderr

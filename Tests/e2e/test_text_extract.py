@@ -7,6 +7,8 @@ so what works keeps working."""
 import json
 import re
 
+import pytest
+
 from conftest import BIN, SHARED, check_bad_lines, records, run
 
 VECTORS = SHARED / "vectors" / "reply"
@@ -57,6 +59,7 @@ def squeeze(s):
     return re.sub(r"\s", "", s)
 
 
+@pytest.mark.shared("vectors/reply")
 def test_reply_vectors():
     all_cases = cases()
     got = extract([{"text": c[2]} if c[1] == "plain" else {"text": None, "html": c[2]} for c in all_cases])

@@ -5,11 +5,12 @@ references of inscriptis, html2text, w3m and lynx beside each file are for readi
 import json
 import re
 
+import pytest
+
 from browser import originals_page, texts
 from conftest import SHARED, records, run
 
 HTML2TEXT = SHARED / "vectors" / "html2text"
-NEWSLETTERS = sorted(HTML2TEXT.glob("*.html"))
 
 
 def normalized(text):
@@ -45,8 +46,9 @@ def sentences(text):
     return out
 
 
+@pytest.mark.shared("vectors/html2text")
 def test_every_visible_sentence_in_order_and_nothing_hidden(browser):
-    cases = [(p.stem, p.read_text(errors="replace")) for p in NEWSLETTERS]
+    cases = [(p.stem, p.read_text(errors="replace")) for p in sorted(HTML2TEXT.glob("*.html"))]
     assert len(cases) == 18
     events, _ = browser.load("html2text", originals_page(cases))
     visible, hidden = texts(events), texts(events, "hidden")

@@ -6,6 +6,8 @@ signature hold is taken from the body, line for line."""
 import json
 import random
 
+import pytest
+
 from conftest import SHARED, records, run
 
 PIECES = [">", "> ", ">>", "On ", "Am ", "wrote:", "schrieb:", "a écrit :", " <a@b.c>", "2024-01-02", "10:00",
@@ -42,6 +44,7 @@ def make_html(rng, lines):
     return "".join(out)
 
 
+@pytest.mark.shared("vectors/reply")
 def test_random_texts_and_html():
     rng = random.Random(20261121)
     lines = vector_lines()
