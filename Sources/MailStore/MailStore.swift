@@ -171,12 +171,16 @@ public final class MailStore {
         }
     }
 
-    /// Adds the addresses the records show to be the user's (participant-hash's --me-auto):
-    /// once, when the database knows none.
+    /// Messages may be stored before the user's addresses are known (the live path's first
+    /// delivery may not show them): everyone in them is a participant until `setKeying` keys
+    /// every message again.
+    public var keysWithoutOwnAddresses = false
+
+    /// Adds the addresses the records show to be the user's (participant-hash's --me-auto),
+    /// when the database knows none: what was inferred, or nil when nothing was.
     public func inferOwnAddresses(_ inference: OwnAddressInference) throws -> String? {
-        guard own.isEmpty else { return nil }
         let addresses = inference.addresses
-        guard !addresses.isEmpty else { throw StoreError.noOwnAddress }
+        guard own.isEmpty, !addresses.isEmpty else { return nil }
         for a in addresses { own.add(a) }
         try batch { try setConfig("me", Self.json(own.addresses)) }
         return inference.report
@@ -239,7 +243,7 @@ public final class MailStore {
     /// repeats a message once per label). Must run in a `batch`.
     public func add(_ record: JSONRecord) throws -> Outcome {
         guard let id = record.string("id") ?? record.string("message_id") else { throw MissingID() }
-        if own.isEmpty { throw StoreError.noOwnAddress }
+        if own.isEmpty && !keysWithoutOwnAddresses { throw StoreError.noOwnAddress }
         let labels = record.value("labels")?.arrayValue?.compactMap(\.stringValue) ?? []
         guard let (rowid, oldBytes, oldLabels, conversation) = try db.row(
             "SELECT rowid, record, labels, conversation_id FROM messages WHERE id = ?", [.text(id)],

@@ -2,7 +2,7 @@ import CivilTime
 import SQLite
 
 /// A search in the language notmuch and Gmail users type, as SQL over the store's messages:
-/// words, "phrases", prefix*, from: to: subject: body:, date:A..B, is:, label:, kind:,
+/// words, "phrases", prefix*, `*` (everything), from: to: subject: body:, date:A..B, is:, label:, kind:,
 /// has:attachment, id:, conversation:, AND OR NOT (any case), -word, and parentheses. Words next
 /// to each other must all match. See mailstore(1).
 public struct SearchQuery {
@@ -177,6 +177,7 @@ public struct SearchQuery {
         }
         let value = t.text
         switch t.field {
+        case nil where t.kind == .word && value == "*": sql += "1"  // every message, as in notmuch
         case nil: fts(nil)
         case "from": fts("sender")
         case "to": fts("recipients")

@@ -71,8 +71,13 @@ struct Add: ParsableCommand {
     func run() throws {
         withStore(database, access: .write, options: common) { store, run in
             try changeKeying(store, me: me, rules: addressFlags.rules)
-            if meAuto, store.own.isEmpty, let report = try store.inferOwnAddresses(store.observeOwnAddresses(run)) {
-                run.diagnostics.note("--me-auto: you are " + report)
+            if meAuto, store.own.isEmpty {
+                if let report = try store.inferOwnAddresses(store.observeOwnAddresses(run)) {
+                    run.diagnostics.note("--me-auto: you are " + report)
+                } else {
+                    run.diagnostics.note("--me-auto: no message labelled SENT and no Delivered-To: your addresses are not known yet, so you are a participant of every conversation until you give them with 'mailstore config --me ADDR \(database)'")
+                    store.keysWithoutOwnAddresses = true
+                }
             }
             let counts = try store.add(run)
             if !quiet {

@@ -114,6 +114,7 @@ func collect(_ body: (([UInt8]) throws -> Void) throws -> Void) rethrows -> [JSO
     func ids(_ q: String) throws -> [String] {
         try collect { w in try store.search(try SearchQuery(q), output: .ids, limit: nil, w) }.compactMap(\.stringValue)
     }
+    #expect(try ids("*") == ["b@x", "a@x"])
     #expect(try ids("黑貓") == ["a@x"])
     #expect(try ids("取件") == ["a@x"])
     #expect(try ids("宅急便") == ["a@x"])

@@ -9,6 +9,7 @@ import pwd
 import re
 import shutil
 import socket
+import stat
 import subprocess
 import tempfile
 import time
@@ -168,6 +169,16 @@ def fetch(server, protocol, home, log):
                           env=env, capture_output=True, timeout=120)
 
 
+def stored_ids(home):
+    """The ids of the messages in the mailstore database mailpipe-log keeps beside the log."""
+    db = home / ".mailpipe" / "mail.db"
+    if not db.exists():
+        return set()
+    r = subprocess.run([BIN / "mailstore", "search", "--output", "ids", db, "*"], capture_output=True, env=ENV)
+    assert r.returncode == 0, r.stderr
+    return {json.loads(line) for line in r.stdout.splitlines()}
+
+
 def logged_ids(log):
     if not log.exists():
         return []
@@ -182,8 +193,13 @@ def test_every_message_once(dovecot, protocol, tmp_path):
     first = fetch(dovecot, protocol, tmp_path / "home", log)
     assert first.returncode == 0, first.stderr.decode() + dovecot.log()
     assert logged_ids(log) == ids[:8]
+    assert stored_ids(tmp_path / "home") == set(ids[:8])
     record = json.loads(log.read_text().splitlines()[0])
-    assert "mail_kind" in record and "shipments" in record  # the hook's whole pipeline ran
+    assert "mail_kind" in record and "shipments" in record and "events" in record  # the hook's whole pipeline ran
+    # fetchmail's mda inherits its umask (022 here): what the hook makes is the user's alone
+    assert stat.S_IMODE((tmp_path / "home" / ".mailpipe").stat().st_mode) == 0o700
+    for made in (tmp_path / "home" / ".mailpipe").iterdir():
+        assert stat.S_IMODE(made.stat().st_mode) == 0o600, made
 
     again = fetch(dovecot, protocol, tmp_path / "home", log)
     assert again.returncode == 1, again.stderr.decode()  # fetchmail's "no new mail"
@@ -193,6 +209,7 @@ def test_every_message_once(dovecot, protocol, tmp_path):
     third = fetch(dovecot, protocol, tmp_path / "home", log)
     assert third.returncode == 0, third.stderr.decode()
     assert logged_ids(log) == ids
+    assert stored_ids(tmp_path / "home") == set(ids)
 
 
 @pytest.mark.parametrize("protocol", ["IMAP", "POP3"])
@@ -210,3 +227,4 @@ def test_failing_hook_loses_nothing(dovecot, protocol, tmp_path):
     retry = fetch(dovecot, protocol, tmp_path / "home", log)
     assert retry.returncode == 0, retry.stderr.decode()
     assert logged_ids(log) == ids
+    assert stored_ids(tmp_path / "home") == set(ids)

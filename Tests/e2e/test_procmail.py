@@ -7,6 +7,7 @@ import json
 import os
 import pathlib
 import shutil
+import stat
 import subprocess
 
 import pytest
@@ -97,6 +98,9 @@ def test_newsletters_are_filed_apart_and_every_message_is_logged(tmp_path):
     assert [o["subject"] for o in log] == [m.split(b"Subject: ")[1].split(b"\n")[0].decode() for m in MESSAGES.values()]
     assert [o["mail_kind"] for o in log] == ["personal", "newsletter", "notification"]
     assert [s["tracking_number"] for s in log[2]["shipments"]] == ["1Z999AA10123456784"]
+    store = home / ".mailpipe" / "mail.db"
+    chats = records(subprocess.run([BIN / "mailstore", "conversations", store], capture_output=True, check=True).stdout)
+    assert sorted(c["message_ids"][0] for c in chats) == ["n1@acme-shop.example", "p1@example.com", "u1@ups.com"]
 
 
 def test_a_failing_log_requeues_the_message(tmp_path):
@@ -117,16 +121,69 @@ def test_a_failing_filter_requeues_the_message(tmp_path):
     assert not (home / ".mailpipe" / "messages.jsonl").exists()
 
 
-def test_mailpipe_log_alone_appends_one_line_per_message(tmp_path):
-    log = tmp_path / "log" / "m.jsonl"
-    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}")
+def mailpipe_log(*args, input, env, umask=None):
+    command = [str(ROOT / "pipelines" / "mailpipe-log"), *map(str, args)]
+    if umask is not None:
+        command = ["sh", "-c", f'umask {umask:03o} && exec "$@"', "sh", *command]
+    return subprocess.run(command, input=input, env=env, capture_output=True)
+
+
+def stored(db, *command):
+    return records(subprocess.run([BIN / "mailstore", *command, db], capture_output=True, check=True).stdout)
+
+
+def test_mailpipe_log_alone_appends_one_line_per_message_and_adds_it_to_the_store(tmp_path):
+    log, db = tmp_path / "log" / "m.jsonl", tmp_path / "store" / "mail.db"
+    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}", MAILPIPE_STORE=str(db))
     for m in MESSAGES.values():
-        r = subprocess.run([str(ROOT / "pipelines" / "mailpipe-log"), str(log)], input=m, env=env, capture_output=True)
+        r = mailpipe_log(log, input=m.replace(b"To: mei@example.tw", b"Delivered-To: mei@example.tw\nTo: mei@example.tw"),
+                         env=env, umask=0o022)
         assert r.returncode == 0, r.stderr
     assert len(log.read_text().splitlines()) == 3
-    r = subprocess.run([str(ROOT / "pipelines" / "mailpipe-log"), "/proc/nope/m.jsonl"], input=MESSAGES["personal"],
-                       env=env, capture_output=True)
+    assert json.loads(subprocess.run([BIN / "mailstore", "config", db], capture_output=True).stdout)["me"] == ["mei@example.tw"]
+    chats = stored(db, "conversations")
+    assert len(chats) == 3 and all(c["participants"][0]["address"] != "mei@example.tw" for c in chats)
+    # under a umask of 022 (fetchmail's mda, a .forward pipe), still the user's alone
+    for folder in (tmp_path / "log", tmp_path / "store"):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+        for made in folder.iterdir():
+            assert stat.S_IMODE(made.stat().st_mode) == 0o600, made
+    # the log is the store's journal: it makes the same database again
+    again = tmp_path / "again.db"
+    subprocess.run([BIN / "mailstore", "add", "-q", "--me-auto", again, log], check=True)
+    assert stored(again, "conversations") == chats
+    r = mailpipe_log("/proc/nope/m.jsonl", input=MESSAGES["personal"], env=env)
     assert r.returncode == 75 and b"mailpipe-log:" in r.stderr
+    r = mailpipe_log("--store", "/proc/nope/mail.db", log, input=MESSAGES["personal"], env=env)
+    assert r.returncode == 75 and b"mailpipe-log: cannot make the folder of /proc/nope/mail.db" in r.stderr
+
+
+def test_until_my_address_is_known_every_message_is_kept(tmp_path):
+    log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
+    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}")
+    r = mailpipe_log("--store", db, log, input=MESSAGES["personal"], env=env)
+    assert r.returncode == 0, r.stderr
+    assert b"your addresses are not known yet" in r.stderr
+    assert [p["address"] for p in stored(db, "conversations")[0]["participants"]] == ["alex@example.com", "mei@example.tw"]
+    subprocess.run([BIN / "mailstore", "config", "--me", "mei@example.tw", db], check=True, capture_output=True)
+    assert [p["address"] for p in stored(db, "conversations")[0]["participants"]] == ["alex@example.com"]
+
+
+def test_a_burst_of_deliveries_at_once(tmp_path):
+    log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
+    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}")
+    messages = [MESSAGES["personal"].replace(b"<p1@example.com>", f"<p{k}@example.com>".encode())
+                .replace(b"Dinner on Friday?", f"Dinner {k}".encode()) for k in range(20)]
+    command = [str(ROOT / "pipelines" / "mailpipe-log"), "--me", "mei@example.tw", "--store", str(db), str(log)]
+    deliveries = [subprocess.Popen(command, stdin=subprocess.PIPE, stderr=subprocess.PIPE, env=env) for _ in messages]
+    for d, m in zip(deliveries, messages):
+        d.stdin.write(m)
+        d.stdin.close()
+    for d in deliveries:
+        assert d.wait() == 0, d.stderr.read()
+    assert sorted(json.loads(line)["id"] for line in log.read_text().splitlines()) == sorted(f"p{k}@example.com" for k in range(20))
+    chats = stored(db, "conversations")
+    assert len(chats) == 1 and sorted(chats[0]["message_ids"]) == sorted(f"p{k}@example.com" for k in range(20))
 
 
 def site_settled(site):
