@@ -3,8 +3,9 @@ import JSONLines
 import UTF8Text
 @testable import Conversations
 
-func message(_ id: String, date: String = "2026-01-01T00:00:00Z", labels: [String] = ["INBOX"], fromMe: Bool = false) -> MessageSummary {
-    MessageSummary(id: id, date: date, labels: labels, fromMe: fromMe, from: .null, snippet: "", isNewsletter: false,
+func message(_ id: String, date: String = "2026-01-01T00:00:00Z", labels: [String] = ["INBOX"], fromMe: Bool = false,
+             fromGmail: Bool = false) -> MessageSummary {
+    MessageSummary(id: id, date: date, labels: labels, fromGmail: fromGmail, fromMe: fromMe, from: .null, snippet: "", isNewsletter: false,
                    isGroup: false, shipments: [], events: [], names: [], record: nil)
 }
 
@@ -35,6 +36,12 @@ func message(_ id: String, date: String = "2026-01-01T00:00:00Z", labels: [Strin
         #expect(!conversation([message("1", labels: [])]).archived)
         #expect(!conversation([message("1", labels: []), message("2", labels: [], fromMe: true)]).archived)
         #expect(conversation([message("1", labels: ["IMPORTANT"])]).archived)
+    }
+
+    /// A Gmail message whose labels were all taken away (archived, read) has left the inbox.
+    @Test func gmailMailWithoutLabelsHasLeftTheInbox() {
+        #expect(conversation([message("1", labels: [], fromGmail: true)]).archived)
+        #expect(!conversation([message("1", labels: [], fromGmail: true), message("2", labels: ["INBOX"], fromGmail: true)]).archived)
     }
 
     @Test func aNewerMessageInTheInboxBringsItBack() {
