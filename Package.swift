@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "Events", dependencies: ["BodyText", "CivilTime", "CLibcExtras", "ICalendar", "JSONLines", "StructuredData", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("appointment-words.json")]),
 
-        .target(name: "ChatSite", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "ICalendar", "JSONLines", "Parcels", "Sanitize", "UnixFilter"],
+        .target(name: "ChatSite", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "ICalendar", "JSONLines", "MailStore", "Parcels", "Sanitize", "UnixFilter"],
                 resources: [.embedInCode("templates")]),
 
         .target(name: "SQLite", dependencies: ["CSQLite"]),
@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(name: "event-extract", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "event-group", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "mailstore", dependencies: ["MailStore", "Conversations", "Events", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "MailStore", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
         .testTarget(name: "ChatSiteTests", dependencies: ["ChatSite", "ICalendar", "CivilTime"]),

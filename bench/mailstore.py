@@ -539,8 +539,8 @@ CAUSES = {
                "tag does not", True),
     "notmuch-missed": ("the text is in the subject, people or body_text: notmuch did not index it", True),
     "accents": ("mailstore folds accents (remove_diacritics 2); notmuch does not", True),
-    "cjk-pairs": ("mailstore matches the query's characters and pairs, found even across punctuation or lines; "
-                  "notmuch's n-grams stop at them", True),
+    "cjk-wrap": ("a Chinese or Japanese word broken by a line break (hard-wrapped or quoted text, '明\\n> 天'): "
+                 "notmuch's n-grams join across it, mailstore's character pairs stop at it, so mailstore misses it", True),
     "attached": ("the message has a message/rfc822 attachment (a forwarded mail): notmuch indexes its text, "
                  "mailstore only the message's own", True),
     "missed": ("the text is in the subject, people or body_text that mailstore indexes, but mailstore did not find it", False),
@@ -621,19 +621,19 @@ def cause_of(kind, needle, texts, side):
             return "notmuch-missed"
         if found(texts["url"]):
             return "url"
-        if SEARCH_CJK.search(needle) and any(fold(needle) in re.sub(r"\W", "", fold(texts[f])) for f in scope):
-            return "cjk-pairs"
         return "nowhere"
     if indexed:
         return "missed"
+    if SEARCH_CJK.search(needle) and any(fold(needle) in re.sub(r"[\s>]+", "", fold(texts[f])) for f in scope):
+        return "cjk-wrap"
     if found(texts["html"]):
         return "html"
     if found(texts["mime"]):
         return "mime"
     if texts["rfc822"]:
         return "attached"
-    if kind == "word":
-        stem = re.sub(r"(ing|ed|es|s|ly|er)$", "", fold(needle))
+    if kind == "word":  # roughly what the English (Porter) stemmer removes
+        stem = re.sub(r"(ing|ed|es|e|s|ly|er|y)$", "", fold(needle))
         if len(stem) >= 3 and any(re.search(r"(?<!\w)" + re.escape(stem) + r"\w*", fold(texts[f])) for f in scope + ["html"]):
             return "stem"
     return "nowhere"
@@ -815,7 +815,7 @@ def main():
                     if k >= SMALL:
                         break
                     out.write(line)
-            small = scratch / "small.db"
+            small = scratch / "first.db"
             load(small, head, me)
             stores.append(one_at_a_time("small", small, new_records, scratch))
             fresh(small)

@@ -57,6 +57,7 @@ public struct ChatRender {
     public func run(_ run: FilterRun) throws {
         guard var clock = LocalClock(zone: zone) else { throw Exit(.usage) }
         let site = try Self.endingOnWriteError(run) { try SiteWriter(root: out, folders: ["c", "m"]) }
+        unlink(out + "/" + Self.renderState)  // these pages are not a database's any more
         var conversations = try readConversations(run)
         var byMessage: [UInt64: Int32] = [:]
         for (k, c) in conversations.enumerated() {

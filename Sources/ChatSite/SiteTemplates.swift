@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Hashing
 import UnixFilter
 
 public enum PageField: Int, CaseIterable { case title, root, csp, nav, content }
@@ -20,6 +21,8 @@ public struct SiteTemplates: Sendable {
     public var parcel: Template<ParcelField>
     public var event: Template<EventField>
     public var stylesheet: [UInt8]
+    /// The hex SHA-256 of all six files: a site rendered with other templates is rendered whole.
+    public var fingerprint: String
 
     public static let fileNames = ["page.html", "item.html", "bubble.html", "parcel.html", "event.html", "style.css"]
 
@@ -37,8 +40,14 @@ public struct SiteTemplates: Sendable {
 
     /// `file` gives a template's bytes by name, `path` the name its errors show.
     init(_ file: (String) throws(LoadError) -> [UInt8], path: (String) -> String = { $0 }) throws(LoadError) {
+        var all: [UInt8] = []
+        func read(_ name: String) throws(LoadError) -> [UInt8] {
+            let bytes = try file(name)
+            all += Array("\(name) \(bytes.count)\n".utf8) + bytes
+            return bytes
+        }
         func parse<F>(_ name: String) throws(LoadError) -> Template<F> {
-            do { return try Template<F>(name: path(name), text: try file(name)) } catch let e as Template<F>.SyntaxError {
+            do { return try Template<F>(name: path(name), text: try read(name)) } catch let e as Template<F>.SyntaxError {
                 throw LoadError(description: e.description)
             } catch { throw error as! LoadError }
         }
@@ -47,7 +56,8 @@ public struct SiteTemplates: Sendable {
         bubble = try parse("bubble.html")
         parcel = try parse("parcel.html")
         event = try parse("event.html")
-        stylesheet = try file("style.css")
+        stylesheet = try read("style.css")
+        fingerprint = SHA256.hex(all)
     }
 
     /// The built-in look with the files `directory` holds in place of their built-in ones.

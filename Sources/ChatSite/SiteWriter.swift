@@ -35,6 +35,15 @@ public final class SiteWriter {
         queue.add(root + "/" + name, bytes)
     }
 
+    /// The files the last run wrote (its list in `.chat-render-files`).
+    func previousNames() -> [String] {
+        guard let old = Self.read(root + "/" + Self.manifest) else { return [] }
+        return String(decoding: old, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Files the last run wrote that this one leaves as they are: still the site's.
+    func keep(_ kept: [String]) { names += kept }
+
     static func store(_ path: String, _ bytes: [UInt8]) throws(WriteError) {
         if holds(path, bytes) { return }
         let temporary = path + ".tmp"
@@ -56,11 +65,9 @@ public final class SiteWriter {
         if let error = queue.firstError { throw error }
         let manifestPath = root + "/" + Self.manifest
         let current = Set(names)
-        if let old = Self.read(manifestPath) {
-            for name in String(decoding: old, as: UTF8.self).split(separator: "\n") where !current.contains(String(name)) {
-                // only names this tool writes: a line of a damaged list must not reach outside
-                if !name.contains("..") && !name.hasPrefix("/") { unlink(root + "/" + name) }
-            }
+        for name in previousNames() where !current.contains(name) {
+            // only names this tool writes: a line of a damaged list must not reach outside
+            if !name.contains("..") && !name.hasPrefix("/") { unlink(root + "/" + name) }
         }
         let list = names.sorted().joined(separator: "\n") + "\n"
         names = []

@@ -49,6 +49,8 @@ public enum StoredConversation {
         public var isNewsletter: Bool
         /// Its record names events, whose list depends on the time it is written at.
         public var hasEvents: Bool
+        /// Its newest message is the user's.
+        public var lastFromMe: Bool
     }
 
     /// The conversation `id` of `messages` (in the order they were stored: it breaks ties of
@@ -69,6 +71,6 @@ public enum StoredConversation {
                        unreadCount: c.messages.filter(\.isUnread).count, archived: c.archived,
                        isGroup: c.messages.contains(where: \.isGroup),
                        isNewsletter: c.messages.allSatisfy(\.isNewsletter),
-                       hasEvents: c.messages.contains { !$0.events.isEmpty })
+                       hasEvents: c.messages.contains { !$0.events.isEmpty }, lastFromMe: c.ordered.last?.fromMe ?? false)
     }
 }

@@ -361,10 +361,12 @@ public final class MailStore {
         try db.run("DELETE FROM messages WHERE rowid = ?", .integer(rowid))
     }
 
-    /// Deletes a message and what was derived of it.
+    /// Deletes a message and what was derived of it; `removed` remembers its id.
     func delete(rowid: Int) throws {
-        guard let bytes = try db.row("SELECT record FROM messages WHERE rowid = ?", [.integer(rowid)], { $0.bytes(0) }) else { return }
+        guard let (bytes, id) = try db.row("SELECT record, id FROM messages WHERE rowid = ?", [.integer(rowid)], { ($0.bytes(0), $0.text(1) ?? "") })
+        else { return }
         try unindex(rowid: rowid, record: try JSONRecord(bytes))
+        try db.run("INSERT INTO removed(kind, id, change) VALUES('message', ?, ?)", .text(id), .integer(change))
     }
 
     /// The normalized To and Cc addresses: where a list learned later is looked for.
@@ -457,14 +459,15 @@ public final class MailStore {
     private func deriveConversation(_ id: String) throws {
         guard let (d, kind) = try derive(id) else {
             try db.run("DELETE FROM conversations WHERE id = ?", .text(id))
+            if db.changes > 0 { try db.run("INSERT INTO removed(kind, id, change) VALUES('conversation', ?, ?)", .text(id), .integer(change)) }
             return
         }
         try db.run("""
             INSERT OR REPLACE INTO conversations(id, kind, last_date, message_count, unread_count, archived, is_group,
-              is_newsletter, has_events, record, change) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              is_newsletter, has_events, last_from_me, record, change) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, .text(id), .text(kind), d.lastDate.map(SQLValue.text) ?? .null, .integer(d.messageCount), .integer(d.unreadCount),
             .integer(d.archived ? 1 : 0), .integer(d.isGroup ? 1 : 0), .integer(d.isNewsletter ? 1 : 0),
-            .integer(d.hasEvents ? 1 : 0), .textBytes(d.record), .integer(change))
+            .integer(d.hasEvents ? 1 : 0), .integer(d.lastFromMe ? 1 : 0), .textBytes(d.record), .integer(change))
     }
 
     private func deriveEvents(_ group: String) throws {

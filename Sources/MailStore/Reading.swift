@@ -118,11 +118,7 @@ extension MailStore {
 
     /// The occurrences of the calendar's events in `window`, as event-group --from/--to writes them.
     public func occurrences(in window: Range<Int>, zone: String, _ write: ([UInt8]) throws -> Void) throws {
-        var events: [EventStore.Tracked] = []
-        try db.query("SELECT record FROM events ORDER BY sort_key") { s in
-            if let t = StoredEvents.tracked(record: try JSONValue.parse(s.bytes(0))) { events.append(t) }
-        }
-        for record in StoredEvents.occurrences(of: events, in: window, zone: zone) { try write(record) }
+        for record in StoredEvents.occurrences(of: try calendar(), in: window, zone: zone) { try write(record) }
     }
 
     /// Each tracking number once, from its newest message: carrier-detect's shipment with the
@@ -157,5 +153,63 @@ extension MailStore {
         w.field("sqlite_version", Database.libraryVersion)
         w.endObject()
         return w.bytes
+    }
+}
+
+/// What a site (chat-render --store) reads: one moment of the database, and what changed after
+/// the change counter it last rendered.
+extension MailStore {
+    /// Runs `body` in one read transaction: all it reads is the same moment of the database.
+    public func snapshot<T>(_ body: () throws -> T) throws -> T {
+        try db.execute("BEGIN")
+        defer { try? db.execute("COMMIT") }
+        return try body()
+    }
+
+    /// Made at random with the database: a site knows which database its counter is of.
+    public func storeID() throws -> String { try config("store_id") ?? "" }
+
+    public struct ConversationRow {
+        public var record: [UInt8]
+        public var change: Int
+        public var lastFromMe: Bool
+        /// A message of it is a discussion list's (newsletter-detect's mail_kind).
+        public var isList: Bool
+    }
+
+    /// Every conversation, in conversation-group's order.
+    public func everyConversation(_ body: (ConversationRow) throws -> Void) throws {
+        try db.query("""
+            SELECT c.record, c.change, c.last_from_me,
+                   EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.mail_kind = 'list')
+            FROM conversations c ORDER BY c.last_date IS NULL, c.last_date DESC, c.id
+            """) { s in
+            try body(ConversationRow(record: s.bytes(0), change: s.integer(1), lastFromMe: s.bool(2), isList: s.bool(3)))
+        }
+    }
+
+    /// A conversation's messages oldest first (those of the same second by id, as
+    /// conversation-group orders them), in `messages`' form.
+    public func messagesOldestFirst(conversation: String, _ body: ([UInt8]) throws -> Void) throws {
+        try db.query("SELECT \(Self.messageColumns) FROM messages m WHERE m.conversation_id = ? ORDER BY m.date, m.id",
+                     [.text(conversation)]) { try body(try messageRecord($0)) }
+    }
+
+    /// The ids of the conversations and messages removed after change counter `after`.
+    public func removed(after: Int) throws -> (conversations: [String], messages: [String]) {
+        var result: (conversations: [String], messages: [String]) = ([], [])
+        try db.query("SELECT kind, id FROM removed WHERE change > ?", [.integer(after)]) { s in
+            if s.text(0) == "message" { result.messages.append(s.text(1) ?? "") } else { result.conversations.append(s.text(1) ?? "") }
+        }
+        return result
+    }
+
+    /// The calendar, in event-group's order.
+    public func calendar() throws -> [EventStore.Tracked] {
+        var events: [EventStore.Tracked] = []
+        try db.query("SELECT record FROM events ORDER BY sort_key") { s in
+            if let t = StoredEvents.tracked(record: try JSONValue.parse(s.bytes(0))) { events.append(t) }
+        }
+        return events
     }
 }

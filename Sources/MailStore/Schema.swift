@@ -45,6 +45,7 @@ enum Schema {
           is_group INTEGER NOT NULL,
           is_newsletter INTEGER NOT NULL,
           has_events INTEGER NOT NULL,
+          last_from_me INTEGER NOT NULL,
           record TEXT NOT NULL,
           change INTEGER NOT NULL);
         CREATE INDEX conversations_by_date ON conversations(archived, last_date);
@@ -69,6 +70,9 @@ enum Schema {
         CREATE INDEX events_by_group ON events(event_group);
         CREATE INDEX events_by_sort_key ON events(sort_key);
         CREATE INDEX events_by_change ON events(change);
+        CREATE TABLE removed(kind TEXT NOT NULL, id TEXT NOT NULL, change INTEGER NOT NULL);
+        CREATE INDEX removed_by_change ON removed(change);
+        INSERT INTO config(key, value) VALUES('store_id', lower(hex(randomblob(16))));
         CREATE VIRTUAL TABLE search USING fts5(subject, sender, recipients, body, content='',
           tokenize='unicode61 remove_diacritics 2');
         CREATE VIEW chats AS

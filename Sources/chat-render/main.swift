@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatSite
 import Events
+import MailStore
 import UnixFilter
 
 struct ChatRenderCommand: ParsableCommand {
@@ -17,13 +18,17 @@ struct ChatRenderCommand: ParsableCommand {
             Example:
               conversation-group < messages.jsonl > conversations.jsonl
               chat-render --conversations conversations.jsonl --out site messages.jsonl
+              chat-render --store ~/.mailpipe/mail.db --out site
             """,
         version: mailpipeVersion)
 
     @OptionGroup var common: CommonOptions
 
     @Option(help: ArgumentHelp("conversation-group's output (without --embed).", valueName: "file"))
-    var conversations: String
+    var conversations: String?
+
+    @Option(help: ArgumentHelp("Render a mailstore database instead of files: only what changed since the site's last render.", valueName: "db"))
+    var store: String?
 
     @Option(help: ArgumentHelp("The folder to write the site into (made if missing).", valueName: "dir"))
     var out: String
@@ -51,11 +56,13 @@ struct ChatRenderCommand: ParsableCommand {
         if let now, EventGroup.instant(now, zone: zone ?? EventGroup.systemZone()) == nil { throw ValidationError("--now: not a time: '\(now)'") }
         if messagesPerPage < 1 || listPageSize < 1 { throw ValidationError("page sizes must be at least 1") }
         if out.isEmpty { throw ValidationError("--out: give a folder") }
+        if (conversations == nil) == (store == nil) { throw ValidationError("give --conversations and the message files, or --store") }
+        if store != nil && !common.inputs.isEmpty { throw ValidationError("--store renders the database: give no message files") }
     }
 
     func run() throws {
         var tool = ChatRender()
-        tool.conversationsPath = conversations
+        tool.conversationsPath = conversations ?? ""
         tool.out = out
         tool.zone = zone ?? EventGroup.systemZone()
         if let now { tool.now = EventGroup.instant(now, zone: tool.zone)! }
@@ -66,6 +73,16 @@ struct ChatRenderCommand: ParsableCommand {
             do { tool.templates = try SiteTemplates.load(directory: templates) } catch {
                 Diagnostics(program: "chat-render").error(error.description)
                 throw ExitCode(ExitStatus.usage.rawValue)
+            }
+        }
+        if let store {
+            FilterRun.main(program: "chat-render", options: common) { run in
+                let database: MailStore
+                do { database = try MailStore(path: store, access: .read) } catch let e as StoreError {
+                    run.diagnostics.error(e.description)
+                    throw Exit(e.status)
+                }
+                try tool.run(store: database, run)
             }
         }
         FilterRun.main(program: "chat-render", options: common) { try tool.run($0) }

@@ -326,6 +326,7 @@ def many_records(lines, copies):
         for line in lines.splitlines():
             r = json.loads(line)
             r["id"] = f"{k}-{r['id']}"
+            r["gmail_id"] = f"{k:x}{r['gmail_id']}" if r.get("gmail_id") else None
             r["subject"] = f"{r['subject']} #{k}"
             batch.append(json.dumps(r, ensure_ascii=False).encode())
         result.append(b"\n".join(batch) + b"\n")
@@ -499,3 +500,64 @@ def test_changing_my_addresses_keys_every_message_again(sample, tmp_path):
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["me"] == ["mei@example.tw"]
     assert store_output(db) == tools_output(lines)
+
+
+def render(db, site, *args):
+    r = run("chat-render", "--store", db, "--out", site, "--zone", "Asia/Taipei", "--now", NOW, *args)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def site_files(site):
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*"))
+            if p.is_file() and p.name != ".mailstore-render"}
+
+
+def test_chat_render_of_the_store_equals_chat_render_of_the_files(sample, tmp_path):
+    lines, me = sample
+    db = tmp_path / "mail.db"
+    add(db, "--me", me[0], input=lines)
+    render(db, tmp_path / "from-store")
+    conversations = tmp_path / "conversations.jsonl"
+    conversations.write_bytes(run("conversation-group", "--now", NOW, input=lines).stdout)
+    messages = tmp_path / "messages.jsonl"
+    messages.write_bytes(lines)
+    r = run("chat-render", "--conversations", conversations, "--out", tmp_path / "from-files", "--zone", "Asia/Taipei",
+            "--now", NOW, messages)
+    assert r.returncode == 0, r.stderr
+    assert site_files(tmp_path / "from-store") == site_files(tmp_path / "from-files")
+
+
+def test_pages_after_deliveries_one_by_one_equal_a_full_render(sample, tmp_path):
+    lines, me = sample
+    copies = many_records(lines, 4)
+    first, deliveries = copies[0] + copies[1], (copies[2] + copies[3]).splitlines(keepends=True)[:30]
+    db, site = tmp_path / "mail.db", tmp_path / "site"
+    add(db, "--me", me[0], input=first)
+    render(db, site)
+    written = []
+    for line in deliveries:
+        add(db, input=line)
+        before = {p: p.stat().st_mtime_ns for p in site.rglob("*.html")}
+        render(db, site)
+        written.append(sum(1 for p in site.rglob("*.html") if before.get(p) != p.stat().st_mtime_ns))
+    full_db, full = tmp_path / "full.db", tmp_path / "full"
+    add(full_db, "--me", me[0], input=first + b"".join(deliveries))
+    render(full_db, full)
+    assert site_files(site) == site_files(full)
+    pages = len(list(full.rglob("*.html")))
+    assert max(written) < pages / 2, (written, pages)  # only what a message changes
+    # labels changed, and a conversation deleted through Gmail's history: the same again
+    chat, gone = records(run("mailstore", "conversations", "--limit", "2", db).stdout)
+    deleted = [m["gmail_id"] for m in records(run("mailstore", "messages", db, gone["conversation_id"]).stdout)]
+    history = json.dumps({"history": [{"id": "7", "messagesDeleted": [{"message": {"id": g}} for g in deleted]}], "historyId": "7"})
+    for database in (db, full_db):
+        assert run("mailstore", "label", database, "-INBOX", "-UNREAD", "--", f"conversation:{chat['conversation_id']}").returncode == 0
+        assert run("mailstore", "history", database, input=history).returncode == 0
+    assert gone["conversation_id"] not in run("mailstore", "conversations", "--all", db).stdout.decode()
+    render(db, site)
+    render(full_db, tmp_path / "full-again")
+    assert site_files(site) == site_files(tmp_path / "full-again")
+    # the same folder from another database is rendered whole
+    render(full_db, site)
+    assert site_files(site) == site_files(tmp_path / "full-again")

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CivilTime
+import JSONLines
+import MailStore
+import UnixFilter
+
+/// chat-render --store: the site of a mailstore database. The site remembers the database and
+/// the change counter it last rendered (in `.mailstore-render`); the pages of the conversations
+/// changed since then are rendered again, the lists always, and every other page is left as it
+/// is. Another database, zone, page size or look renders everything.
+extension ChatRender {
+    static let renderState = ".mailstore-render"
+
+    public func run(store: MailStore, _ run: FilterRun) throws {
+        guard var clock = LocalClock(zone: zone) else { throw Exit(.usage) }
+        let site = try Self.endingOnWriteError(run) { try SiteWriter(root: out, folders: ["c", "m"]) }
+        let spool = try Self.endingOnWriteError(run) { try Spool(directory: out) }
+        defer { spool.close() }
+        let renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site)
+        var pages = PageWriter(templates: templates, site: site, remoteImages: remoteImages, bubbles: renderer)
+
+        try store.snapshot {
+            let settings = [try store.storeID(), zone, String(remoteImages), String(messagesPerPage), String(listPageSize),
+                            templates.fingerprint].joined(separator: " ")
+            let counter = try store.changeCounter()
+            let since = Self.lastRender(in: out, settings: settings)
+
+            var conversations: [ConversationSummary] = []
+            var changes: [Int] = []
+            var files = Set<String>()
+            var index: [String: Int] = [:]
+            try store.everyConversation { row in
+                var c = try ConversationSummary(try JSONRecord(row.record))
+                while !files.insert(c.file).inserted { c.file += "_" }
+                c.isList = row.isList
+                c.lastFromMe = row.lastFromMe
+                c.lastEpoch = CivilDate.epoch(rfc3339: c.lastDate) ?? Int.min
+                index[c.id] = conversations.count
+                conversations.append(c)
+                changes.append(row.change)
+            }
+
+            var rendered = Set<String>()  // conversations' file names
+            var renderedMessages = Set<String>()  // anchors
+            try Self.endingOnWriteError(run) {
+                for (k, c) in conversations.enumerated() where since.map({ changes[k] > $0 }) ?? true {
+                    var bubbles: [Bubble] = []
+                    try store.messagesOldestFirst(conversation: c.id) { bytes in
+                        let record = try JSONRecord(bytes)
+                        let id = record.string("id") ?? record.string("message_id") ?? ""
+                        let epoch = record.string("date").flatMap { CivilDate.epoch(rfc3339: $0) }
+                        let html = try renderer.bubble(record, id: id, epoch: epoch, fromMe: record.value("from_me") == .bool(true),
+                                                       group: c.isGroup, conversationFile: c.file, clock: &clock)
+                        bubbles.append(Bubble(conversation: Int32(k), order: Int32(bubbles.count), epoch: epoch ?? Int.min,
+                                              offset: try spool.append(html), length: html.count))
+                        renderedMessages.insert(BubbleRenderer.anchor(id))
+                    }
+                    try spool.flush()
+                    bubbles.sort { ($0.epoch, $0.order) < ($1.epoch, $1.order) }
+                    try pages.conversation(c, bubbles: bubbles[...], spool: spool, pageSize: messagesPerPage, clock: &clock)
+                    rendered.insert(c.file)
+                }
+                if let since {
+                    let removedMessages = Set(try store.removed(after: since).messages.map(BubbleRenderer.anchor))
+                    site.keep(site.previousNames().filter { name in
+                        let (folder, base) = Self.owner(of: name)
+                        switch folder {
+                        case "c": return files.contains(String(base)) && !rendered.contains(String(base))
+                        case "m": return !renderedMessages.contains(String(base)) && !removedMessages.contains(String(base))
+                        default: return false  // the lists and the stylesheet are written every time
+                        }
+                    })
+                }
+                var calendar = try store.calendar()
+                for k in calendar.indices { calendar[k].conversationID = calendar[k].conversationID.flatMap { index[$0] }.map(String.init) }
+                try pages.lists(conversations, calendar: calendar, now: now, pageSize: listPageSize, clock: &clock)
+                try site.write("style.css", templates.stylesheet)
+                try site.finish()
+                try SiteWriter.store(out + "/" + Self.renderState, Array((settings + "\n\(counter)\n").utf8))
+            }
+        }
+    }
+
+    /// The change counter the site was last rendered at, when it was rendered from the same
+    /// database with the same settings.
+    static func lastRender(in folder: String, settings: String) -> Int? {
+        guard let bytes = SiteWriter.read(folder + "/" + renderState) else { return nil }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        guard lines.count == 2, lines[0] == settings else { return nil }
+        return Int(lines[1])
+    }
+
+    /// `c/ID.p2.html` is conversation ID's, `m/ANCHOR.html` message ANCHOR's.
+    static func owner(of name: String) -> (folder: Substring, base: Substring) {
+        guard let slash = name.firstIndex(of: "/") else { return ("", "") }
+        let rest = name[name.index(after: slash)...]
+        return (name[..<slash], rest.prefix { $0 != "." })
+    }
+}
