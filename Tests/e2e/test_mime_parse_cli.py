@@ -244,6 +244,6 @@ def test_mailpipe_log_refuses_an_empty_message_for_good(tmp_path):
     """For the delivery hook an empty message is bad data (65), not a failure to retry (75)."""
     log = tmp_path / "log.jsonl"
     r = subprocess.run([str(ROOT / "pipelines" / "mailpipe-log"), str(log)], input=b"", capture_output=True,
-                       env=dict(ENV, PATH=f"{BIN}:{ENV['PATH']}"), timeout=60)
+                       env=dict(ENV, PATH=f"{BIN}:{ENV['PATH']}", HOME=str(tmp_path)), timeout=60)
     assert r.returncode == 65 and b"empty message" in r.stderr
     assert not log.exists() or log.read_bytes() == b""

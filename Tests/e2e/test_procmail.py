@@ -121,6 +121,12 @@ def test_a_failing_filter_requeues_the_message(tmp_path):
     assert not (home / ".mailpipe" / "messages.jsonl").exists()
 
 
+def hook_env(tmp_path, **extra):
+    """The hooks' environment: the programs on PATH, and a HOME of the test's own, so nothing
+    reaches the real ~/.mailpipe."""
+    return dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}", HOME=str(tmp_path / "home"), **extra)
+
+
 def mailpipe_log(*args, input, env, umask=None):
     command = [str(ROOT / "pipelines" / "mailpipe-log"), *map(str, args)]
     if umask is not None:
@@ -134,7 +140,7 @@ def stored(db, *command):
 
 def test_mailpipe_log_alone_appends_one_line_per_message_and_adds_it_to_the_store(tmp_path):
     log, db = tmp_path / "log" / "m.jsonl", tmp_path / "store" / "mail.db"
-    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}", MAILPIPE_STORE=str(db))
+    env = hook_env(tmp_path, MAILPIPE_STORE=str(db))
     for m in MESSAGES.values():
         r = mailpipe_log(log, input=m.replace(b"To: mei@example.tw", b"Delivered-To: mei@example.tw\nTo: mei@example.tw"),
                          env=env, umask=0o022)
@@ -160,7 +166,7 @@ def test_mailpipe_log_alone_appends_one_line_per_message_and_adds_it_to_the_stor
 
 def test_until_my_address_is_known_every_message_is_kept(tmp_path):
     log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
-    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}")
+    env = hook_env(tmp_path)
     r = mailpipe_log("--store", db, log, input=MESSAGES["personal"], env=env)
     assert r.returncode == 0, r.stderr
     assert b"your addresses are not known yet" in r.stderr
@@ -171,7 +177,7 @@ def test_until_my_address_is_known_every_message_is_kept(tmp_path):
 
 def test_a_burst_of_deliveries_at_once(tmp_path):
     log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
-    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}")
+    env = hook_env(tmp_path)
     messages = [MESSAGES["personal"].replace(b"<p1@example.com>", f"<p{k}@example.com>".encode())
                 .replace(b"Dinner on Friday?", f"Dinner {k}".encode()) for k in range(20)]
     command = [str(ROOT / "pipelines" / "mailpipe-log"), "--me", "mei@example.tw", "--store", str(db), str(log)]
@@ -223,7 +229,7 @@ def test_a_site_that_cannot_be_written_holds_no_message_back(tmp_path):
 
 def test_mailpipe_site_rewrites_only_the_pages_a_new_message_changes(tmp_path):
     log, site = tmp_path / "m.jsonl", tmp_path / "site"
-    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}")
+    env = hook_env(tmp_path)
     site_command = [str(ROOT / "pipelines" / "mailpipe-site"), "--me", "mei@example.tw", str(log), str(site)]
     for m in list(MESSAGES.values())[:2]:
         assert subprocess.run([str(ROOT / "pipelines" / "mailpipe-log"), str(log)], input=m, env=env).returncode == 0
