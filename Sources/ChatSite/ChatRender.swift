@@ -200,11 +200,14 @@ struct ConversationSummary {
     var lastEpoch = Int.min
     var lastFromMe = false
 
-    init(_ r: JSONRecord) throws {
+    /// `withMessageIDs`: the ids are read (a site rendered from files looks each message's
+    /// conversation up in them).
+    init(_ r: JSONRecord, withMessageIDs: Bool = true) throws {
         guard let id = r.string("conversation_id"), !id.isEmpty else { throw ChatRender.MissingField(name: "conversation_id") }
-        guard let ids = r.value("message_ids")?.arrayValue else {
+        guard r.member("message_ids") != nil else {
             throw ChatRender.MissingField(name: "message_ids (chat-render reads conversation-group's output without --embed)")
         }
+        let ids = withMessageIDs ? r.value("message_ids")?.arrayValue ?? [] : []
         self.id = id
         file = Self.fileName(id)
         func person(_ v: JSONValue?) -> Person? {

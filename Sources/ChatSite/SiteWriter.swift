@@ -38,7 +38,7 @@ public final class SiteWriter {
     /// The files the last run wrote (its list in `.chat-render-files`).
     func previousNames() -> [String] {
         guard let old = Self.read(root + "/" + Self.manifest) else { return [] }
-        return String(decoding: old, as: UTF8.self).split(separator: "\n").map(String.init)
+        return old.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Files the last run wrote that this one leaves as they are: still the site's.

@@ -32,7 +32,7 @@ extension ChatRender {
             var files = Set<String>()
             var index: [String: Int] = [:]
             try store.everyConversation { row in
-                var c = try ConversationSummary(try JSONRecord(row.record))
+                var c = try ConversationSummary(try JSONRecord(row.record), withMessageIDs: false)
                 while !files.insert(c.file).inserted { c.file += "_" }
                 c.isList = row.isList
                 c.lastFromMe = row.lastFromMe

@@ -51,6 +51,8 @@ public enum StoredConversation {
         public var hasEvents: Bool
         /// Its newest message is the user's.
         public var lastFromMe: Bool
+        /// A message of it is a discussion list's (newsletter-detect's mail_kind "list").
+        public var hasListMail: Bool
     }
 
     /// The conversation `id` of `messages` (in the order they were stored: it breaks ties of
@@ -60,7 +62,9 @@ public enum StoredConversation {
         let normalizer = AddressNormalizer(rules: rules)
         let participants = first.summary.value("participants")?.arrayValue?.compactMap(\.stringValue) ?? []
         var c = Conversation(id: id, participants: participants)
+        var hasListMail = false
         for m in messages {
+            if m.summary.string("mail_kind") == "list" { hasListMail = true }
             var s = ConversationGroup.summary(of: m.summary, id: m.summary.string("id") ?? "", normalizer: normalizer, embed: false)
             s.labels = m.labels
             c.messages.append(s)
@@ -71,6 +75,6 @@ public enum StoredConversation {
                        unreadCount: c.messages.filter(\.isUnread).count, archived: c.archived,
                        isGroup: c.messages.contains(where: \.isGroup),
                        isNewsletter: c.messages.allSatisfy(\.isNewsletter),
-                       hasEvents: c.messages.contains { !$0.events.isEmpty }, lastFromMe: c.ordered.last?.fromMe ?? false)
+                       hasEvents: c.messages.contains { !$0.events.isEmpty }, lastFromMe: c.ordered.last?.fromMe ?? false, hasListMail: hasListMail)
     }
 }

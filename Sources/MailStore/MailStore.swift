@@ -464,10 +464,10 @@ public final class MailStore {
         }
         try db.run("""
             INSERT OR REPLACE INTO conversations(id, kind, last_date, message_count, unread_count, archived, is_group,
-              is_newsletter, has_events, last_from_me, record, change) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              is_newsletter, has_events, last_from_me, has_list_mail, record, change) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, .text(id), .text(kind), d.lastDate.map(SQLValue.text) ?? .null, .integer(d.messageCount), .integer(d.unreadCount),
             .integer(d.archived ? 1 : 0), .integer(d.isGroup ? 1 : 0), .integer(d.isNewsletter ? 1 : 0),
-            .integer(d.hasEvents ? 1 : 0), .integer(d.lastFromMe ? 1 : 0), .textBytes(d.record), .integer(change))
+            .integer(d.hasEvents ? 1 : 0), .integer(d.lastFromMe ? 1 : 0), .integer(d.hasListMail ? 1 : 0), .textBytes(d.record), .integer(change))
     }
 
     private func deriveEvents(_ group: String) throws {

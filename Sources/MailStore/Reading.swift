@@ -180,9 +180,7 @@ extension MailStore {
     /// Every conversation, in conversation-group's order.
     public func everyConversation(_ body: (ConversationRow) throws -> Void) throws {
         try db.query("""
-            SELECT c.record, c.change, c.last_from_me,
-                   EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.mail_kind = 'list')
-            FROM conversations c ORDER BY c.last_date IS NULL, c.last_date DESC, c.id
+            SELECT record, change, last_from_me, has_list_mail FROM conversations ORDER BY last_date IS NULL, last_date DESC, id
             """) { s in
             try body(ConversationRow(record: s.bytes(0), change: s.integer(1), lastFromMe: s.bool(2), isList: s.bool(3)))
         }

@@ -46,6 +46,7 @@ enum Schema {
           is_newsletter INTEGER NOT NULL,
           has_events INTEGER NOT NULL,
           last_from_me INTEGER NOT NULL,
+          has_list_mail INTEGER NOT NULL,
           record TEXT NOT NULL,
           change INTEGER NOT NULL);
         CREATE INDEX conversations_by_date ON conversations(archived, last_date);
