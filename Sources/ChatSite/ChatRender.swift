@@ -199,6 +199,10 @@ struct ConversationSummary {
     var isList = false
     var lastEpoch = Int.min
     var lastFromMe = false
+    /// Its item in the lists and its parcels' cards (each with its carrier and number), once
+    /// rendered for the list cache (ListCache).
+    var item: [UInt8]?
+    var parcelCards: [(key: String, html: [UInt8])]?
 
     /// `withMessageIDs`: the ids are read (a site rendered from files looks each message's
     /// conversation up in them).

@@ -159,6 +159,10 @@ struct PageWriter {
     }
 
     func item(_ c: ConversationSummary, into out: inout [UInt8], clock: inout LocalClock) {
+        if let cached = c.item {
+            out += cached
+            return
+        }
         var f = Fields<ItemField>()
         f.set(.href, "c/" + c.file + ".html")
         let (initials, colour) = Self.avatar(c)
@@ -184,15 +188,18 @@ struct PageWriter {
         var cards: [[UInt8]] = []
         var seen = Set<String>()
         for c in newest {
-            for s in c.shipments {
-                let key = (s["carrier"]?.stringValue ?? "") + "\u{0}" + (s["tracking_number"]?.stringValue ?? "")
-                guard seen.insert(key).inserted else { continue }
-                var out: [UInt8] = []
-                bubbles.parcelCard(s, conversation: (c.title, "c/" + c.file + ".html"), into: &out)
-                cards.append(out)
-            }
+            for (key, html) in c.parcelCards ?? parcelCards(c) where seen.insert(key).inserted { cards.append(html) }
         }
         try write(.parcels, pages: Self.paged(cards, pageSize: pageSize, list: "parcels"), empty: "No parcels.")
+    }
+
+    /// The cards of a conversation's parcels, each with its carrier and number.
+    func parcelCards(_ c: ConversationSummary) -> [(key: String, html: [UInt8])] {
+        c.shipments.map { s in
+            var out: [UInt8] = []
+            bubbles.parcelCard(s, conversation: (c.title, "c/" + c.file + ".html"), into: &out)
+            return ((s["carrier"]?.stringValue ?? "") + "\u{0}" + (s["tracking_number"]?.stringValue ?? ""), out)
+        }
     }
 
     func events(_ calendar: [EventStore.Tracked], conversations: [ConversationSummary], now: Int, clock: inout LocalClock) throws {

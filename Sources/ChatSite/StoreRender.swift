@@ -27,16 +27,39 @@ extension ChatRender {
             let counter = try store.changeCounter()
             let since = Self.lastRender(in: out, settings: settings)
 
+            // what the lists show of each conversation: from the cache when it has not changed
+            let cached = ListCache.load(folder: out, settings: settings)
+            var lists = ListCache()
             var conversations: [ConversationSummary] = []
             var changes: [Int] = []
             var files = Set<String>()
             var index: [String: Int] = [:]
-            try store.everyConversation { row in
-                var c = try ConversationSummary(try JSONRecord(row.record), withMessageIDs: false)
-                while !files.insert(c.file).inserted { c.file += "_" }
+            /// A conversation read from the store, with its item rendered.
+            func summary(_ row: MailStore.ConversationRow, file: String? = nil) throws -> ConversationSummary? {
+                guard let record = try store.conversationRecord(row.id) else { return nil }
+                var c = try ConversationSummary(try JSONRecord(record), withMessageIDs: false)
+                if let file { c.file = file } else { while !files.insert(c.file).inserted { c.file += "_" } }
                 c.isList = row.isList
                 c.lastFromMe = row.lastFromMe
                 c.lastEpoch = CivilDate.epoch(rfc3339: c.lastDate) ?? Int.min
+                var item: [UInt8] = []
+                pages.item(c, into: &item, clock: &clock)
+                c.item = item
+                c.parcelCards = pages.parcelCards(c)
+                return c
+            }
+            var rows: [MailStore.ConversationRow] = []
+            try store.everyConversation { row in
+                var c: ConversationSummary
+                if let hit = cached.entries[row.id], hit.change == row.change {
+                    c = hit.summary
+                    files.insert(c.file)
+                } else {
+                    guard let fresh = try summary(row) else { return }
+                    c = fresh
+                }
+                rows.append(row)
+                lists.entries[row.id] = ListCache.Entry(change: row.change, summary: c)
                 index[c.id] = conversations.count
                 conversations.append(c)
                 changes.append(row.change)
@@ -45,7 +68,9 @@ extension ChatRender {
             var rendered = Set<String>()  // conversations' file names
             var renderedMessages = Set<String>()  // anchors
             try Self.endingOnWriteError(run) {
-                for (k, c) in conversations.enumerated() where since.map({ changes[k] > $0 }) ?? true {
+                for (k, listed) in conversations.enumerated() where since.map({ changes[k] > $0 }) ?? true {
+                    // the cache keeps what the lists show; a page shows the participants too
+                    guard let c = listed.participants.isEmpty ? try summary(rows[k], file: listed.file) : listed else { continue }
                     var bubbles: [Bubble] = []
                     try store.messagesOldestFirst(conversation: c.id) { bytes in
                         let record = try JSONRecord(bytes)
@@ -78,6 +103,7 @@ extension ChatRender {
                 try pages.lists(conversations, calendar: calendar, now: now, pageSize: listPageSize, clock: &clock)
                 try site.write("style.css", templates.stylesheet)
                 try site.finish()
+                try lists.save(folder: out, settings: settings, order: conversations.map(\.id))
                 try SiteWriter.store(out + "/" + Self.renderState, Array((settings + "\n\(counter)\n").utf8))
             }
         }

@@ -34,7 +34,7 @@ extension MailStore {
         }
         var sql = "SELECT id, record, has_events FROM conversations"
         if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        sql += " ORDER BY last_date IS NULL, last_date DESC, id"
+        sql += " ORDER BY last_date DESC, id"  // no date (null) last, as conversation-group
         if let limit = q.limit { sql += " LIMIT \(limit)" }
         var rows: [(id: String, record: [UInt8], hasEvents: Bool)] = []
         try db.query(sql, values) { rows.append(($0.text(0) ?? "", $0.bytes(1), $0.bool(2))) }
@@ -170,20 +170,24 @@ extension MailStore {
     public func storeID() throws -> String { try config("store_id") ?? "" }
 
     public struct ConversationRow {
-        public var record: [UInt8]
+        public var id: String
         public var change: Int
         public var lastFromMe: Bool
         /// A message of it is a discussion list's (newsletter-detect's mail_kind).
         public var isList: Bool
     }
 
-    /// Every conversation, in conversation-group's order.
+    /// Every conversation, in conversation-group's order, without its record (an index holds
+    /// all of this).
     public func everyConversation(_ body: (ConversationRow) throws -> Void) throws {
-        try db.query("""
-            SELECT record, change, last_from_me, has_list_mail FROM conversations ORDER BY last_date IS NULL, last_date DESC, id
-            """) { s in
-            try body(ConversationRow(record: s.bytes(0), change: s.integer(1), lastFromMe: s.bool(2), isList: s.bool(3)))
+        try db.query("SELECT id, change, last_from_me, has_list_mail FROM conversations ORDER BY last_date DESC, id") { s in
+            try body(ConversationRow(id: s.text(0) ?? "", change: s.integer(1), lastFromMe: s.bool(2), isList: s.bool(3)))
         }
+    }
+
+    /// A conversation's record, as `conversations` writes it.
+    public func conversationRecord(_ id: String) throws -> [UInt8]? {
+        try db.row("SELECT record FROM conversations WHERE id = ?", [.text(id)]) { $0.bytes(0) }
     }
 
     /// A conversation's messages oldest first (those of the same second by id, as

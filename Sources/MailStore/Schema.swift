@@ -50,6 +50,7 @@ enum Schema {
           record TEXT NOT NULL,
           change INTEGER NOT NULL);
         CREATE INDEX conversations_by_date ON conversations(archived, last_date);
+        CREATE INDEX conversations_listed ON conversations(last_date DESC, id, change, last_from_me, has_list_mail);
         CREATE INDEX conversations_by_change ON conversations(change);
         CREATE TABLE event_observations(
           message INTEGER NOT NULL,
