@@ -123,8 +123,9 @@ struct Config: ParsableCommand {
     }
 }
 
-struct Conversations: ParsableCommand {
+struct ConversationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "conversations",
         abstract: "The chat list: conversation-group's records of the visible conversations, newest first.")
 
     @Argument(help: ArgumentHelp("The database.", valueName: "db"))
@@ -297,8 +298,9 @@ struct Label: ParsableCommand {
     }
 }
 
-struct Events: ParsableCommand {
+struct EventsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "events",
         abstract: "The calendar: event-group's records, or the occurrences of a day or a window.")
 
     @Argument(help: ArgumentHelp("The database.", valueName: "db"))
@@ -403,7 +405,7 @@ struct MailStoreCommand: ParsableCommand {
             See mailstore(1) and the database's tables in mailstore(5).
             """,
         version: mailpipeVersion,
-        subcommands: [Add.self, Config.self, Conversations.self, Messages.self, Search.self, Count.self, Label.self, Events.self, Parcels.self, History.self])
+        subcommands: [Add.self, Config.self, ConversationsCommand.self, Messages.self, Search.self, Count.self, Label.self, EventsCommand.self, Parcels.self, History.self])
 }
 
 MailStoreCommand.main()
