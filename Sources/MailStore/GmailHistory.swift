@@ -1,76 +1,152 @@
 import JSONLines
 import SQLite
 
-/// Gmail API `users.history.list` responses applied to the store: label changes and deletions
-/// change the messages they name (found by `gmail_id`) and only their conversations are
-/// derived again; messages the store lacks are listed for the caller to fetch.
+/// Gmail API responses applied to the store: `users.history.list` label changes and deletions
+/// change the messages they name (found by `gmail_id`) and only their conversations are derived
+/// again. What the store still has to fetch is kept in `gmail_pending`, in the same transaction
+/// as the historyId it came with, so a message that cannot be fetched now is asked for again
+/// by the next sync instead of being lost.
 extension MailStore {
     public struct HistoryResult {
-        /// Messages to fetch (`messages.get?format=raw`, then mime-parse, the filters and
-        /// `add`), as `{gmail_id, thread_id, label_ids}`, in the order the history names them.
-        public var toFetch: [[UInt8]] = []
         public var labelChanges = 0
         public var deleted = 0
         public var lastHistoryID: String?
+        /// With `full`: the ids of every messages.list page read, the mailbox as it is now.
+        var listed: [String: String?]?
+
+        public init(full: Bool = false) {
+            if full { listed = [:] }
+        }
     }
 
     struct HistoryError: Error, CustomStringConvertible {
         var description: String
     }
 
-    /// Applies one response (a JSON object with `history` and `historyId`). Must run in a batch.
+    /// Applies one response. Must run in a batch. It may be a `users.history.list` response or
+    /// `users.getProfile`'s (their historyId is remembered), a message resource of
+    /// `messages.get` (its labelIds become the stored message's), or, in a full sync, a
+    /// `messages.list` page.
     public func applyHistory(_ response: JSONValue, into result: inout HistoryResult) throws {
-        guard case .object = response else { throw HistoryError(description: "not a users.history.list response (a JSON object)") }
-        guard response["history"] != nil || response["historyId"] != nil else {
-            throw HistoryError(description: "not a users.history.list response: it has neither 'history' nor 'historyId'")
+        guard case .object = response else { throw HistoryError(description: "not a Gmail API response (a JSON object)") }
+        if let id = response["id"]?.stringValue {
+            try applyMessage(id: id, response, into: &result)
+        } else if response["messages"] != nil || response["resultSizeEstimate"] != nil {
+            guard result.listed != nil else {
+                throw HistoryError(description: "a messages.list page: only a full sync (--full) reads those")
+            }
+            for m in response["messages"]?.arrayValue ?? [] {
+                if let id = m["id"]?.stringValue { result.listed?[id] = m["threadId"]?.stringValue }
+            }
+        } else if response["history"] != nil || response["historyId"] != nil {
+            for h in response["history"]?.arrayValue ?? [] { try applyHistoryRecord(h, into: &result) }
+            if let id = Self.historyText(response["historyId"]) { result.lastHistoryID = Self.later(result.lastHistoryID, id) }
+            // a full sync's comes with the list of what to fetch, in its last transaction
+            if result.listed == nil { try rememberHistoryID(result) }
+        } else {
+            throw HistoryError(description: "not a Gmail API response mailstore reads: it has no 'history', 'historyId', 'id' or 'messages'")
         }
-        var wanted: [String: JSONValue] = [:]
-        var order: [String] = []
-        for h in response["history"]?.arrayValue ?? [] {
-            for added in h["messagesAdded"]?.arrayValue ?? [] {
-                guard let m = added["message"], let id = m["id"]?.stringValue else { continue }
-                guard try rowid(gmailID: id) == nil else { continue }
-                if wanted[id] == nil { order.append(id) }
-                wanted[id] = m
-            }
-            for (field, adding) in [("labelsAdded", true), ("labelsRemoved", false)] {
-                for change in h[field]?.arrayValue ?? [] {
-                    guard let m = change["message"], let id = m["id"]?.stringValue else { continue }
-                    let labels = change["labelIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
-                    if try changeLabels(gmailID: id, labels, adding: adding) {
-                        result.labelChanges += 1
-                    } else if wanted[id] != nil {
-                        wanted[id] = m  // fetched later with its labels as they are then
-                    } else {
-                        order.append(id)
-                        wanted[id] = m
-                    }
-                }
-            }
-            for deleted in h["messagesDeleted"]?.arrayValue ?? [] {
-                guard let id = deleted["message"]?["id"]?.stringValue else { continue }
-                wanted[id] = nil
+    }
+
+    private func applyHistoryRecord(_ h: JSONValue, into result: inout HistoryResult) throws {
+        for added in h["messagesAdded"]?.arrayValue ?? [] {
+            guard let m = added["message"], let id = m["id"]?.stringValue, try rowid(gmailID: id) == nil else { continue }
+            try setPending(id, thread: m["threadId"]?.stringValue, labels: Self.labelIDs(m), format: "raw")
+        }
+        for (field, adding) in [("labelsAdded", true), ("labelsRemoved", false)] {
+            for change in h[field]?.arrayValue ?? [] {
+                guard let m = change["message"], let id = m["id"]?.stringValue else { continue }
+                let labels = change["labelIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
                 if let r = try rowid(gmailID: id) {
-                    try delete(rowid: r)
-                    result.deleted += 1
+                    if try changeLabels(rowid: r, add: adding ? labels : [], remove: adding ? [] : labels) { result.labelChanges += 1 }
+                } else {
+                    // not fetched yet: it is fetched with its labels as they are then
+                    try setPending(id, thread: m["threadId"]?.stringValue, labels: Self.labelIDs(m), format: "raw")
                 }
             }
-            if let id = Self.historyText(h["id"]) { result.lastHistoryID = Self.later(result.lastHistoryID, id) }
         }
-        if let id = Self.historyText(response["historyId"]) { result.lastHistoryID = Self.later(result.lastHistoryID, id) }
-        for id in order {
-            guard let m = wanted.removeValue(forKey: id) else { continue }
-            var w = JSONWriter(capacity: 128)
-            w.beginObject()
-            w.field("gmail_id", id)
-            w.field("thread_id", m["threadId"]?.stringValue)
-            w.field("label_ids", strings: m["labelIds"]?.arrayValue?.compactMap(\.stringValue) ?? [])
-            w.endObject()
-            result.toFetch.append(w.bytes)
+        for deleted in h["messagesDeleted"]?.arrayValue ?? [] {
+            guard let id = deleted["message"]?["id"]?.stringValue else { continue }
+            if try deleteMessage(gmailID: id) { result.deleted += 1 }
         }
+        if let id = Self.historyText(h["id"]) { result.lastHistoryID = Self.later(result.lastHistoryID, id) }
+    }
+
+    /// A message resource: the labels it has now, or a message to fetch whole.
+    private func applyMessage(id: String, _ m: JSONValue, into result: inout HistoryResult) throws {
+        guard let r = try rowid(gmailID: id) else {
+            if m["raw"] != nil { throw HistoryError(description: "a whole message (format=raw): run it through mime-parse and the filters, then add it") }
+            try setPending(id, thread: m["threadId"]?.stringValue, labels: Self.labelIDs(m), format: "raw")
+            return
+        }
+        if let labels = m["labelIds"]?.arrayValue?.compactMap(\.stringValue) {
+            if try setLabels(rowid: r, labels) { result.labelChanges += 1 }
+        }
+        try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(id))
+    }
+
+    /// After a full sync's inputs: the stored Gmail messages no page listed are gone; those
+    /// listed are to fetch, whole when the store lacks them, else their labels only
+    /// (format=minimal). Must run in a batch.
+    public func finishFullSync(_ result: inout HistoryResult) throws {
+        guard let listed = result.listed else { return }
+        var stored: [(Int, String)] = []
+        try db.query("SELECT rowid, gmail_id FROM messages WHERE gmail_id IS NOT NULL") { stored.append(($0.integer(0), $0.text(1) ?? "")) }
+        var known = Set<String>()
+        for (rowid, id) in stored {
+            if listed[id] != nil {
+                known.insert(id)
+            } else {
+                try delete(rowid: rowid)
+                result.deleted += 1
+            }
+        }
+        try db.run("DELETE FROM gmail_pending")
+        for (id, thread) in listed.sorted(by: { $0.key < $1.key }) {
+            try setPending(id, thread: thread, labels: nil, format: known.contains(id) ? "minimal" : "raw")
+        }
+        try rememberHistoryID(result)
+    }
+
+    private func rememberHistoryID(_ result: HistoryResult) throws {
         if let last = result.lastHistoryID, Self.later(try historyID(), last) == last {
             try setConfig("history_id", last)
         }
+    }
+
+    /// What is still to fetch, oldest request first, as `{gmail_id, thread_id, label_ids, format}`:
+    /// `format` is what to ask `messages.get` for (`raw`: the store lacks the message; `minimal`:
+    /// only its labels).
+    public func pendingFetches() throws -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        try db.query("SELECT gmail_id, thread_id, label_ids, format FROM gmail_pending ORDER BY rowid") { s in
+            var w = JSONWriter(capacity: 128)
+            w.beginObject()
+            w.field("gmail_id", s.text(0) ?? "")
+            w.field("thread_id", s.text(1))
+            w.field("label_ids", strings: Self.strings(s.text(2) ?? "[]"))
+            w.field("format", s.text(3) ?? "raw")
+            w.endObject()
+            out.append(w.bytes)
+        }
+        return out
+    }
+
+    private func setPending(_ id: String, thread: String?, labels: [String]?, format: String) throws {
+        try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(id))
+        try db.run("INSERT INTO gmail_pending(gmail_id, thread_id, label_ids, format) VALUES(?, ?, ?, ?)",
+                   .text(id), thread.map(SQLValue.text) ?? .null, .text(Self.json(labels ?? [])), .text(format))
+    }
+
+    private func deleteMessage(gmailID id: String) throws -> Bool {
+        try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(id))
+        guard let r = try rowid(gmailID: id) else { return false }
+        try delete(rowid: r)
+        return true
+    }
+
+    private static func labelIDs(_ m: JSONValue) -> [String]? {
+        m["labelIds"]?.arrayValue?.compactMap(\.stringValue)
     }
 
     /// History ids are unsigned 64-bit numbers, written as strings or numbers.
@@ -89,12 +165,5 @@ extension MailStore {
 
     func rowid(gmailID: String) throws -> Int? {
         try db.integer("SELECT rowid FROM messages WHERE gmail_id = ?", .text(gmailID))
-    }
-
-    /// Adds or removes labels of the message with this Gmail id; false when there is none.
-    func changeLabels(gmailID: String, _ changes: [String], adding: Bool) throws -> Bool {
-        guard let rowid = try rowid(gmailID: gmailID) else { return false }
-        try changeLabels(rowid: rowid, add: adding ? changes : [], remove: adding ? [] : changes)
-        return true
     }
 }

@@ -80,8 +80,9 @@ extension MailStore {
 
     /// Applies the history responses of every input, one transaction per input; writes the
     /// messages to fetch.
-    public func applyHistory(_ run: FilterRun) throws -> HistoryResult {
-        var result = HistoryResult()
+    /// With `full`, the inputs list the whole mailbox (a full sync): see `finishFullSync`.
+    public func applyHistory(_ run: FilterRun, full: Bool = false) throws -> HistoryResult {
+        var result = HistoryResult(full: full)
         try run.forEachInput { input in
             let bytes: [UInt8]
             do throws(InputError) { bytes = try readWholeFile(fd: input.fd) } catch {
@@ -111,6 +112,7 @@ extension MailStore {
                 }
             }
         }
+        if full { try batch { try finishFullSync(&result) } }
         return result
     }
 }

@@ -268,16 +268,32 @@ public final class MailStore {
     }
 
     /// Adds and removes labels of a stored message; its conversation is derived again when
-    /// they change. Must run in a `batch`.
-    func changeLabels(rowid: Int, add: [String], remove: [String]) throws {
+    /// they change. Must run in a `batch`. Whether they changed.
+    @discardableResult
+    func changeLabels(rowid: Int, add: [String], remove: [String]) throws -> Bool {
+        try updateLabels(rowid: rowid) { labels in
+            labels.removeAll { remove.contains($0) }
+            for l in add where !labels.contains(l) { labels.append(l) }
+        }
+    }
+
+    /// Gives a stored message exactly these labels (Gmail's labelIds of it now).
+    func setLabels(rowid: Int, _ new: [String]) throws -> Bool {
+        try updateLabels(rowid: rowid) { labels in
+            // the stored order kept for the labels that stay: a record's labels keep their order
+            labels = labels.filter(new.contains) + new.filter { !labels.contains($0) }
+        }
+    }
+
+    private func updateLabels(rowid: Int, _ change: (inout [String]) -> Void) throws -> Bool {
         guard case (var labels, let conversation)? = try db.row("SELECT labels, conversation_id FROM messages WHERE rowid = ?", [.integer(rowid)],
-                                                                { s in (Self.strings(s.text(0) ?? "[]"), s.text(1) ?? "") }) else { return }
+                                                                { s in (Self.strings(s.text(0) ?? "[]"), s.text(1) ?? "") }) else { return false }
         let before = labels
-        labels.removeAll { remove.contains($0) }
-        for l in add where !labels.contains(l) { labels.append(l) }
-        guard labels != before else { return }
-        try db.run("UPDATE messages SET labels = ?, change = ? WHERE rowid = ?", .text(Self.json(labels)), .integer(change), .integer(rowid))
+        change(&labels)
+        guard labels != before else { return false }
+        try db.run("UPDATE messages SET labels = ?, change = ? WHERE rowid = ?", .text(Self.json(labels)), .integer(self.change), .integer(rowid))
         touchedConversations.insert(conversation)
+        return true
     }
 
     /// Labels the messages a query finds (notmuch tag): what a client does when a chat is read
@@ -330,6 +346,7 @@ public final class MailStore {
             .textBytes(StoredConversation.summaryRecord(of: record, id: id, key: key)), .textBytes(record.bytes), .integer(change),
         ])
         let r = rowid ?? db.lastInsertRowID
+        if let gmailID = record.string("gmail_id") { try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(gmailID)) }
         try storeRecipients(of: record, rowid: r, replacing: false)
         try db.run("INSERT INTO search(rowid, subject, sender, recipients, body) VALUES(?, ?, ?, ?, ?)",
                    [.integer(r)] + Self.searchColumns(record).map(SQLValue.text))

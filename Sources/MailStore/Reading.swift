@@ -146,6 +146,7 @@ extension MailStore {
         w.field("address_rules", strings: (rules.gmailCanonical ? ["gmail-canonical"] : []) + (rules.stripPlus ? ["strip-plus"] : []))
         w.field("lists", strings: lists.sorted())
         w.field("history_id", try historyID())
+        w.field("gmail_pending", try db.integer("SELECT count(*) FROM gmail_pending") ?? 0)
         w.field("change", try changeCounter())
         for table in ["messages", "conversations", "events"] {
             w.field(table, try db.integer("SELECT count(*) FROM \(table)") ?? 0)

@@ -74,6 +74,7 @@ enum Schema {
         CREATE INDEX events_by_change ON events(change);
         CREATE TABLE removed(kind TEXT NOT NULL, id TEXT NOT NULL, change INTEGER NOT NULL);
         CREATE INDEX removed_by_change ON removed(change);
+        CREATE TABLE gmail_pending(gmail_id TEXT PRIMARY KEY, thread_id TEXT, label_ids TEXT NOT NULL, format TEXT NOT NULL);
         INSERT INTO config(key, value) VALUES('store_id', lower(hex(randomblob(16))));
         CREATE VIRTUAL TABLE search USING fts5(subject, sender, recipients, body, content='',
           tokenize='unicode61 remove_diacritics 2');

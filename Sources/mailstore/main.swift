@@ -371,24 +371,30 @@ struct Parcels: ParsableCommand {
 
 struct History: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Apply Gmail API users.history.list responses: label changes and deletions; write the messages to fetch.",
+        abstract: "Apply Gmail API responses (history.list, messages.get, a full sync's messages.list); write what is still to fetch.",
         discussion: """
-            Each input is one response as the API sends it, or one response per line. Only the \
-            conversations the changes touch are derived again. The messages added that the \
-            database lacks are written as {gmail_id, thread_id, label_ids}: fetch them \
-            (messages.get?format=raw), run them through mime-parse and the filters, then add \
-            them. The last historyId is remembered (mailstore config prints it).
+            Each input is one response as the API sends it, or one response per line. Label \
+            changes and deletions change the messages they name, and only the conversations \
+            they touch are derived again; a message resource (messages.get, format=minimal) \
+            gives a stored message its labels. Every message still to fetch is written as \
+            {gmail_id, thread_id, label_ids, format}: ask messages.get for that format; run a \
+            raw one through mime-parse and the filters and add it, give a minimal one back to \
+            this command. The list is kept until then. The last historyId is remembered \
+            (mailstore config prints it).
             """)
 
     @Argument(help: ArgumentHelp("The database.", valueName: "db"))
     var database: String
 
+    @Flag(help: "A full sync: the inputs are users.getProfile's response and every messages.list page (includeSpamTrash=true); stored Gmail messages none lists are deleted, and every listed one is to fetch.")
+    var full = false
+
     @OptionGroup var common: CommonOptions
 
     func run() throws {
         withStore(database, access: .write, options: common) { store, run in
-            let result = try store.applyHistory(run)
-            for m in result.toFetch { try run.write(m) }
+            _ = try store.applyHistory(run, full: full)
+            for m in try store.pendingFetches() { try run.write(m) }
         }
     }
 }

@@ -231,6 +231,16 @@ private func spliced(_ pieces: [[UInt8]], length: Int, seed: inout UInt64) -> [U
         #expect(r[2]["attachments"]?[0]?["size"] == .number("5000"))
         #expect(r[2]["attachments"]?[0]?["sha256"] == .null)
     }
+
+    /// Gmail leaves out an empty labelIds: such a message has no labels, and the Takeout header
+    /// its raw text kept from an import is not what Gmail says of it now.
+    @Test func withoutLabelIdsAMessageHasNoLabels() throws {
+        let raw = b64url("From: A <a@x>\r\nX-Gmail-Labels: Inbox,Unread\r\nMessage-ID: <l@x>\r\n\r\nhi\r\n")
+        let r = try records(ofMailbox: Array("{\"id\":\"18c3\",\"threadId\":\"18c3\",\"raw\":\"\(raw)\"}\n".utf8))
+        #expect(r[0]["labels"]?.strings == [])
+        let takeout = try records(ofMailbox: Array("From x Mon Jan  1 00:00:00 2024\nX-Gmail-Labels: Inbox,Unread\nMessage-ID: <t@x>\n\nhi\n".utf8))
+        #expect(takeout[0]["labels"]?.strings == ["INBOX", "UNREAD"])
+    }
 }
 
 @Suite struct AttachmentSaverTests {

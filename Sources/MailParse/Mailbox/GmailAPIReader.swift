@@ -58,7 +58,9 @@ struct GmailAPIReader {
         } else {
             throw GmailAPIError(message: "a Gmail API message needs 'raw' or 'payload'")
         }
-        raw.labelIDs = v["labelIds"]?.arrayValue?.compactMap(\.stringValue)
+        // the API leaves out an empty list: a message without labelIds has none (archived and
+        // read), whatever an X-Gmail-Labels header in its raw text said when it was imported
+        raw.labelIDs = v["labelIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
         raw.threadID = v["threadId"]?.stringValue
         raw.gmailID = v["id"]?.stringValue
         if let ms = v["internalDate"]?.intValue { raw.envelopeDate = ms / 1000 }
