@@ -44,7 +44,7 @@ screenshots: pipeline
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man7"
 	for t in $(TOOLS); do install -m 755 "$(BIN)/$$t" "$(DESTDIR)$(PREFIX)/bin/$$t"; done
-	install -m 755 pipelines/mbox-to-conversations pipelines/mailpipe-log pipelines/mailpipe-site "$(DESTDIR)$(PREFIX)/bin/"
+	install -m 755 pipelines/mbox-to-conversations pipelines/mailpipe-log pipelines/mailpipe-site pipelines/gmail-sync "$(DESTDIR)$(PREFIX)/bin/"
 	install -d "$(DESTDIR)$(PREFIX)/share/mailpipe"
 	install -m 644 pipelines/procmailrc pipelines/fetchmailrc "$(DESTDIR)$(PREFIX)/share/mailpipe/"
 	install -m 644 man/man1/*.1 "$(DESTDIR)$(MANDIR)/man1/"

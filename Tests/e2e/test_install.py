@@ -34,7 +34,7 @@ def tools():
 def test_every_program_has_its_page(prefix):
     programs = sorted(os.listdir(prefix / "bin"))
     assert set(tools()) <= set(programs)
-    assert {"mbox-to-conversations", "mailpipe-log", "mailpipe-site"} <= set(programs)
+    assert {"mbox-to-conversations", "mailpipe-log", "mailpipe-site", "gmail-sync"} <= set(programs)
     for program in programs:
         assert (prefix / "share/man/man1" / f"{program}.1").is_file(), program
     assert (prefix / "share/man/man5/mailpipe.5").is_file() and (prefix / "share/man/man7/mailpipe.7").is_file()
