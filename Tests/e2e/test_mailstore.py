@@ -530,8 +530,9 @@ def test_chat_render_of_the_store_equals_chat_render_of_the_files(sample, tmp_pa
 
 def test_pages_after_deliveries_one_by_one_equal_a_full_render(sample, tmp_path):
     lines, me = sample
-    copies = many_records(lines, 4)
-    first, deliveries = copies[0] + copies[1], (copies[2] + copies[3]).splitlines(keepends=True)[:30]
+    copies = many_records(lines, 5)
+    first, deliveries = copies[0] + copies[1], b"".join(copies[2:]).splitlines(keepends=True)[:50]
+    assert len(deliveries) == 50
     db, site = tmp_path / "mail.db", tmp_path / "site"
     add(db, "--me", me[0], input=first)
     render(db, site)

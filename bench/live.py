@@ -1,0 +1,142 @@
+"""The live path (mailpipe-log, the mailstore database, chat-render --store) on the generated mailboxes
+(../shared/gen; SIZES 200m and 1g by default: 9,860 and 48,000 messages), in one run:
+1. the first render of the site from the store (what mailpipe-site does when the site is new) against today's
+   chat-render of the same conversations from files (mbox-to-conversations' messages.jsonl and
+   conversations.jsonl), taken in turns, into tmpfs when there is one; the two sites are compared file by file.
+   Target: no slower than chat-render from files.
+2. one delivery: DELIVERIES new messages (gen_mbox.py --seed 7, Message-IDs made new), each handed as raw mail to
+   `mailpipe-log` (the filters, the journal, `mailstore add`) and then `mailpipe-site` (chat-render --store: the
+   pages of what changed), timed from mailpipe-log's start to the pages written, into the store and site of
+   part 1. Target: under 150 ms, and the same within noise at 9,860 and 48,000 messages.
+    .venv/bin/python bench/live.py [SIZE...]
+The binaries are taken from $MAILPIPE_BIN (default .build/release); the mailbox and the pipeline's output stay
+in .bench-data/ for the next run."""
+import filecmp
+import os
+import pathlib
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from mailstore import (BIN, COUNT, DATA, GEN, fail, mailbox, ms, percentile, run, split_mbox,  # noqa: E402
+                       timed_cpu, warm)
+
+ME = "meiling.chen@gmail.com"
+ZONE = "Asia/Taipei"
+NOW = "2026-06-01T00:00:00Z"
+DELIVERIES = 20
+TURNS = 3
+
+
+def conversations(size, mbox):
+    """mbox-to-conversations' output for the mailbox: messages.jsonl and conversations.jsonl."""
+    out = DATA / f"{size}.live"
+    if not (out / "conversations.jsonl").exists():
+        print(f"running mbox-to-conversations on {mbox} into {out}...", file=sys.stderr)
+        run([ROOT / "pipelines" / "mbox-to-conversations", "--me", ME, "--zone", ZONE, "--out", out, mbox],
+            env=dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}"))
+    return out
+
+
+def new_mail():
+    """DELIVERIES raw messages of another seed, as a delivery agent hands them over."""
+    mbox = DATA / f"live-new-{DELIVERIES}.mbox"
+    if not mbox.exists():
+        run(["python3", GEN, "--messages", DELIVERIES, "--seed", "7", "--events-rate", "0.2", "--out", mbox])
+        raw = mbox.read_bytes()  # bytes: the generated mail has charsets other than UTF-8
+        mbox.write_bytes(raw.replace(b"Message-ID: <", b"Message-ID: <live-new-").replace(b"Message-Id: <", b"Message-Id: <live-new-"))
+    return list(split_mbox(mbox))
+
+
+def same_site(a, b):
+    """The files two sites differ in (the store's own bookkeeping files aside)."""
+    names = lambda root: {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and not p.name.startswith(".")}
+    left, right = names(a), names(b)
+    differ = sorted(left ^ right)
+    differ += [n for n in sorted(left & right) if not filecmp.cmp(a / n, b / n, shallow=False)]
+    return differ
+
+
+def measure(size, scratch):
+    mbox = mailbox(size)
+    work = conversations(size, mbox)
+    db, journal = scratch / f"{size}.db", scratch / f"{size}.journal.jsonl"
+    run([BIN / "mailstore", "add", "-q", "--me", ME, db, work / "messages.jsonl"])
+    shutil.copy(work / "messages.jsonl", journal)
+
+    store_site, file_site = scratch / f"{size}.store-site", scratch / f"{size}.file-site"
+    from_store, from_files = [], []
+    for _ in range(TURNS):  # in turns, so that a spell of load from elsewhere falls on both
+        for site, times, cmd in [
+            (file_site, from_files, [BIN / "chat-render", "--no-progress", "--zone", ZONE, "--now", NOW,
+                                     "--conversations", work / "conversations.jsonl", "--out", file_site, work / "messages.jsonl"]),
+            (store_site, from_store, [BIN / "chat-render", "--no-progress", "--zone", ZONE, "--now", NOW,
+                                      "--store", db, "--out", store_site]),
+        ]:
+            shutil.rmtree(site, ignore_errors=True)
+            warm(work / "messages.jsonl")
+            warm(db)
+            times.append(timed_cpu(cmd))
+    differ = same_site(store_site, file_site)
+    shutil.rmtree(file_site)
+
+    # deliveries, as procmail runs the hook and then the pages (mailpipe-site in the foreground)
+    env = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}", HOME=str(scratch), TZ=ZONE)
+    log_hook, site_hook = ROOT / "pipelines" / "mailpipe-log", ROOT / "pipelines" / "mailpipe-site"
+    run([site_hook, "--store", db, "--zone", ZONE, journal, store_site], env=env)  # the site as mailpipe-site keeps it
+    deliveries, hook_only = [], []
+    for raw in new_mail():
+        t0 = time.perf_counter()
+        r = subprocess.run([log_hook, "--store", db, "--me", ME, journal], input=raw, env=env, stderr=subprocess.PIPE)
+        t1 = time.perf_counter()
+        if r.returncode != 0:
+            fail(f"mailpipe-log exited {r.returncode}: {r.stderr.decode(errors='replace')[-300:]}")
+        run([site_hook, "--store", db, "--zone", ZONE, journal, store_site], env=env)
+        deliveries.append(time.perf_counter() - t0)
+        hook_only.append(t1 - t0)
+    return {"size": size, "messages": COUNT[size], "store": from_store, "files": from_files, "differ": differ,
+            "deliveries": deliveries, "hook": hook_only}
+
+
+def main():
+    sizes = sys.argv[1:] or ["200m", "1g"]
+    for size in sizes:
+        if size not in COUNT:
+            fail(f"SIZE is one of {', '.join(COUNT)}")
+    if not GEN.exists():
+        fail(f"needs the mailbox generator {GEN} (the shared checkout beside this one)")
+    shm = pathlib.Path("/dev/shm")
+    scratch = pathlib.Path(tempfile.mkdtemp(prefix="mailpipe-live-", dir=shm if shm.is_dir() else DATA))
+    try:
+        results = [measure(size, scratch) for size in sizes]
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f"== the live path: first render from the store against chat-render from files ({TURNS} turns, best; "
+          f"into {scratch.parent}) ==")
+    for r in results:
+        (store, store_cpu), (files, files_cpu) = min(r["store"]), min(r["files"])
+        same = "the same site" if not r["differ"] else f"{len(r['differ'])} files differ, e.g. {r['differ'][:3]}"
+        print(f"{r['messages']:6} messages: from the store {store:6.2f} s (CPU {store_cpu:.2f} s), from files {files:6.2f} s "
+              f"(CPU {files_cpu:.2f} s): {store / files:.2f}x ({same}). Target: at most 1x: "
+              f"{'met' if store <= files * 1.05 else 'NOT met'}")
+    print(f"== one delivery: mailpipe-log, then mailpipe-site, {DELIVERIES} messages one by one; ms ==")
+    print(f"{'store':>7} {'median':>7} {'p90':>7} {'max':>7} {'mailpipe-log alone':>19}")
+    for r in results:
+        d = r["deliveries"]
+        print(f"{r['messages']:7} {ms(statistics.median(d)):>7} {ms(percentile(d, 90)):>7} {ms(max(d)):>7} "
+              f"{ms(statistics.median(r['hook'])):>19}")
+    medians = [statistics.median(r["deliveries"]) for r in results]
+    growth = max(medians) / min(medians)
+    print(f"target: under 150 ms ({'met' if max(medians) < 0.150 else 'NOT met'})"
+          + (f", the same at every size ({growth:.2f}x between them: {'met' if growth < 1.25 else 'NOT met'})"
+             if len(results) > 1 else ""))
+    print(f"(load average at the end: {os.getloadavg()[0]:.2f})")
+
+
+if __name__ == "__main__":
+    main()
