@@ -73,7 +73,7 @@ extension MailStore {
             }
             reader.close()
             if name == "-" { lseek(0, 0, SEEK_SET) }
-            close(fd)
+            Glibc.close(fd)
         }
         return inference
     }

@@ -57,50 +57,150 @@ public final class MailStore {
     private var savedLists = Set<String>()
     private(set) var change = 0
 
-    public enum Access { case read, write }
+    /// `.load` is `.write` for a big first load: a missing database is built in a scratch file
+    /// beside it, without a journal (each page written once, not to the WAL and again to the
+    /// database), and appears whole at `close()`. A crash leaves no database, and the same load
+    /// again makes it.
+    public enum Access { case read, write, load }
 
-    /// Opens the database at `path`; with `.write`, makes it when it is missing.
+    /// While a missing database is built: its scratch file, and the lock that makers take turns by.
+    private var building: (scratch: String, lock: Int32)?
+
+    /// Opens the database at `path`; with `.write` or `.load`, makes it when it is missing.
     public init(path: String, access: Access) throws {
         self.path = path
+        var built: (scratch: String, lock: Int32)?
         if Glibc.access(path, F_OK) != 0 {
-            guard access == .write else { throw StoreError.missing(path) }
-            try Self.make(path)
+            guard access != .read else { throw StoreError.missing(path) }
+            let lock = try Self.lockMaking(path)
+            do {
+                if Glibc.access(path, F_OK) == 0 {
+                    Glibc.close(lock)  // another process made it meanwhile
+                } else if access == .load {
+                    built = (try Self.makeScratch(path), lock)
+                } else {
+                    let scratch = try Self.makeScratch(path)
+                    defer { unlink(scratch) }
+                    if link(scratch, path) != 0 { throw StoreError.cannotMake(path, String(cString: strerror(errno))) }
+                    Glibc.close(lock)
+                }
+            } catch {
+                Glibc.close(lock)
+                throw error
+            }
         }
         do {
-            db = try Database(path: path, mode: .readWrite)
+            db = try Database(path: built?.scratch ?? path, mode: .readWrite)
             db.setBusyTimeout(milliseconds: 60_000)
             try Schema.prepare(db)
             // a 32 MiB page cache: a load of many messages is written to the WAL once instead of
             // spilling pages and reading them back
-            try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768")
+            try db.execute(built == nil ? "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768"
+                                         : "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -32768")
         } catch let e as SQLiteError {
+            if let built {
+                unlink(built.scratch)
+                Glibc.close(built.lock)
+            }
             throw e.isNotADatabase ? StoreError.notAStore(path) : StoreError.sqlite(path, e)
         }
+        building = built
         normalizer = AddressNormalizer(rules: Self.rules(try db.text("SELECT value FROM config WHERE key = 'address_rules'")))
         for a in try config("me").map(Self.strings) ?? [] { normalizer.normalize(a).map { own.add($0) } }
         try db.query("SELECT address FROM lists") { savedLists.insert($0.text(0) ?? "") }
         lists = savedLists
     }
 
-    /// Makes a new database whole before anyone can open it: its schema is written in a file
-    /// of its own, readable by the user alone, then linked into place. Another process that
-    /// makes the same database at the same moment links first, or finds it made.
-    static func make(_ path: String) throws {
+    /// Ends the use of the store. A database built by a `.load` is put in place: in WAL mode,
+    /// on the disk, then linked where it belongs.
+    public func close() throws {
+        guard let scratch = building?.scratch, let lock = building?.lock else {
+            db.close()
+            return
+        }
+        building = nil
+        var failure: StoreError?
+        do throws(SQLiteError) {
+            try db.execute("PRAGMA journal_mode = WAL")
+        } catch {
+            failure = .sqlite(path, error)
+        }
+        db.close()
+        if failure == nil {
+            let fd = open(scratch, O_RDONLY | O_CLOEXEC)
+            if fd < 0 || fsync(fd) != 0 || link(scratch, path) != 0 {
+                failure = .cannotMake(path, String(cString: strerror(errno)))
+            }
+            if fd >= 0 { Glibc.close(fd) }
+        }
+        unlink(scratch)
+        Glibc.close(lock)
+        if let failure { throw failure }
+        Self.syncFolder(of: path)
+    }
+
+    /// Gives up a database being built (a load that failed): nothing appears.
+    public func abandon() {
+        guard let scratch = building?.scratch, let lock = building?.lock else { return }
+        building = nil
+        unlink(scratch)
+        Glibc.close(lock)
+    }
+
+    /// Makers of a database take turns by a lock file beside it (`DB.lock`), so that a load
+    /// building it in a scratch file is never raced by another maker.
+    private static func lockMaking(_ path: String) throws -> Int32 {
+        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw StoreError.cannotMake(path, String(cString: strerror(errno))) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                Glibc.close(lock)
+                throw StoreError.cannotMake(path, String(cString: strerror(errno)))
+            }
+        }
+        return lock
+    }
+
+    /// A new database with its schema in a scratch file beside `path`, readable by the user
+    /// alone; the scratch files of makers that were killed are removed first (the lock is held).
+    private static func makeScratch(_ path: String) throws -> String {
+        removeScratchFiles(of: path)
         let scratch = path + ".new-\(getpid())"
         let fd = open(scratch, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StoreError.cannotMake(path, String(cString: strerror(errno))) }
-        close(fd)
-        defer { unlink(scratch) }
+        Glibc.close(fd)
         do {
             let db = try Database(path: scratch, mode: .readWrite)
             try Schema.prepare(db)
             try db.execute("PRAGMA journal_mode = WAL")
+            db.close()
         } catch let e as SQLiteError {
+            unlink(scratch)
             throw StoreError.sqlite(path, e)
         }
-        if link(scratch, path) != 0 && errno != EEXIST {
-            throw StoreError.cannotMake(path, String(cString: strerror(errno)))
+        return scratch
+    }
+
+    private static func removeScratchFiles(of path: String) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + ".new-"
+        guard let dir = opendir(folder.isEmpty ? "/" : folder) else { return }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix(prefix) { names.append(name) }
         }
+        for name in names { unlink((folder.isEmpty ? "" : folder) + "/" + name) }
+    }
+
+    private static func syncFolder(of path: String) {
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let fd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        Glibc.close(fd)
     }
 
     // MARK: config

@@ -57,7 +57,15 @@ public final class Database {
         sqlite3_extended_result_codes(db, 1)
     }
 
-    deinit {
+    private var isOpen = true
+
+    deinit { close() }
+
+    /// Closes the connection (the last one checkpoints its WAL and removes it); nothing may be
+    /// asked of it after.
+    public func close() {
+        guard isOpen else { return }
+        isOpen = false
         cache.removeAll()
         sqlite3_close_v2(handle)
     }

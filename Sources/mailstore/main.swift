@@ -15,9 +15,16 @@ func withStore(_ database: String, access: MailStore.Access, options: CommonOpti
             run.diagnostics.error(e.description)
             throw Exit(e.status)
         }
-        do { try body(store, run) } catch let e as StoreError {
+        do {
+            try body(store, run)
+            try store.close()
+        } catch let e as StoreError {
+            store.abandon()
             run.diagnostics.error(e.description)
             throw Exit(e.status)
+        } catch {
+            try? store.close()  // what was committed stays, as in a database that was there
+            throw error
         }
     }
 }
@@ -69,7 +76,7 @@ struct Add: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        withStore(database, access: .write, options: common) { store, run in
+        withStore(database, access: .load, options: common) { store, run in
             try changeKeying(store, me: me, rules: addressFlags.rules)
             if meAuto, store.own.isEmpty {
                 if let report = try store.inferOwnAddresses(store.observeOwnAddresses(run)) {

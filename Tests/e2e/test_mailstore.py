@@ -264,7 +264,7 @@ def test_gmail_history_changes_labels_and_deletes(tmp_path):
     change = json.loads(run("mailstore", "config", db).stdout)["change"]
     r = run("mailstore", "history", db, input=json.dumps(response, indent=2))
     assert r.returncode == 0, r.stderr
-    assert records(r.stdout) == [{"gmail_id": "ffff01", "thread_id": "ffff01", "label_ids": ["INBOX", "UNREAD"]}]
+    assert records(r.stdout) == [{"gmail_id": "ffff01", "thread_id": "ffff01", "label_ids": ["INBOX", "UNREAD"], "format": "raw"}]
     assert chat(inbox["id"])["archived"]
     assert chat(unread["id"])["unread_count"] == before[chat(unread["id"])["conversation_id"]]["unread_count"] - 1
     changed = records(run("mailstore", "conversations", "--all", "--changed-after", str(change), "--now", NOW, db).stdout)
@@ -284,7 +284,7 @@ def test_gmail_history_changes_labels_and_deletes(tmp_path):
     assert json.loads(run("mailstore", "config", db).stdout)["messages"] == len(mail) - 1 - len(others)
     # a response that is not one is a counted error
     bad = run("mailstore", "history", db, input=b'{"kind": "something else"}\n')
-    assert bad.returncode == 1 and "not a users.history.list response" in bad.stderr.decode()
+    assert bad.returncode == 1 and "not a Gmail API response mailstore reads" in bad.stderr.decode()
 
 
 def test_label_and_count_as_a_client_reads_and_archives_a_chat(sample, tmp_path):
@@ -409,6 +409,36 @@ def test_killed_loads_of_the_generated_mailbox(generated_mbox, tmp_path):
     killed_loads(tmp_path, inputs, me, len({json.loads(line)["id"] for line in lines.splitlines()}))
 
 
+def test_a_first_load_killed_leaves_no_database_and_the_same_load_makes_it(sample, tmp_path):
+    """A load that makes the database builds it in a scratch file beside it: killed, there is
+    no database (a reader says so) and the next maker removes the scratch file."""
+    lines, me = sample
+    inputs = []
+    for k, batch in enumerate(many_records(lines, 60)):
+        path = tmp_path / f"{k}.jsonl"
+        path.write_bytes(batch)
+        inputs.append(path)
+    clean = tmp_path / "clean.db"
+    started = time.monotonic()
+    add(clean, "--me", me[0], *inputs)
+    load_time = time.monotonic() - started
+    db = tmp_path / "mail.db"
+    rng = random.Random(7)
+    for _ in range(5):
+        p = subprocess.Popen([BIN / "mailstore", "add", "-q", "--me", me[0], db, *inputs], env=ENV, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.0, load_time * 0.8))
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        if db.exists():  # it had finished
+            db.unlink()
+            continue
+        assert run("mailstore", "count", db, "*").returncode == 66
+    add(db, "--me", me[0], *inputs)
+    assert not list(tmp_path.glob("mail.db.new-*"))
+    assert store_output(db) == store_output(clean)
+    assert oct(db.stat().st_mode & 0o777) == "0o600"
+
+
 def test_a_full_disk_is_an_io_error_and_the_database_keeps_what_was_committed(sample, tmp_path):
     disk = tmp_path / "disk"
     disk.mkdir()
@@ -418,8 +448,12 @@ def test_a_full_disk_is_an_io_error_and_the_database_keeps_what_was_committed(sa
     try:
         lines, me = sample
         db = disk / "mail.db"
-        add(db, "--me", me[0], input=lines)
         big = b"".join(many_records(lines, 200))
+        # a first load that does not fit: no database, nothing left beside it
+        r = run("mailstore", "add", "--me", me[0], db, input=big)
+        assert r.returncode == 74, r.stderr
+        assert not db.exists() and not list(disk.glob("mail.db.new-*"))
+        add(db, "--me", me[0], input=lines)
         r = run("mailstore", "add", db, input=big)
         assert r.returncode == 74, r.stderr
         assert r.stderr.decode() == f"mailstore: {db}: database or disk is full\n"
