@@ -298,3 +298,30 @@ def test_templates_from_a_folder_replace_the_built_in_ones(tmp_path, sample):
     bad = render(d / "conversations.jsonl", d / "messages.jsonl", tmp_path / "site2", "--templates", t)
     assert bad.returncode == 64
     assert f"{t}/bubble.html:2: unknown field 'nonsense'" in bad.stderr.decode()
+
+
+def test_events_are_paged_as_the_other_lists_upcoming_then_past(tmp_path):
+    # NOW is 2026-03-11: four events to come and three past, one an event a message each
+    def event(i, day):
+        return {"uid": f"e{i}@x.example", "method": "REQUEST", "status": "confirmed", "summary": f"Event number {i}",
+                "start": f"2026-03-{day:02d}T10:00:00Z", "end": f"2026-03-{day:02d}T11:00:00Z", "all_day": False}
+    days = [20, 12, 3, 15, 1, 25, 7]
+    msgs = [message(i, events=[event(i, day)]) for i, day in enumerate(days)]
+    c, m = records_for([conversation([x["id"] for x in msgs])], msgs, tmp_path)
+    assert render(c, m, tmp_path / "site", "--list-page-size", "3").returncode == 0
+    files = ["events.html", "events.p2.html", "events.p3.html"]
+    assert sorted(p.name for p in (tmp_path / "site").glob("events*.html")) == files
+    shown = []
+    for k, name in enumerate(files):
+        page = (tmp_path / "site" / name).read_text()
+        assert f"<title>Events ({k + 1} of 3)</title>" in page
+        assert ('rel="prev"' in page) == (k > 0) and ('rel="next"' in page) == (k < 2)
+        assert k == 0 or f'<a rel="prev" href="{files[k - 1]}">Previous</a>' in page
+        assert k == 2 or f'<a rel="next" href="{files[k + 1]}">Next</a>' in page
+        for part in re.findall(r"<h2>(Upcoming|Past)</h2><ul class=\"cards\">(.*?)</ul>", page, re.S):
+            shown += [(part[0], int(n)) for n in re.findall(r"Event number (\d)", part[1])]
+        assert page.count('class="card event"') == (3 if k < 2 else 1)
+    # soonest first, then the past latest first; a part that goes on over two pages is headed on both
+    assert shown == [("Upcoming", 1), ("Upcoming", 3), ("Upcoming", 0), ("Upcoming", 5), ("Past", 6), ("Past", 2), ("Past", 4)]
+    assert render(c, m, tmp_path / "site").returncode == 0
+    assert sorted(p.name for p in (tmp_path / "site").glob("events*.html")) == ["events.html"]
