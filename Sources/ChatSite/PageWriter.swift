@@ -25,10 +25,11 @@ struct PageWriter {
     }
 
     /// No script, nothing from elsewhere: styles and images from the site and data: only
-    /// (inline styles too: the mail shown in frames is styled inline, and frames inherit this).
-    static func contentSecurityPolicy(remoteImages: Bool) -> String {
+    /// (inline styles too: the mail shown in frames is styled inline), frames of the site's
+    /// own documents (a message's HTML) on the pages, none inside those documents.
+    static func contentSecurityPolicy(remoteImages: Bool, frames: Bool = true) -> String {
         "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:" + (remoteImages ? " https:" : "")
-            + "; base-uri 'none'; form-action 'none'"
+            + (frames ? "; frame-src 'self'" : "") + "; base-uri 'none'; form-action 'none'"
     }
 
     static func page(_ templates: SiteTemplates, title: String, root: String, nav: [UInt8], content: [UInt8], remoteImages: Bool) -> [UInt8] {

@@ -199,12 +199,41 @@ def test_html_that_was_not_sanitized_is_sanitized_before_it_reaches_a_frame(tmp_
                                                                            "content_id": "a1"}])], tmp_path)
     assert render(c, m, tmp_path / "site").returncode == 0
     page = (tmp_path / "site" / "c" / "p1.html").read_text()
-    frame = html_unescape(re.search(r'srcdoc="([^"]*)"', page).group(1))
+    frame = framed(tmp_path / "site", page)
     assert "<script" not in frame and "onclick" not in frame and "alert" not in frame
     assert 'data-remote-src="https://t.example/p.png"' in frame and ' src="https:' not in frame
     assert 'data-cid="a1"' in frame and "cid:" not in frame.replace('data-cid="a1"', "")
-    full = list((tmp_path / "site" / "m").glob("*.html"))
+    full = [p for p in (tmp_path / "site" / "m").glob("*.html") if not p.name.endswith(".frame.html")]
     assert len(full) == 1 and "Back to the conversation" in full[0].read_text()
+
+
+def framed(site, page):
+    """The document a page's one frame shows (m/ANCHOR.frame.html), checked to be sandboxed,
+    to carry the pages' policy and to be the same file on the conversation and full pages."""
+    frames = re.findall(r'<iframe class="preview-frame" [^>]*sandbox="allow-popups allow-popups-to-escape-sandbox" '
+                        r'tabindex="-1" loading="lazy" src="../m/([^"]+\.frame\.html)"></iframe>', page)
+    assert len(frames) == 1, page
+    full = (site / "m" / frames[0].replace(".frame.html", ".html")).read_text()
+    assert f'sandbox="allow-popups allow-popups-to-escape-sandbox" src="{frames[0]}"></iframe>' in full
+    document = (site / "m" / frames[0]).read_text()
+    head = re.match(r'<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" '
+                    r'content="([^"]+)"><meta name="referrer" content="no-referrer"><title>', document)
+    # the page's policy, frames of the site's own documents left out
+    assert head and html_unescape(head.group(1)) == ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                                                     "base-uri 'none'; form-action 'none'")
+    assert "<body>" in document and "srcdoc" not in page + full
+    return document
+
+
+def test_an_html_message_is_written_once_for_its_preview_and_its_full_page(tmp_path):
+    body = "<p>" + "A long newsletter paragraph. " * 2000 + "</p>"
+    c, m = records_for([conversation(["m1@x.example"])], [message(1, reply_text="", html=body, sanitize={})], tmp_path)
+    assert render(c, m, tmp_path / "site").returncode == 0
+    site = tmp_path / "site"
+    document = framed(site, (site / "c" / "p1.html").read_text())
+    assert document.count("A long newsletter paragraph.") == 2000
+    everywhere = sum(p.read_text().count("A long newsletter paragraph.") for p in site.rglob("*.html"))
+    assert everywhere == 2000
 
 
 def test_a_saved_attachment_is_linked_and_its_inline_image_shown(tmp_path):
@@ -221,7 +250,7 @@ def test_a_saved_attachment_is_linked_and_its_inline_image_shown(tmp_path):
     page = (tmp_path / "site" / "c" / "p1.html").read_text()
     assert '<a href="../files/photo%201.png" dir="auto">photo 1.png</a>' in page
     assert '<a href="file:///dev/null/%C3%A9%201.pdf" dir="auto">é 1.pdf</a>' in page
-    assert 'src="../files/photo%201.png"' in html_unescape(re.search(r'srcdoc="([^"]*)"', page).group(1))
+    assert 'src="../files/photo%201.png"' in framed(tmp_path / "site", page)
 
 
 def test_bad_records_are_reported_with_their_line_and_left_out(tmp_path):
