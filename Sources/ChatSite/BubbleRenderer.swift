@@ -66,9 +66,13 @@ struct BubbleRenderer {
             f[.preview] = preview
             try site.write(page, fullPage(document: document, title: title, back: "c/\(conversationFile).html#\(anchor)"))
         } else if !Self.isBlank(text) {
+            // lines a program cut at a width flow again; format=flowed was undone by text-extract
+            // and the breaks it left are the sender's
+            let format = r.string("text_format")
+            let shown = format == "flowed" || format == "flowed_delsp" ? text : Reflow.paragraphs(text)
             var body: [UInt8] = []
-            body.reserveCapacity(text.count + text.count / 8)
-            LinkedText.html(text, into: &body)
+            body.reserveCapacity(shown.count + shown.count / 8)
+            LinkedText.html(shown, into: &body)
             f[.text] = body
             if let lang = TextFacts.cjkLanguage(text) { f.set(.lang, lang) }
         }

@@ -13,8 +13,9 @@ import UnixFilter
 extension ChatRender {
     static let renderState = ".mailstore-render"
     /// Raised when the same records make other pages (the site of an older chat-render is then
-    /// rendered whole, not left half in the old way): 2, a message's HTML in a file of its own.
-    static let pagesVersion = "2"
+    /// rendered whole, not left half in the old way): 2, a message's HTML in a file of its own;
+    /// 3, hard-wrapped text flowing.
+    static let pagesVersion = "3"
 
     public func run(store: MailStore, _ run: FilterRun) throws {
         guard var clock = LocalClock(zone: zone) else { throw Exit(.usage) }

@@ -354,3 +354,20 @@ def test_events_are_paged_as_the_other_lists_upcoming_then_past(tmp_path):
     assert shown == [("Upcoming", 1), ("Upcoming", 3), ("Upcoming", 0), ("Upcoming", 5), ("Past", 6), ("Past", 2), ("Past", 4)]
     assert render(c, m, tmp_path / "site").returncode == 0
     assert sorted(p.name for p in (tmp_path / "site").glob("events*.html")) == ["events.html"]
+
+
+def test_hard_wrapped_text_flows_and_format_flowed_text_keeps_its_breaks(tmp_path):
+    wrapped = ("Thanks for sending the draft over. I read it on the train this morning\n"
+               "and I think the second section works much better now that the examples\n"
+               "come first.\n\nSee you Friday,\nAna")
+    flowing = ("Thanks for sending the draft over. I read it on the train this morning and I think the second section works much "
+               "better now that the examples come first.\n\nSee you Friday,\nAna")
+    msgs = [message(1, reply_text=wrapped, text=wrapped, text_format="plain"),
+            # text-extract undid format=flowed: what breaks are left are the sender's
+            message(2, reply_text=wrapped, text=wrapped, text_format="flowed"),
+            message(3, reply_text=None, text=wrapped)]
+    c, m = records_for([conversation([x["id"] for x in msgs])], msgs, tmp_path)
+    assert render(c, m, tmp_path / "site").returncode == 0
+    page = (tmp_path / "site" / "c" / "p1.html").read_text()
+    texts = re.findall(r'<div class="text" dir="auto">(.*?)</div>', page, re.S)
+    assert texts == [flowing, wrapped, flowing]
