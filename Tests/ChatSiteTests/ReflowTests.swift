@@ -3,6 +3,10 @@ import Testing
 
 func reflowed(_ s: String) -> String { String(decoding: Reflow.paragraphs(Array(s.utf8)), as: UTF8.self) }
 
+extension Reflow {
+    static func width(_ s: String) -> Int { Array(s.utf8).withUnsafeBufferPointer { width($0, 0, $0.count) } }
+}
+
 /// Mail as wrapping programs cut it (Python's textwrap at 64 to 72 columns, Chinese at 72
 /// columns counting each character as two, Japanese at 70 keeping punctuation off the start of
 /// a line), and text that was not wrapped: the cases the reflow was written on.
@@ -211,9 +215,45 @@ enum ReflowCases {
         }
     }
 
+    /// Text of random words, CJK, markers, quotes and breaks: the reflow only takes line breaks,
+    /// indents and spaces at the ends of lines away and puts spaces in, and reads no byte amiss.
+    @Test func reflowingChangesNothingButSpacesAndBreaks() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int(seed >> 33) % n
+        }
+        let pieces = ["word", "a", "longerword", "黑貓", "、", "。", "- ", "1. ", "> ", "    ", "\t", " ", " ", " ", "\n", "\n",
+                      "\n\n", "-- \n", "```", "https://x.example/a_b", "well-", "é", "\u{301}", "\r\n", "🎉", "\u{FFFD}"]
+        func solid(_ b: [UInt8]) -> [UInt8] { b.filter { $0 != 0x20 && $0 != 0x0A && $0 != 0x09 && $0 != 0x0D } }
+        var changed = 0
+        for _ in 0..<3000 {
+            var text = ""
+            if next(2) == 0 {
+                for _ in 0..<next(200) { text += pieces[next(pieces.count)] }
+            } else {
+                // words wrapped greedily at a width, with a random piece now and then
+                let width = 60 + next(21)
+                var line = ""
+                for _ in 0..<next(120) {
+                    let word = next(6) == 0 ? pieces[next(pieces.count)] : ["word", "longerword", "黑貓宅急便", "a", "été"][next(5)]
+                    if Reflow.width(line + " " + word) > width { text += line + "\n"; line = word } else { line += line.isEmpty ? word : " " + word }
+                }
+                text += line
+            }
+            let bytes = Array(text.utf8)
+            let out = Reflow.paragraphs(bytes)
+            if out != bytes { changed += 1 }
+            #expect(solid(out) == solid(bytes))
+            #expect(out.count <= bytes.count + bytes.count / 2)
+        }
+        #expect(changed > 100, "\(changed) of 3000 texts reflowed")
+        // and a truncated character at the end
+        _ = Reflow.paragraphs(Array(String(repeating: "wrapped words ", count: 10).utf8) + [0x0A, 0x61, 0x0A, 0xE9, 0xBB])
+    }
+
     @Test func widthsCountEastAsianWideCharactersAsTwoColumns() {
-        let t = Array("ab黑貓é\u{301}".utf8)
-        #expect(t.withUnsafeBufferPointer { Reflow.width($0, 0, $0.count) } == 7)
+        #expect(Reflow.width("ab黑貓é\u{301}") == 7)
     }
 
     @Test func textWithoutTwoLinesCutAtOneWidthIsLeftAlone() {
