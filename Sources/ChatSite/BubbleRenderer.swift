@@ -52,22 +52,27 @@ struct BubbleRenderer {
         let html = r.stringBytes("html")
         let attachments = r.value("attachments")?.arrayValue ?? []
         if let html, !html.isEmpty, r.value("is_newsletter") == .bool(true) || Self.isBlank(text) {
-            let page = "m/" + anchor + ".html"
-            let document = frameDocument(html, sanitized: r.value("sanitize").map { $0 != .null } ?? false, attachments: attachments)
-            var srcdoc: [UInt8] = []
-            HTMLEscape.srcdoc(document, into: &srcdoc)
+            // the message's HTML is written once, in a document of its own that both the preview
+            // in the conversation and the message's full page show in a sandboxed frame
+            let page = "m/" + anchor + ".html", document = anchor + ".frame.html"
             let title = r.string("subject").flatMap { $0.isEmpty ? nil : $0 } ?? "Message from \(senderName)"
+            try site.write("m/" + document, frameDocument(html, sanitized: r.value("sanitize").map { $0 != .null } ?? false,
+                                                          attachments: attachments, title: title))
             var preview = Array("<div class=\"preview\"><iframe class=\"preview-frame\" title=\"".utf8)
             HTMLEscape.text(title.utf8, into: &preview)
-            preview += Array("\" sandbox=\"allow-popups allow-popups-to-escape-sandbox\" tabindex=\"-1\" srcdoc=\"".utf8)
-            preview += srcdoc
+            preview += Array("\" sandbox=\"\(Self.sandbox)\" tabindex=\"-1\" loading=\"lazy\" src=\"../m/".utf8)
+            HTMLEscape.text(document.utf8, into: &preview)
             preview += Array("\"></iframe></div><p class=\"open-full\"><a href=\"../\(page)\">Open the whole message</a></p>".utf8)
             f[.preview] = preview
-            try site.write(page, fullPage(srcdoc: srcdoc, title: title, back: "c/\(conversationFile).html#\(anchor)"))
+            try site.write(page, fullPage(document: document, title: title, back: "c/\(conversationFile).html#\(anchor)"))
         } else if !Self.isBlank(text) {
+            // lines a program cut at a width flow again; format=flowed was undone by text-extract
+            // and the breaks it left are the sender's
+            let format = r.string("text_format")
+            let shown = format == "flowed" || format == "flowed_delsp" ? text : Reflow.paragraphs(text)
             var body: [UInt8] = []
-            body.reserveCapacity(text.count + text.count / 8)
-            LinkedText.html(text, into: &body)
+            body.reserveCapacity(shown.count + shown.count / 8)
+            LinkedText.html(shown, into: &body)
             f[.text] = body
             if let lang = TextFacts.cjkLanguage(text) { f.set(.lang, lang) }
         }
@@ -110,12 +115,22 @@ struct BubbleRenderer {
 
     // MARK: HTML in a frame
 
-    /// The document the frame shows: the message's HTML sanitized (by html-sanitize, or here when
-    /// it was not), its inline images pointed at the saved attachments, remote ones held back.
-    func frameDocument(_ html: [UInt8], sanitized: Bool, attachments: [JSONValue]) -> [UInt8] {
+    /// What a frame showing a message's HTML may do: open links in a new tab, nothing else
+    /// (no script, no form, no same origin as the site).
+    static let sandbox = "allow-popups allow-popups-to-escape-sandbox"
+
+    /// The document the frames show (`m/ANCHOR.frame.html`): the message's HTML sanitized (by
+    /// html-sanitize, or here when it was not), its inline images pointed at the saved
+    /// attachments, remote ones held back. A document loaded from a file does not take the
+    /// policy of the page that frames it, as a srcdoc one did: it carries the pages' own.
+    func frameDocument(_ html: [UInt8], sanitized: Bool, attachments: [JSONValue], title: String) -> [UInt8] {
         let clean = sanitized ? html : sanitizer.sanitize(html).html
-        var out = Array("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><base target=\"_blank\"><style>html,body{margin:0;padding:0}</style></head><body>".utf8)
-        out.reserveCapacity(clean.count + 256)
+        var out = Array("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" content=\"".utf8)
+        out.reserveCapacity(clean.count + 512)
+        HTMLEscape.text(PageWriter.contentSecurityPolicy(remoteImages: remoteImages, frames: false).utf8, into: &out)
+        out += Array("\"><meta name=\"referrer\" content=\"no-referrer\"><title>".utf8)
+        HTMLEscape.text(title.utf8, into: &out)
+        out += Array("</title><base target=\"_blank\"><style>html,body{margin:0;padding:0}</style></head><body>".utf8)
         rewriteImages(clean, attachments: attachments, into: &out)
         out += Array("</body></html>".utf8)
         return out
@@ -193,14 +208,14 @@ struct BubbleRenderer {
         return (up + b[common...]).map(encoded).joined(separator: "/")
     }
 
-    /// A page of its own for an HTML message, full width (`srcdoc`: the frame's document, escaped).
-    func fullPage(srcdoc: [UInt8], title: String, back: String) -> [UInt8] {
+    /// A page of its own for an HTML message, full width: its `document` (in m/) in a frame.
+    func fullPage(document: String, title: String, back: String) -> [UInt8] {
         var content = Array("<p class=\"back\"><a href=\"../".utf8)
         HTMLEscape.text(Array(back.utf8), into: &content)
         content += Array("\">Back to the conversation</a></p><iframe class=\"full-frame\" title=\"".utf8)
         HTMLEscape.text(Array(title.utf8), into: &content)
-        content += Array("\" sandbox=\"allow-popups allow-popups-to-escape-sandbox\" srcdoc=\"".utf8)
-        content += srcdoc
+        content += Array("\" sandbox=\"\(Self.sandbox)\" src=\"".utf8)
+        HTMLEscape.text(document.utf8, into: &content)
         content += Array("\"></iframe>".utf8)
         return PageWriter.page(templates, title: title, root: "../", nav: [], content: content, remoteImages: remoteImages)
     }

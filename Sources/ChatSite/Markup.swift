@@ -15,21 +15,6 @@ public enum HTMLEscape {
         text(s.utf8, into: &out)
         return out
     }
-
-    /// For a srcdoc attribute: only what ends the value or starts a reference. The document
-    /// inside gets back exactly the HTML given.
-    public static func srcdoc(_ html: [UInt8], into out: inout [UInt8]) {
-        out.reserveCapacity(out.count + html.count + html.count / 32)
-        html.withUnsafeBufferPointer { bytes in
-            var plain = 0
-            for i in 0..<bytes.count where bytes[i] == UInt8(ascii: "&") || bytes[i] == UInt8(ascii: "\"") {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<i]))
-                out.append(contentsOf: bytes[i] == UInt8(ascii: "&") ? "&amp;".utf8 : "&quot;".utf8)
-                plain = i + 1
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain...]))
-        }
-    }
 }
 
 /// A message's plain text as HTML: escaped, with its http(s) and mailto links made links

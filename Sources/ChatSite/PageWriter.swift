@@ -25,10 +25,11 @@ struct PageWriter {
     }
 
     /// No script, nothing from elsewhere: styles and images from the site and data: only
-    /// (inline styles too: the mail shown in frames is styled inline, and frames inherit this).
-    static func contentSecurityPolicy(remoteImages: Bool) -> String {
+    /// (inline styles too: the mail shown in frames is styled inline), frames of the site's
+    /// own documents (a message's HTML) on the pages, none inside those documents.
+    static func contentSecurityPolicy(remoteImages: Bool, frames: Bool = true) -> String {
         "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:" + (remoteImages ? " https:" : "")
-            + "; base-uri 'none'; form-action 'none'"
+            + (frames ? "; frame-src 'self'" : "") + "; base-uri 'none'; form-action 'none'"
     }
 
     static func page(_ templates: SiteTemplates, title: String, root: String, nav: [UInt8], content: [UInt8], remoteImages: Bool) -> [UInt8] {
@@ -71,7 +72,7 @@ struct PageWriter {
         for page in 1...count {
             let slice = list.dropFirst((page - 1) * pageSize).prefix(pageSize)
             var content = header(c)
-            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, older: true) }
+            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, labels: ("Older", "Newer")) }
             content += Array("<ol class=\"messages\">".utf8)
             var lastDay: Int?
             for b in slice {
@@ -85,7 +86,7 @@ struct PageWriter {
                 try spool.read(offset: b.offset, length: b.length, into: &content)
             }
             content += Array("</ol>".utf8)
-            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, older: true) }
+            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, labels: ("Older", "Newer")) }
             let title = c.title + (count > 1 ? " (\(page) of \(count))" : "")
             try site.write("c/" + file(page), Self.page(templates, title: title, root: "../", nav: nav(root: "../", current: nil),
                                                      content: content, remoteImages: remoteImages))
@@ -105,10 +106,11 @@ struct PageWriter {
         return out
     }
 
-    func pager(previous: String?, next: String?, older: Bool) -> [UInt8] {
+    /// Links to the previous and the next page, named `labels`.
+    func pager(previous: String?, next: String?, labels: (previous: String, next: String)) -> [UInt8] {
         var out = Array("<nav class=\"pager\" aria-label=\"Pages\">".utf8)
-        if let previous { out += Array("<a rel=\"prev\" href=\"\(Self.hrefText(previous))\">\(older ? "Older" : "Newer")</a>".utf8) }
-        if let next { out += Array("<a rel=\"next\" href=\"\(Self.hrefText(next))\">\(older ? "Newer" : "Older")</a>".utf8) }
+        if let previous { out += Array("<a rel=\"prev\" href=\"\(Self.hrefText(previous))\">\(labels.previous)</a>".utf8) }
+        if let next { out += Array("<a rel=\"next\" href=\"\(Self.hrefText(next))\">\(labels.next)</a>".utf8) }
         return out + Array("</nav>".utf8)
     }
 
@@ -128,7 +130,7 @@ struct PageWriter {
         try conversationList(.lists, newest.filter { visible($0) && $0.isList && !$0.isNewsletter }, pageSize: pageSize, clock: &clock)
         try conversationList(.archived, newest.filter(\.archived), pageSize: pageSize, clock: &clock)
         try parcels(newest, pageSize: pageSize)
-        try events(calendar, conversations: all, now: now, clock: &clock)
+        try events(calendar, conversations: all, now: now, pageSize: pageSize, clock: &clock)
     }
 
     func write(_ section: Section, pages: [[UInt8]], empty: String) throws {
@@ -141,7 +143,9 @@ struct PageWriter {
             } else {
                 content += pages[page - 1]
             }
-            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, older: false) }
+            // the calendar's order is soonest first, then the past latest first: neither newer nor older
+            let labels = section == .events ? ("Previous", "Next") : ("Newer", "Older")
+            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, labels: labels) }
             let title = section.title + (count > 1 ? " (\(page) of \(count))" : "")
             try site.write(file(page), Self.page(templates, title: title, root: "", nav: nav(root: "", current: section),
                                                   content: content, remoteImages: remoteImages))
@@ -202,21 +206,31 @@ struct PageWriter {
         }
     }
 
-    func events(_ calendar: [EventStore.Tracked], conversations: [ConversationSummary], now: Int, clock: inout LocalClock) throws {
+    /// The calendar's cards, upcoming (soonest first) then past (latest first), --list-page-size
+    /// to a page as the other lists; each page heads the part of either it holds.
+    func events(_ calendar: [EventStore.Tracked], conversations: [ConversationSummary], now: Int, pageSize: Int,
+                clock: inout LocalClock) throws {
         var upcoming: [EventStore.Tracked] = [], past: [EventStore.Tracked] = []
         for t in calendar { EventGroup.isUpcoming(t.event, now: now) ? upcoming.append(t) : past.append(t) }
         upcoming.sort { EventGroup.sortKey($0.event) < EventGroup.sortKey($1.event) }
         past.sort { EventGroup.sortKey($0.event) > EventGroup.sortKey($1.event) }
-        var content: [UInt8] = []
-        for (heading, list) in [("Upcoming", upcoming), ("Past", past)] where !list.isEmpty {
-            content += Array("<h2>\(heading)</h2><ul class=\"cards\">".utf8)
-            for t in list {
+        let all = upcoming.map { ("Upcoming", $0) } + past.map { ("Past", $0) }
+        var pages: [[UInt8]] = []
+        for start in stride(from: 0, to: all.count, by: pageSize) {
+            var content: [UInt8] = []
+            var heading: String?
+            for (part, t) in all[start..<min(all.count, start + pageSize)] {
+                if part != heading {
+                    if heading != nil { content += Array("</ul>".utf8) }
+                    content += Array("<h2>\(part)</h2><ul class=\"cards\">".utf8)
+                    heading = part
+                }
                 let c = t.conversationID.flatMap { Int($0) }.map { conversations[$0] }
                 bubbles.eventCard(t.event, conversation: c.map { ($0.title, "c/" + $0.file + ".html") }, into: &content, clock: &clock)
             }
-            content += Array("</ul>".utf8)
+            pages.append(content + Array("</ul>".utf8))
         }
-        try write(.events, pages: content.isEmpty ? [] : [content], empty: "No events.")
+        try write(.events, pages: pages, empty: "No events.")
     }
 
     static func paged(_ items: [[UInt8]], pageSize: Int, list: String) -> [[UInt8]] {

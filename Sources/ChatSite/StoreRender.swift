@@ -12,6 +12,10 @@ import UnixFilter
 /// is. Another database, zone, page size or look renders everything.
 extension ChatRender {
     static let renderState = ".mailstore-render"
+    /// Raised when the same records make other pages (the site of an older chat-render is then
+    /// rendered whole, not left half in the old way): 2, a message's HTML in a file of its own;
+    /// 3, hard-wrapped text flowing.
+    static let pagesVersion = "3"
 
     public func run(store: MailStore, _ run: FilterRun) throws {
         guard var clock = LocalClock(zone: zone) else { throw Exit(.usage) }
@@ -22,7 +26,7 @@ extension ChatRender {
         var pages = PageWriter(templates: templates, site: site, remoteImages: remoteImages, bubbles: renderer)
 
         try store.snapshot {
-            let settings = [try store.storeID(), zone, String(remoteImages), String(messagesPerPage), String(listPageSize),
+            let settings = [Self.pagesVersion, try store.storeID(), zone, String(remoteImages), String(messagesPerPage), String(listPageSize),
                             templates.fingerprint].joined(separator: " ")
             let counter = try store.changeCounter()
             let since = Self.lastRender(in: out, settings: settings)

@@ -199,12 +199,41 @@ def test_html_that_was_not_sanitized_is_sanitized_before_it_reaches_a_frame(tmp_
                                                                            "content_id": "a1"}])], tmp_path)
     assert render(c, m, tmp_path / "site").returncode == 0
     page = (tmp_path / "site" / "c" / "p1.html").read_text()
-    frame = html_unescape(re.search(r'srcdoc="([^"]*)"', page).group(1))
+    frame = framed(tmp_path / "site", page)
     assert "<script" not in frame and "onclick" not in frame and "alert" not in frame
     assert 'data-remote-src="https://t.example/p.png"' in frame and ' src="https:' not in frame
     assert 'data-cid="a1"' in frame and "cid:" not in frame.replace('data-cid="a1"', "")
-    full = list((tmp_path / "site" / "m").glob("*.html"))
+    full = [p for p in (tmp_path / "site" / "m").glob("*.html") if not p.name.endswith(".frame.html")]
     assert len(full) == 1 and "Back to the conversation" in full[0].read_text()
+
+
+def framed(site, page):
+    """The document a page's one frame shows (m/ANCHOR.frame.html), checked to be sandboxed,
+    to carry the pages' policy and to be the same file on the conversation and full pages."""
+    frames = re.findall(r'<iframe class="preview-frame" [^>]*sandbox="allow-popups allow-popups-to-escape-sandbox" '
+                        r'tabindex="-1" loading="lazy" src="../m/([^"]+\.frame\.html)"></iframe>', page)
+    assert len(frames) == 1, page
+    full = (site / "m" / frames[0].replace(".frame.html", ".html")).read_text()
+    assert f'sandbox="allow-popups allow-popups-to-escape-sandbox" src="{frames[0]}"></iframe>' in full
+    document = (site / "m" / frames[0]).read_text()
+    head = re.match(r'<!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" '
+                    r'content="([^"]+)"><meta name="referrer" content="no-referrer"><title>', document)
+    # the page's policy, frames of the site's own documents left out
+    assert head and html_unescape(head.group(1)) == ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+                                                     "base-uri 'none'; form-action 'none'")
+    assert "<body>" in document and "srcdoc" not in page + full
+    return document
+
+
+def test_an_html_message_is_written_once_for_its_preview_and_its_full_page(tmp_path):
+    body = "<p>" + "A long newsletter paragraph. " * 2000 + "</p>"
+    c, m = records_for([conversation(["m1@x.example"])], [message(1, reply_text="", html=body, sanitize={})], tmp_path)
+    assert render(c, m, tmp_path / "site").returncode == 0
+    site = tmp_path / "site"
+    document = framed(site, (site / "c" / "p1.html").read_text())
+    assert document.count("A long newsletter paragraph.") == 2000
+    everywhere = sum(p.read_text().count("A long newsletter paragraph.") for p in site.rglob("*.html"))
+    assert everywhere == 2000
 
 
 def test_a_saved_attachment_is_linked_and_its_inline_image_shown(tmp_path):
@@ -221,7 +250,7 @@ def test_a_saved_attachment_is_linked_and_its_inline_image_shown(tmp_path):
     page = (tmp_path / "site" / "c" / "p1.html").read_text()
     assert '<a href="../files/photo%201.png" dir="auto">photo 1.png</a>' in page
     assert '<a href="file:///dev/null/%C3%A9%201.pdf" dir="auto">é 1.pdf</a>' in page
-    assert 'src="../files/photo%201.png"' in html_unescape(re.search(r'srcdoc="([^"]*)"', page).group(1))
+    assert 'src="../files/photo%201.png"' in framed(tmp_path / "site", page)
 
 
 def test_bad_records_are_reported_with_their_line_and_left_out(tmp_path):
@@ -298,3 +327,47 @@ def test_templates_from_a_folder_replace_the_built_in_ones(tmp_path, sample):
     bad = render(d / "conversations.jsonl", d / "messages.jsonl", tmp_path / "site2", "--templates", t)
     assert bad.returncode == 64
     assert f"{t}/bubble.html:2: unknown field 'nonsense'" in bad.stderr.decode()
+
+
+def test_events_are_paged_as_the_other_lists_upcoming_then_past(tmp_path):
+    # NOW is 2026-03-11: four events to come and three past, one an event a message each
+    def event(i, day):
+        return {"uid": f"e{i}@x.example", "method": "REQUEST", "status": "confirmed", "summary": f"Event number {i}",
+                "start": f"2026-03-{day:02d}T10:00:00Z", "end": f"2026-03-{day:02d}T11:00:00Z", "all_day": False}
+    days = [20, 12, 3, 15, 1, 25, 7]
+    msgs = [message(i, events=[event(i, day)]) for i, day in enumerate(days)]
+    c, m = records_for([conversation([x["id"] for x in msgs])], msgs, tmp_path)
+    assert render(c, m, tmp_path / "site", "--list-page-size", "3").returncode == 0
+    files = ["events.html", "events.p2.html", "events.p3.html"]
+    assert sorted(p.name for p in (tmp_path / "site").glob("events*.html")) == files
+    shown = []
+    for k, name in enumerate(files):
+        page = (tmp_path / "site" / name).read_text()
+        assert f"<title>Events ({k + 1} of 3)</title>" in page
+        assert ('rel="prev"' in page) == (k > 0) and ('rel="next"' in page) == (k < 2)
+        assert k == 0 or f'<a rel="prev" href="{files[k - 1]}">Previous</a>' in page
+        assert k == 2 or f'<a rel="next" href="{files[k + 1]}">Next</a>' in page
+        for part in re.findall(r"<h2>(Upcoming|Past)</h2><ul class=\"cards\">(.*?)</ul>", page, re.S):
+            shown += [(part[0], int(n)) for n in re.findall(r"Event number (\d)", part[1])]
+        assert page.count('class="card event"') == (3 if k < 2 else 1)
+    # soonest first, then the past latest first; a part that goes on over two pages is headed on both
+    assert shown == [("Upcoming", 1), ("Upcoming", 3), ("Upcoming", 0), ("Upcoming", 5), ("Past", 6), ("Past", 2), ("Past", 4)]
+    assert render(c, m, tmp_path / "site").returncode == 0
+    assert sorted(p.name for p in (tmp_path / "site").glob("events*.html")) == ["events.html"]
+
+
+def test_hard_wrapped_text_flows_and_format_flowed_text_keeps_its_breaks(tmp_path):
+    wrapped = ("Thanks for sending the draft over. I read it on the train this morning\n"
+               "and I think the second section works much better now that the examples\n"
+               "come first.\n\nSee you Friday,\nAna")
+    flowing = ("Thanks for sending the draft over. I read it on the train this morning and I think the second section works much "
+               "better now that the examples come first.\n\nSee you Friday,\nAna")
+    msgs = [message(1, reply_text=wrapped, text=wrapped, text_format="plain"),
+            # text-extract undid format=flowed: what breaks are left are the sender's
+            message(2, reply_text=wrapped, text=wrapped, text_format="flowed"),
+            message(3, reply_text=None, text=wrapped)]
+    c, m = records_for([conversation([x["id"] for x in msgs])], msgs, tmp_path)
+    assert render(c, m, tmp_path / "site").returncode == 0
+    page = (tmp_path / "site" / "c" / "p1.html").read_text()
+    texts = re.findall(r'<div class="text" dir="auto">(.*?)</div>', page, re.S)
+    assert texts == [flowing, wrapped, flowing]

@@ -547,19 +547,22 @@ def site_files(site):
             if p.is_file() and not p.name.startswith(".mailstore-")}  # the database's id and counter
 
 
-def test_chat_render_of_the_store_equals_chat_render_of_the_files(sample, tmp_path):
+@pytest.mark.parametrize("pages", [[], ["--list-page-size", "2", "--messages-per-page", "3"]], ids=["one-page", "paged"])
+def test_chat_render_of_the_store_equals_chat_render_of_the_files(sample, tmp_path, pages):
     lines, me = sample
     db = tmp_path / "mail.db"
     add(db, "--me", me[0], input=lines)
-    render(db, tmp_path / "from-store")
+    render(db, tmp_path / "from-store", *pages)
     conversations = tmp_path / "conversations.jsonl"
     conversations.write_bytes(run("conversation-group", "--now", NOW, input=lines).stdout)
     messages = tmp_path / "messages.jsonl"
     messages.write_bytes(lines)
     r = run("chat-render", "--conversations", conversations, "--out", tmp_path / "from-files", "--zone", "Asia/Taipei",
-            "--now", NOW, messages)
+            "--now", NOW, *pages, messages)
     assert r.returncode == 0, r.stderr
     assert site_files(tmp_path / "from-store") == site_files(tmp_path / "from-files")
+    if pages:
+        assert (tmp_path / "from-store" / "events.p2.html").exists()
 
 
 def test_pages_after_deliveries_one_by_one_equal_a_full_render(sample, tmp_path):
