@@ -33,7 +33,7 @@ struct BubbleRenderer {
     /// A message's element id: stable, from its id, safe in a URL fragment.
     static func anchor(_ id: String) -> String { "m-" + SHA256.hex(Array(id.utf8)).prefix(20) }
 
-    func bubble(_ r: JSONRecord, id: String, epoch: Int?, fromMe: Bool, group: Bool, conversationFile: String,
+    func bubble(_ r: JSONRecord, id: String, epoch: Int?, unread: Bool, fromMe: Bool, group: Bool, conversationFile: String,
                 clock: inout LocalClock) throws -> [UInt8] {
         var f = Fields<BubbleField>()
         let anchor = Self.anchor(id)
@@ -104,7 +104,7 @@ struct BubbleRenderer {
             f.set(.time, LocalClock.clockText(seconds: seconds))
             f.set(.datetime, CivilDate.rfc3339(epoch))
         }
-        if r.value("labels")?.arrayValue?.contains(.string("UNREAD")) == true { f.set(.unread, "unread") }
+        if unread { f.set(.unread, "unread") }
         var out: [UInt8] = []
         out.reserveCapacity(1024 + f.values.reduce(0) { $0 + $1.count })
         templates.bubble.render(f.values, into: &out)

@@ -88,7 +88,8 @@ public struct ChatRender {
             // a page or the scratch file that cannot be written ends the run, as a disk error, not
             // as a fault of this record
             let (html, offset) = try Self.endingOnWriteError(run) {
-                let html = try renderer.bubble(record, id: id, epoch: epoch, fromMe: fromMe, group: conversations[c].isGroup,
+                let unread = record.value("labels")?.arrayValue?.contains(.string("UNREAD")) == true
+                let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe, group: conversations[c].isGroup,
                                                conversationFile: conversations[c].file, clock: &clock)
                 return (html, try spool.append(html))
             }

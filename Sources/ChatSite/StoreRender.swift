@@ -76,11 +76,10 @@ extension ChatRender {
                     // the cache keeps what the lists show; a page shows the participants too
                     guard let c = listed.participants.isEmpty ? try summary(rows[k], file: listed.file) : listed else { continue }
                     var bubbles: [Bubble] = []
-                    try store.messagesOldestFirst(conversation: c.id) { bytes in
-                        let record = try JSONRecord(bytes)
+                    try store.pageMessages(conversation: c.id) { record, unread, fromMe in
                         let id = record.string("id") ?? record.string("message_id") ?? ""
                         let epoch = record.string("date").flatMap { CivilDate.epoch(rfc3339: $0) }
-                        let html = try renderer.bubble(record, id: id, epoch: epoch, fromMe: record.value("from_me") == .bool(true),
+                        let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe,
                                                        group: c.isGroup, conversationFile: c.file, clock: &clock)
                         bubbles.append(Bubble(conversation: Int32(k), order: Int32(bubbles.count), epoch: epoch ?? Int.min,
                                               offset: try spool.append(html), length: html.count))

@@ -97,6 +97,8 @@ public final class MailStore {
             // spilling pages and reading them back
             try db.execute(built == nil ? "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768"
                                          : "PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA cache_size = -32768")
+            // a reader (a site rendered whole) maps the file instead of copying each page it reads
+            if access == .read { try db.execute("PRAGMA mmap_size = 1073741824") }
         } catch let e as SQLiteError {
             if let built {
                 unlink(built.scratch)

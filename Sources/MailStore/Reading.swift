@@ -191,11 +191,15 @@ extension MailStore {
         try db.row("SELECT record FROM conversations WHERE id = ?", [.text(id)]) { $0.bytes(0) }
     }
 
-    /// A conversation's messages oldest first (those of the same second by id, as
-    /// conversation-group orders them), in `messages`' form.
-    public func messagesOldestFirst(conversation: String, _ body: ([UInt8]) throws -> Void) throws {
-        try db.query("SELECT \(Self.messageColumns) FROM messages m WHERE m.conversation_id = ? ORDER BY m.date, m.id",
-                     [.text(conversation)]) { try body(try messageRecord($0)) }
+    /// A conversation's messages for its page, oldest first (those of the same second by id, as
+    /// conversation-group orders them): each record as it was added, whether it is unread now (its labels in the store) and whether it
+    /// is yours; without building the `messages` form of each.
+    public func pageMessages(conversation: String, _ body: (JSONRecord, _ unread: Bool, _ fromMe: Bool) throws -> Void) throws {
+        let sql = """
+            SELECT m.record, EXISTS (SELECT 1 FROM json_each(m.labels) WHERE value = 'UNREAD'), json_extract(m.summary, '$.from_me')
+            FROM messages m WHERE m.conversation_id = ? ORDER BY m.date, m.id
+            """
+        try db.query(sql, [.text(conversation)]) { s in try body(try JSONRecord(s.bytes(0)), s.bool(1), s.bool(2)) }
     }
 
     /// The ids of the conversations and messages removed after change counter `after`.
