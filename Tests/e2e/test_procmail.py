@@ -6,6 +6,7 @@ import fcntl
 import json
 import os
 import pathlib
+import re
 import shutil
 import stat
 import subprocess
@@ -176,11 +177,15 @@ def test_until_my_address_is_known_every_message_is_kept(tmp_path):
 
 
 def test_a_burst_of_deliveries_at_once(tmp_path):
-    log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
+    """20 deliveries at once, each logging its message and then asking for the pages as
+    procmailrc does: every message once in the log, the store and the pages."""
+    log, db, site = tmp_path / "m.jsonl", tmp_path / "mail.db", tmp_path / "site"
     env = hook_env(tmp_path)
     messages = [MESSAGES["personal"].replace(b"<p1@example.com>", f"<p{k}@example.com>".encode())
                 .replace(b"Dinner on Friday?", f"Dinner {k}".encode()) for k in range(20)]
-    command = [str(ROOT / "pipelines" / "mailpipe-log"), "--me", "mei@example.tw", "--store", str(db), str(log)]
+    pipelines = ROOT / "pipelines"
+    command = ["bash", "-c", f'"{pipelines}/mailpipe-log" --me mei@example.tw --store "{db}" "{log}" && '
+               f'"{pipelines}/mailpipe-site" --background --zone Asia/Taipei --store "{db}" "{log}" "{site}"']
     deliveries = [subprocess.Popen(command, stdin=subprocess.PIPE, stderr=subprocess.PIPE, env=env) for _ in messages]
     for d, m in zip(deliveries, messages):
         d.stdin.write(m)
@@ -190,6 +195,10 @@ def test_a_burst_of_deliveries_at_once(tmp_path):
     assert sorted(json.loads(line)["id"] for line in log.read_text().splitlines()) == sorted(f"p{k}@example.com" for k in range(20))
     chats = stored(db, "conversations")
     assert len(chats) == 1 and sorted(chats[0]["message_ids"]) == sorted(f"p{k}@example.com" for k in range(20))
+    site_settled(site)
+    [page] = (site / "c").glob("*.html")
+    shown = re.findall(r'data-message-id="([^"]*)"', page.read_text())
+    assert sorted(shown) == sorted(f"p{k}@example.com" for k in range(20))
 
 
 def site_settled(site):
