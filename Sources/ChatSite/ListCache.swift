@@ -17,6 +17,7 @@ struct ListCache {
         guard let bytes = SiteWriter.read(folder + "/" + name) else { return cache }
         var r = Reader(bytes: bytes)
         guard r.bytes(magic.count).map(Array.init) == magic, r.field() == Array(settings.utf8) else { return cache }
+        cache.entries.reserveCapacity(bytes.count / 512)  // about an entry's size
         while r.position < bytes.count {
             guard let id = r.text(), let change = r.text().flatMap({ Int($0) }), let file = r.text(), let title = r.text(),
                   let lastDate = r.text(), let flags = r.bytes(1)?.first, let item = r.field(),
@@ -68,13 +69,15 @@ struct ListCache {
             return bytes[position..<(position + n)]
         }
 
-        mutating func field() -> [UInt8]? {
+        mutating func slice() -> ArraySlice<UInt8>? {
             guard let l = bytes(4) else { return nil }
-            let n = l.enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
-            return bytes(n).map(Array.init)
+            let i = l.startIndex
+            return bytes(Int(l[i]) | Int(l[i + 1]) << 8 | Int(l[i + 2]) << 16 | Int(l[i + 3]) << 24)
         }
 
-        mutating func text() -> String? { field().map { String(decoding: $0, as: UTF8.self) } }
+        mutating func field() -> [UInt8]? { slice().map(Array.init) }
+
+        mutating func text() -> String? { slice().map { String(decoding: $0, as: UTF8.self) } }
     }
 }
 

@@ -9,7 +9,10 @@ import UnixFilter
 /// one did not are removed; the list is kept in `.chat-render-files`.
 public final class SiteWriter {
     public let root: String
-    private var names: [String] = []
+    /// This run's files, as the list's lines: those it wrote, and those of the last run it keeps.
+    private var names: [ArraySlice<UInt8>] = []
+    private var kept: [ArraySlice<UInt8>] = []
+    private var previous: [ArraySlice<UInt8>]?
     private let queue = WriteQueue(limit: 32 << 20)
     static let manifest = ".chat-render-files"
 
@@ -31,18 +34,21 @@ public final class SiteWriter {
     /// next write or at `finish`.
     public func write(_ name: String, _ bytes: [UInt8]) throws(WriteError) {
         if let error = queue.firstError { throw error }
-        names.append(name)
+        names.append(ArraySlice(name.utf8))
         queue.add(root + "/" + name, bytes)
     }
 
-    /// The files the last run wrote (its list in `.chat-render-files`).
-    func previousNames() -> [String] {
-        guard let old = Self.read(root + "/" + Self.manifest) else { return [] }
-        return old.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    /// The files the last run wrote (the lines of its list in `.chat-render-files`): bytes, as
+    /// a site of tens of thousands of files is looked through after each delivery.
+    func previousNames() -> [ArraySlice<UInt8>] {
+        if let previous { return previous }
+        let lines = Self.read(root + "/" + Self.manifest)?.split(separator: UInt8(ascii: "\n")) ?? []
+        previous = lines
+        return lines
     }
 
     /// Files the last run wrote that this one leaves as they are: still the site's.
-    func keep(_ kept: [String]) { names += kept }
+    func keep(_ kept: [ArraySlice<UInt8>]) { self.kept += kept }
 
     static func store(_ path: String, _ bytes: [UInt8]) throws(WriteError) {
         if holds(path, bytes) { return }
@@ -63,15 +69,29 @@ public final class SiteWriter {
     public func finish() throws(WriteError) {
         queue.finish()
         if let error = queue.firstError { throw error }
-        let manifestPath = root + "/" + Self.manifest
-        let current = Set(names)
-        for name in previousNames() where !current.contains(name) {
+        let current = Set((names + kept).map(FileName.init))
+        for line in previousNames() where !current.contains(FileName(line)) {
             // only names this tool writes: a line of a damaged list must not reach outside
+            let name = String(decoding: line, as: UTF8.self)
             if !name.contains("..") && !name.hasPrefix("/") { unlink(root + "/" + name) }
         }
-        let list = names.sorted().joined(separator: "\n") + "\n"
+        // the list in order: the names kept are in the last list's order already, and after a
+        // delivery only a few were written, so the two are merged rather than all sorted
+        let written = names.sorted { $0.lexicographicallyPrecedes($1) }
+        var list: [UInt8] = []
+        list.reserveCapacity((written + kept).reduce(0) { $0 + $1.count + 1 })
+        var (w, k) = (0, 0)
+        while w < written.count || k < kept.count {
+            let takeWritten = k == kept.count || (w < written.count && !kept[k].lexicographicallyPrecedes(written[w]))
+            if takeWritten && k < kept.count && kept[k] == written[w] { k += 1 }  // the same name: once
+            list += takeWritten ? written[w] : kept[k]
+            list.append(UInt8(ascii: "\n"))
+            if takeWritten { w += 1 } else { k += 1 }
+        }
         names = []
-        try Self.store(manifestPath, Array(list.utf8))
+        kept = []
+        previous = nil
+        try Self.store(root + "/" + Self.manifest, list)
     }
 
     static func holds(_ path: String, _ bytes: [UInt8]) -> Bool {
@@ -85,6 +105,17 @@ public final class SiteWriter {
         defer { input.close() }
         return try? readWholeFile(fd: input.fd)
     }
+}
+
+/// A file of the site by its name's bytes, hashed whole rather than a byte at a time: a site
+/// of tens of thousands of files is looked through after each delivery.
+struct FileName: Hashable {
+    let bytes: ArraySlice<UInt8>
+
+    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+    init(_ name: String) { bytes = ArraySlice(name.utf8) }
+
+    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
 }
 
 /// The files waiting to be written, and the thread that writes them in order. At most `limit`

@@ -91,12 +91,14 @@ extension ChatRender {
                     rendered.insert(c.file)
                 }
                 if let since {
-                    let removedMessages = Set(try store.removed(after: since).messages.map(BubbleRenderer.anchor))
+                    let fileNames = { (names: Set<String>) in Set(names.map(FileName.init)) }
+                    let (files, rendered) = (fileNames(files), fileNames(rendered))
+                    let gone = fileNames(renderedMessages.union(try store.removed(after: since).messages.map(BubbleRenderer.anchor)))
                     site.keep(site.previousNames().filter { name in
                         let (folder, base) = Self.owner(of: name)
                         switch folder {
-                        case "c": return files.contains(String(base)) && !rendered.contains(String(base))
-                        case "m": return !renderedMessages.contains(String(base)) && !removedMessages.contains(String(base))
+                        case "c": return files.contains(FileName(base)) && !rendered.contains(FileName(base))
+                        case "m": return !gone.contains(FileName(base))
                         default: return false  // the lists and the stylesheet are written every time
                         }
                     })
@@ -121,10 +123,11 @@ extension ChatRender {
         return Int(lines[1])
     }
 
-    /// `c/ID.p2.html` is conversation ID's, `m/ANCHOR.html` message ANCHOR's.
-    static func owner(of name: String) -> (folder: Substring, base: Substring) {
-        guard let slash = name.firstIndex(of: "/") else { return ("", "") }
-        let rest = name[name.index(after: slash)...]
-        return (name[..<slash], rest.prefix { $0 != "." })
+    /// `c/ID.p2.html` is conversation ID's, `m/ANCHOR.html` and `m/ANCHOR.frame.html` message
+    /// ANCHOR's; other files are nobody's.
+    static func owner(of name: ArraySlice<UInt8>) -> (folder: Character?, base: ArraySlice<UInt8>) {
+        let start = name.startIndex
+        guard name.count > 2, name[start + 1] == UInt8(ascii: "/") else { return (nil, []) }
+        return (Character(Unicode.Scalar(name[start])), name[(start + 2)...].prefix { $0 != UInt8(ascii: ".") })
     }
 }

@@ -36,7 +36,7 @@ extension MailStore {
                 throw HistoryError(description: "a messages.list page: only a full sync (--full) reads those")
             }
             for m in response["messages"]?.arrayValue ?? [] {
-                if let id = m["id"]?.stringValue { result.listed?[id] = m["threadId"]?.stringValue }
+                if let id = m["id"]?.stringValue { result.listed?[id] = .some(m["threadId"]?.stringValue) }
             }
         } else if response["history"] != nil || response["historyId"] != nil {
             for h in response["history"]?.arrayValue ?? [] { try applyHistoryRecord(h, into: &result) }
