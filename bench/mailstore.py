@@ -54,7 +54,7 @@ def check_needs():
         fail(f"needs the mailbox generator {GEN} (the shared checkout beside this one: ../shared/gen/gen_mbox.py)")
     missing = [p for p in ["mime-parse", *FILTERS, "participant-hash", "mailstore"] if not (BIN / p).exists()]
     if missing:
-        fail(f"no {', '.join(missing)} in {BIN}: run `swift build -c release`, or set MAILPIPE_BIN to a folder that has them")
+        fail(f"no {', '.join(missing)} in {BIN}: run `make build`, or set MAILPIPE_BIN to a folder that has them")
     peers = {"notmuch": shutil.which("notmuch"), "mu": shutil.which("mu")}
     for name, path in peers.items():
         if not path:
