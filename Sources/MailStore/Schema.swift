@@ -77,7 +77,7 @@ enum Schema {
         CREATE TABLE gmail_pending(gmail_id TEXT PRIMARY KEY, thread_id TEXT, label_ids TEXT NOT NULL, format TEXT NOT NULL);
         INSERT INTO config(key, value) VALUES('store_id', lower(hex(randomblob(16))));
         CREATE VIRTUAL TABLE search USING fts5(subject, sender, recipients, body, content='',
-          tokenize='unicode61 remove_diacritics 2');
+          tokenize='porter unicode61 remove_diacritics 2');
         CREATE VIEW chats AS
           SELECT id, kind, last_date, message_count, unread_count, is_group, record FROM conversations
           WHERE archived = 0 ORDER BY last_date DESC, id;
