@@ -365,8 +365,20 @@ public final class MailStore {
         }
         guard merged != oldLabels else { return .unchanged }
         try db.run("UPDATE messages SET labels = ?, change = ? WHERE rowid = ?", .text(Self.json(merged)), .integer(change), .integer(rowid))
+        try labelRows(rowid: rowid, from: oldLabels, to: merged)
         touchedConversations.insert(conversation)
         return .updated
+    }
+
+    /// `message_labels`, which search's label: and is: read instead of every message's labels:
+    /// the rows of a message whose labels went from `old` to `new`.
+    private func labelRows(rowid: Int, from old: [String], to new: [String]) throws {
+        for l in old where !new.contains(l) {
+            try db.run("DELETE FROM message_labels WHERE label = ? AND message = ?", .text(l), .integer(rowid))
+        }
+        for l in new where !old.contains(l) {
+            try db.run("INSERT OR IGNORE INTO message_labels(label, message) VALUES(?, ?)", .text(l), .integer(rowid))
+        }
     }
 
     /// Adds and removes labels of a stored message; its conversation is derived again when
@@ -394,6 +406,7 @@ public final class MailStore {
         change(&labels)
         guard labels != before else { return false }
         try db.run("UPDATE messages SET labels = ?, change = ? WHERE rowid = ?", .text(Self.json(labels)), .integer(self.change), .integer(rowid))
+        try labelRows(rowid: rowid, from: before, to: labels)
         touchedConversations.insert(conversation)
         return true
     }
@@ -404,9 +417,9 @@ public final class MailStore {
         try batch {
             var rowids: [Int] = []
             try db.query("SELECT m.rowid FROM messages m WHERE \(query.sql)", query.parameters) { rowids.append($0.integer(0)) }
-            let before = db.totalChanges
-            for r in rowids { try changeLabels(rowid: r, add: add, remove: remove) }
-            return db.totalChanges - before
+            var changed = 0
+            for r in rowids where try changeLabels(rowid: r, add: add, remove: remove) { changed += 1 }
+            return changed
         }
     }
 
@@ -448,6 +461,7 @@ public final class MailStore {
             .textBytes(StoredConversation.summaryRecord(of: record, id: id, key: key)), .textBytes(record.bytes), .integer(change),
         ])
         let r = rowid ?? db.lastInsertRowID
+        try labelRows(rowid: r, from: [], to: labels)
         if let gmailID = record.string("gmail_id") { try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(gmailID)) }
         try storeRecipients(of: record, rowid: r, replacing: false)
         try db.run("INSERT INTO search(rowid, subject, sender, recipients, body) VALUES(?, ?, ?, ?, ?)",
@@ -476,7 +490,11 @@ public final class MailStore {
             touchedEventGroups.insert($0.text(0) ?? "")
         }
         try db.run("DELETE FROM event_observations WHERE message = ?", .integer(rowid))
-        if let c = try db.text("SELECT conversation_id FROM messages WHERE rowid = ?", .integer(rowid)) { touchedConversations.insert(c) }
+        if let (c, labels) = try db.row("SELECT conversation_id, labels FROM messages WHERE rowid = ?", [.integer(rowid)],
+                                        { ($0.text(0) ?? "", Self.strings($0.text(1) ?? "[]")) }) {
+            touchedConversations.insert(c)
+            try labelRows(rowid: rowid, from: labels, to: [])
+        }
         try db.run("DELETE FROM messages WHERE rowid = ?", .integer(rowid))
     }
 

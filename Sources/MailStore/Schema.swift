@@ -29,8 +29,12 @@ enum Schema {
           record TEXT NOT NULL,
           change INTEGER NOT NULL);
         CREATE INDEX messages_by_conversation ON messages(conversation_id, date);
-        CREATE INDEX messages_by_date ON messages(date);
+        CREATE INDEX messages_by_date ON messages(date, id, conversation_id);
         CREATE INDEX messages_by_gmail_id ON messages(gmail_id) WHERE gmail_id IS NOT NULL;
+        CREATE INDEX messages_by_kind ON messages(mail_kind) WHERE mail_kind IS NOT NULL;
+        CREATE INDEX messages_with_attachments ON messages(attachment_count) WHERE attachment_count > 0;
+        CREATE TABLE message_labels(label TEXT NOT NULL COLLATE NOCASE, message INTEGER NOT NULL,
+          PRIMARY KEY(label, message)) WITHOUT ROWID;
         CREATE TABLE recipients(message INTEGER NOT NULL, address TEXT NOT NULL);
         CREATE INDEX recipients_by_address ON recipients(address);
         CREATE INDEX recipients_by_message ON recipients(message);
@@ -83,7 +87,7 @@ enum Schema {
           WHERE archived = 0 ORDER BY last_date DESC, id;
         CREATE VIEW unread AS
           SELECT m.id, m.date, m.subject, m.from_address, m.from_name, m.conversation_id FROM messages m
-          WHERE EXISTS (SELECT 1 FROM json_each(m.labels) WHERE value = 'UNREAD') ORDER BY m.date DESC;
+          WHERE m.rowid IN (SELECT message FROM message_labels WHERE label = 'UNREAD') ORDER BY m.date DESC;
         CREATE VIEW calendar AS
           SELECT start, end, status, summary, conversation_id, record FROM events ORDER BY sort_key;
         CREATE VIEW shipments AS

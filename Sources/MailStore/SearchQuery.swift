@@ -171,8 +171,10 @@ public struct SearchQuery {
             sql += "m.rowid IN (SELECT rowid FROM search WHERE search MATCH ?)"
             parameters.append(.text((column.map { $0 + " : " } ?? "") + ftsString(t.text, prefix: t.kind == .word)))
         }
+        // filters that an index answers, so that a query in date order reads only the
+        // messages it finds, not a page of every message
         func label(_ name: String) {
-            sql += "EXISTS (SELECT 1 FROM json_each(m.labels) WHERE value = ? COLLATE NOCASE)"
+            sql += "m.rowid IN (SELECT message FROM message_labels WHERE label = ?)"
             parameters.append(.text(name))
         }
         let value = t.text
@@ -192,11 +194,11 @@ public struct SearchQuery {
             default: throw SyntaxError(description: "is:\(value): not a state (unread, read, inbox, archived, starred, sent, draft, important, spam, trash)")
             }
         case "kind":
-            sql += "m.mail_kind = ?"
+            sql += "m.rowid IN (SELECT rowid FROM messages WHERE mail_kind = ?)"
             parameters.append(.text(value.lowercased()))
         case "has":
             guard value.lowercased() == "attachment" else { throw SyntaxError(description: "has:\(value): only has:attachment is known") }
-            sql += "m.attachment_count > 0"
+            sql += "m.rowid IN (SELECT rowid FROM messages WHERE attachment_count > 0)"
         case "id", "mid":
             sql += "m.id = ?"
             parameters.append(.text(value.hasPrefix("<") && value.hasSuffix(">") ? String(value.dropFirst().dropLast()) : value))
