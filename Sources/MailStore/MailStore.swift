@@ -184,25 +184,29 @@ public final class MailStore {
     }
 
     private static func removeScratchFiles(of path: String) {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[..<$0]) } ?? "."
-        let prefix = (slash.map { String(path[path.index(after: $0)...]) } ?? path) + ".new-"
-        guard let dir = opendir(folder.isEmpty ? "/" : folder) else { return }
+        let (folder, name) = split(path)
+        guard let dir = opendir(folder) else { return }
         defer { closedir(dir) }
-        var names: [String] = []
+        var scratch: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix(prefix) { names.append(name) }
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if entryName.hasPrefix(name + ".new-") { scratch.append(entryName) }
         }
-        for name in names { unlink((folder.isEmpty ? "" : folder) + "/" + name) }
+        for entryName in scratch { unlink(folder + "/" + entryName) }
     }
 
     private static func syncFolder(of path: String) {
-        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let fd = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = open(split(path).folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)
         Glibc.close(fd)
+    }
+
+    /// The folder a path is in, and its name there.
+    private static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
 
     // MARK: config
