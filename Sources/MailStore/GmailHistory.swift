@@ -79,9 +79,7 @@ extension MailStore {
             try setPending(id, thread: m["threadId"]?.stringValue, labels: Self.labelIDs(m), format: "raw")
             return
         }
-        if let labels = m["labelIds"]?.arrayValue?.compactMap(\.stringValue) {
-            if try setLabels(rowid: r, labels) { result.labelChanges += 1 }
-        }
+        if try setLabels(rowid: r, Self.labelIDs(m)) { result.labelChanges += 1 }
         try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(id))
     }
 
@@ -145,8 +143,10 @@ extension MailStore {
         return true
     }
 
-    private static func labelIDs(_ m: JSONValue) -> [String]? {
-        m["labelIds"]?.arrayValue?.compactMap(\.stringValue)
+    /// A message's labels: the API leaves out an empty list, so none when there is no labelIds
+    /// (mime-parse reads a message resource the same way).
+    private static func labelIDs(_ m: JSONValue) -> [String] {
+        m["labelIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
     /// History ids are unsigned 64-bit numbers, written as strings or numbers.

@@ -132,11 +132,12 @@ def test_an_expired_history_makes_a_full_sync(gmail, tmp_path):
     gmail.delete(ids[0])
     gmail.archive(ids[1])
     gmail.mark_read(ids[2])
+    gmail.remove_labels(ids[3], *gmail.labels(ids[3]))  # Gmail then sends no labelIds at all
     gmail.add_message(message(5))
     gmail.expire_history()
     r = synced(gmail, tmp_path, db)
     assert b"a full sync" in r.stderr
-    assert ids[0] not in state(db)[1]
+    assert ids[0] not in state(db)[1] and state(db)[1][ids[3]] == []
     assert_equals_full_sync(gmail, tmp_path, db)
 
 
