@@ -196,7 +196,8 @@ extension MailStore {
     /// is yours; without building the `messages` form of each.
     public func pageMessages(conversation: String, _ body: (JSONRecord, _ unread: Bool, _ fromMe: Bool) throws -> Void) throws {
         let sql = """
-            SELECT m.record, EXISTS (SELECT 1 FROM json_each(m.labels) WHERE value = 'UNREAD'), json_extract(m.summary, '$.from_me')
+            SELECT m.record, EXISTS (SELECT 1 FROM message_labels WHERE label = 'UNREAD' AND message = m.rowid),
+              json_extract(m.summary, '$.from_me')
             FROM messages m WHERE m.conversation_id = ? ORDER BY m.date, m.id
             """
         try db.query(sql, [.text(conversation)]) { s in try body(try JSONRecord(s.bytes(0)), s.bool(1), s.bool(2)) }
