@@ -339,11 +339,7 @@ def many_records(lines, copies):
 def test_eight_writers_at_once_while_readers_ask(sample, tmp_path):
     lines, me = sample
     db = tmp_path / "mail.db"  # made by whichever writer comes first
-    inputs = []
-    for k, batch in enumerate(many_records(lines, 40)):
-        path = tmp_path / f"{k}.jsonl"
-        path.write_bytes(batch)
-        inputs.append(path)
+    inputs = input_files(tmp_path, many_records(lines, 40))
     writers = [subprocess.Popen([BIN / "mailstore", "add", "-q", "--me", me[0], db, *inputs[k::8]], stderr=subprocess.PIPE, env=ENV)
                for k in range(8)]
     while not db.exists():
@@ -392,23 +388,24 @@ def killed_loads(tmp_path, inputs, me, count):
         assert store_output(db) == expected
 
 
-def test_killed_loads_leave_every_message_once(sample, tmp_path):
-    lines, me = sample
+def input_files(tmp_path, batches):
+    """Each batch of records in a file of its own, in order."""
     inputs = []
-    for k, batch in enumerate(many_records(lines, 60)):
+    for k, batch in enumerate(batches):
         path = tmp_path / f"{k}.jsonl"
         path.write_bytes(batch)
         inputs.append(path)
-    killed_loads(tmp_path, inputs, me, 60 * 19)
+    return inputs
+
+
+def test_killed_loads_leave_every_message_once(sample, tmp_path):
+    lines, me = sample
+    killed_loads(tmp_path, input_files(tmp_path, many_records(lines, 60)), me, 60 * 19)
 
 
 def test_killed_loads_of_the_generated_mailbox(generated_mbox, tmp_path):
     lines, me = pipeline_records(generated_mbox[0])
-    inputs = []
-    for k, batch in enumerate(batches(lines, 10, 3)):
-        path = tmp_path / f"{k}.jsonl"
-        path.write_bytes(batch)
-        inputs.append(path)
+    inputs = input_files(tmp_path, batches(lines, 10, 3))
     killed_loads(tmp_path, inputs, me, len({json.loads(line)["id"] for line in lines.splitlines()}))
 
 
@@ -416,11 +413,7 @@ def test_a_first_load_killed_leaves_no_database_and_the_same_load_makes_it(sampl
     """A load that makes the database builds it in a scratch file beside it: killed, there is
     no database (a reader says so) and the next maker removes the scratch file."""
     lines, me = sample
-    inputs = []
-    for k, batch in enumerate(many_records(lines, 60)):
-        path = tmp_path / f"{k}.jsonl"
-        path.write_bytes(batch)
-        inputs.append(path)
+    inputs = input_files(tmp_path, many_records(lines, 60))
     clean = tmp_path / "clean.db"
     started = time.monotonic()
     add(clean, "--me", me[0], *inputs)
