@@ -7,9 +7,8 @@ import SQLite
 /// as the historyId it came with, so a message that cannot be fetched now is asked for again
 /// by the next sync instead of being lost.
 extension MailStore {
+    /// What the responses of one run have shown so far.
     public struct HistoryResult {
-        public var labelChanges = 0
-        public var deleted = 0
         public var lastHistoryID: String?
         /// With `full`: the ids of every messages.list page read, the mailbox as it is now.
         var listed: [String: String?]?
@@ -58,7 +57,7 @@ extension MailStore {
                 guard let m = change["message"], let id = m["id"]?.stringValue else { continue }
                 let labels = change["labelIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
                 if let r = try rowid(gmailID: id) {
-                    if try changeLabels(rowid: r, add: adding ? labels : [], remove: adding ? [] : labels) { result.labelChanges += 1 }
+                    try changeLabels(rowid: r, add: adding ? labels : [], remove: adding ? [] : labels)
                 } else {
                     // not fetched yet: it is fetched with its labels as they are then
                     try setPending(id, thread: m["threadId"]?.stringValue, labels: Self.labelIDs(m), format: "raw")
@@ -67,7 +66,7 @@ extension MailStore {
         }
         for deleted in h["messagesDeleted"]?.arrayValue ?? [] {
             guard let id = deleted["message"]?["id"]?.stringValue else { continue }
-            if try deleteMessage(gmailID: id) { result.deleted += 1 }
+            try deleteMessage(gmailID: id)
         }
         if let id = Self.historyText(h["id"]) { result.lastHistoryID = Self.later(result.lastHistoryID, id) }
     }
@@ -79,7 +78,7 @@ extension MailStore {
             try setPending(id, thread: m["threadId"]?.stringValue, labels: Self.labelIDs(m), format: "raw")
             return
         }
-        if try setLabels(rowid: r, Self.labelIDs(m)) { result.labelChanges += 1 }
+        try setLabels(rowid: r, Self.labelIDs(m))
         try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(id))
     }
 
@@ -96,7 +95,6 @@ extension MailStore {
                 known.insert(id)
             } else {
                 try delete(rowid: rowid)
-                result.deleted += 1
             }
         }
         try db.run("DELETE FROM gmail_pending")
@@ -136,11 +134,9 @@ extension MailStore {
                    .text(id), thread.map(SQLValue.text) ?? .null, .text(Self.json(labels ?? [])), .text(format))
     }
 
-    private func deleteMessage(gmailID id: String) throws -> Bool {
+    private func deleteMessage(gmailID id: String) throws {
         try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(id))
-        guard let r = try rowid(gmailID: id) else { return false }
-        try delete(rowid: r)
-        return true
+        if let r = try rowid(gmailID: id) { try delete(rowid: r) }
     }
 
     /// A message's labels: the API leaves out an empty list, so none when there is no labelIds

@@ -81,7 +81,7 @@ extension MailStore {
     /// Applies the history responses of every input, one transaction per input; writes the
     /// messages to fetch.
     /// With `full`, the inputs list the whole mailbox (a full sync): see `finishFullSync`.
-    public func applyHistory(_ run: FilterRun, full: Bool = false) throws -> HistoryResult {
+    public func applyHistory(_ run: FilterRun, full: Bool = false) throws {
         var result = HistoryResult(full: full)
         try run.forEachInput { input in
             let bytes: [UInt8]
@@ -113,6 +113,5 @@ extension MailStore {
             }
         }
         if full { try batch { try finishFullSync(&result) } }
-        return result
     }
 }

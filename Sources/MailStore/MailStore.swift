@@ -396,6 +396,7 @@ public final class MailStore {
     }
 
     /// Gives a stored message exactly these labels (Gmail's labelIds of it now).
+    @discardableResult
     func setLabels(rowid: Int, _ new: [String]) throws -> Bool {
         try updateLabels(rowid: rowid) { labels in
             // the stored order kept for the labels that stay: a record's labels keep their order

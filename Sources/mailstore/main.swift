@@ -400,7 +400,7 @@ struct History: ParsableCommand {
 
     func run() throws {
         withStore(database, access: .write, options: common) { store, run in
-            _ = try store.applyHistory(run, full: full)
+            try store.applyHistory(run, full: full)
             for m in try store.pendingFetches() { try run.write(m) }
         }
     }
