@@ -57,7 +57,9 @@ public struct ChatRender {
     public func run(_ run: FilterRun) throws {
         guard var clock = LocalClock(zone: zone) else { throw Exit(.usage) }
         let site = try Self.endingOnWriteError(run) { try SiteWriter(root: out, folders: ["c", "m"]) }
-        unlink(out + "/" + Self.renderState)  // these pages are not a database's any more
+        // these pages are not a database's any more: the files it rendered are the last run's
+        site.forgetting(SiteState.forget(folder: out))
+        for name in Self.formerStateFiles { unlink(out + "/" + name) }
         var conversations = try readConversations(run)
         var byMessage: [UInt64: Int32] = [:]
         for (k, c) in conversations.enumerated() {
@@ -201,7 +203,7 @@ struct ConversationSummary {
     var lastEpoch = Int.min
     var lastFromMe = false
     /// Its item in the lists and its parcels' cards (each with its carrier and number), once
-    /// rendered for the list cache (ListCache).
+    /// rendered for the site's state (SiteState).
     var item: [UInt8]?
     var parcelCards: [(key: String, html: [UInt8])]?
 

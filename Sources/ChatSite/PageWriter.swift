@@ -124,15 +124,60 @@ struct PageWriter {
         let newest = all.indices.sorted { a, b in
             all[a].lastDate != all[b].lastDate ? all[a].lastDate > all[b].lastDate : a < b
         }.map { all[$0] }
-        func visible(_ c: ConversationSummary) -> Bool { !c.archived }
-        try conversationList(.chats, newest.filter { visible($0) && !$0.isNewsletter && !$0.isList }, pageSize: pageSize, clock: &clock)
-        try conversationList(.newsletters, newest.filter { visible($0) && $0.isNewsletter }, pageSize: pageSize, clock: &clock)
-        try conversationList(.lists, newest.filter { visible($0) && $0.isList && !$0.isNewsletter }, pageSize: pageSize, clock: &clock)
-        try conversationList(.archived, newest.filter(\.archived), pageSize: pageSize, clock: &clock)
-        try parcels(newest, pageSize: pageSize)
+        for section in [Section.chats, .newsletters, .lists, .archived] {
+            let list = newest.filter { $0.section == section }
+            try conversationList(section, NewestFirstPages(count: list.count, pageSize: pageSize)) { range, out in
+                for c in list[range] { item(c, into: &out, clock: &clock) }
+            }
+        }
+        var cards: [[UInt8]] = []
+        var seen = Set<String>()
+        for c in newest {
+            for (key, html) in c.parcelCards ?? parcelCards(c) where seen.insert(key).inserted { cards.append(html) }
+        }
+        try parcelList(NewestFirstPages(count: cards.count, pageSize: pageSize)) { range, out in
+            for card in cards[range] { out += card }
+        }
         try events(calendar, conversations: all, now: now, pageSize: pageSize, clock: &clock)
     }
 
+    /// A list of conversations: the pages `pages` of it (all by default), each item written by `items`.
+    func conversationList(_ section: Section, _ layout: NewestFirstPages, pages: ClosedRange<Int>? = nil,
+                          items: (Range<Int>, inout [UInt8]) throws -> Void) throws {
+        try write(section, layout, pages: pages ?? 1...layout.pageCount, list: "<ol class=\"conversations\">", end: "</ol>",
+                  empty: "Nothing here.", items: items)
+    }
+
+    /// The parcels' cards, each parcel once.
+    func parcelList(_ layout: NewestFirstPages, pages: ClosedRange<Int>? = nil, items: (Range<Int>, inout [UInt8]) throws -> Void) throws {
+        try write(.parcels, layout, pages: pages ?? 1...layout.pageCount, list: "<ul class=\"cards parcels\">", end: "</ul>",
+                  empty: "No parcels.", items: items)
+    }
+
+    /// Pages of a list that is newest first, numbered from its oldest as a conversation's are.
+    private func write(_ section: Section, _ layout: NewestFirstPages, pages: ClosedRange<Int>, list: String, end: String, empty: String,
+                       items: (Range<Int>, inout [UInt8]) throws -> Void) throws {
+        let count = layout.pageCount
+        for page in pages {
+            var content = Array("<h1>\(section.title)</h1>".utf8)
+            if layout.count == 0 {
+                content += Array("<p class=\"empty\">\(empty)</p>".utf8)
+            } else {
+                content += Array(list.utf8)
+                try items(layout.items(onPage: page), &content)
+                content += Array(end.utf8)
+            }
+            if count > 1 {
+                content += pager(previous: page < count ? layout.file(section, page: page + 1) : nil,
+                                 next: page > 1 ? layout.file(section, page: page - 1) : nil, labels: ("Newer", "Older"))
+            }
+            let title = section.title + (count > 1 ? " (\(count - page + 1) of \(count))" : "")
+            try site.write(layout.file(section, page: page), Self.page(templates, title: title, root: "", nav: nav(root: "", current: section),
+                                                                       content: content, remoteImages: remoteImages))
+        }
+    }
+
+    /// The calendar's pages, soonest first: page 1 in `events.html`, page N in `events.pN.html`.
     func write(_ section: Section, pages: [[UInt8]], empty: String) throws {
         let count = max(1, pages.count)
         func file(_ page: Int) -> String { page == 1 ? section.rawValue + ".html" : section.rawValue + ".p\(page).html" }
@@ -144,22 +189,11 @@ struct PageWriter {
                 content += pages[page - 1]
             }
             // the calendar's order is soonest first, then the past latest first: neither newer nor older
-            let labels = section == .events ? ("Previous", "Next") : ("Newer", "Older")
-            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, labels: labels) }
+            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, labels: ("Previous", "Next")) }
             let title = section.title + (count > 1 ? " (\(page) of \(count))" : "")
             try site.write(file(page), Self.page(templates, title: title, root: "", nav: nav(root: "", current: section),
                                                   content: content, remoteImages: remoteImages))
         }
-    }
-
-    func conversationList(_ section: Section, _ list: [ConversationSummary], pageSize: Int, clock: inout LocalClock) throws {
-        var pages: [[UInt8]] = []
-        for start in stride(from: 0, to: list.count, by: pageSize) {
-            var out = Array("<ol class=\"conversations\">".utf8)
-            for c in list[start..<min(list.count, start + pageSize)] { item(c, into: &out, clock: &clock) }
-            pages.append(out + Array("</ol>".utf8))
-        }
-        try write(section, pages: pages, empty: "Nothing here.")
     }
 
     func item(_ c: ConversationSummary, into out: inout [UInt8], clock: inout LocalClock) {
@@ -186,15 +220,6 @@ struct PageWriter {
         if c.unreadCount > 0 { f.set(.unread, String(c.unreadCount)) }
         f.set(.count, String(c.messageCount))
         templates.item.render(f.values, into: &out)
-    }
-
-    func parcels(_ newest: [ConversationSummary], pageSize: Int) throws {
-        var cards: [[UInt8]] = []
-        var seen = Set<String>()
-        for c in newest {
-            for (key, html) in c.parcelCards ?? parcelCards(c) where seen.insert(key).inserted { cards.append(html) }
-        }
-        try write(.parcels, pages: Self.paged(cards, pageSize: pageSize, list: "parcels"), empty: "No parcels.")
     }
 
     /// The cards of a conversation's parcels, each with its carrier and number.
@@ -233,9 +258,29 @@ struct PageWriter {
         try write(.events, pages: pages, empty: "No events.")
     }
 
-    static func paged(_ items: [[UInt8]], pageSize: Int, list: String) -> [[UInt8]] {
-        stride(from: 0, to: items.count, by: pageSize).map { start in
-            Array("<ul class=\"cards \(list)\">".utf8) + items[start..<min(items.count, start + pageSize)].joined() + Array("</ul>".utf8)
-        }
+}
+
+/// A newest-first list on pages numbered from its oldest, as a conversation's messages are:
+/// pages 1 to N−1 hold `pageSize` items each, oldest first, and the first page, page N, the
+/// newest (`pageSize` to twice that less one; all when fewer). New items then change the first
+/// page only, and a conversation that moves to the top the pages from where it was.
+struct NewestFirstPages {
+    let count: Int
+    let pageSize: Int
+
+    var pageCount: Int { max(1, count / pageSize) }
+
+    /// The page that shows the item `fromOldest` items after the oldest.
+    func page(ofItem fromOldest: Int) -> Int { min(fromOldest / pageSize + 1, pageCount) }
+
+    /// The items a page shows, counted from the newest.
+    func items(onPage page: Int) -> Range<Int> {
+        let (low, high) = ((page - 1) * pageSize, page == pageCount ? count : page * pageSize)
+        return (count - high)..<(count - low)
+    }
+
+    /// `index.html` for the first page, `index.p1.html` for the oldest.
+    func file(_ section: PageWriter.Section, page: Int) -> String {
+        page == pageCount ? section.rawValue + ".html" : section.rawValue + ".p\(page).html"
     }
 }

@@ -9,10 +9,9 @@ import UnixFilter
 /// one did not are removed; the list is kept in `.chat-render-files`.
 public final class SiteWriter {
     public let root: String
-    /// This run's files, as the list's lines: those it wrote, and those of the last run it keeps.
-    private var names: [ArraySlice<UInt8>] = []
-    private var kept: [ArraySlice<UInt8>] = []
-    private var previous: [ArraySlice<UInt8>]?
+    /// This run's files, as the list's lines.
+    private var names: [String] = []
+    private var previous: [String]?
     private let queue = WriteQueue(limit: 32 << 20)
     static let manifest = ".chat-render-files"
 
@@ -34,21 +33,23 @@ public final class SiteWriter {
     /// next write or at `finish`.
     public func write(_ name: String, _ bytes: [UInt8]) throws(WriteError) {
         if let error = queue.firstError { throw error }
-        names.append(ArraySlice(name.utf8))
+        names.append(name)
         queue.add(root + "/" + name, bytes)
     }
 
-    /// The files the last run wrote (the lines of its list in `.chat-render-files`): bytes, as
-    /// a site of tens of thousands of files is looked through after each delivery.
-    func previousNames() -> [ArraySlice<UInt8>] {
+    /// The files the last run wrote: the lines of its list in `.chat-render-files`.
+    func previousNames() -> [String] {
         if let previous { return previous }
-        let lines = Self.read(root + "/" + Self.manifest)?.split(separator: UInt8(ascii: "\n")) ?? []
-        previous = lines
-        return lines
+        let lines = (Self.read(root + "/" + Self.manifest) ?? []).split(separator: UInt8(ascii: "\n"))
+        previous = lines.map { String(decoding: $0, as: UTF8.self) }
+        return previous ?? []
     }
 
-    /// Files the last run wrote that this one leaves as they are: still the site's.
-    func keep(_ kept: [ArraySlice<UInt8>]) { self.kept += kept }
+    /// Files a site's state listed when it was rendered from a database: removed by `finish`
+    /// unless written again.
+    func forgetting(_ names: [String]) {
+        previous = previousNames() + names
+    }
 
     static func store(_ path: String, _ bytes: [UInt8]) throws(WriteError) {
         if holds(path, bytes) { return }
@@ -67,31 +68,26 @@ public final class SiteWriter {
 
     /// Removes what the last run wrote and this one did not, and records this run's files.
     public func finish() throws(WriteError) {
-        queue.finish()
-        if let error = queue.firstError { throw error }
-        let current = Set((names + kept).map(FileName.init))
-        for line in previousNames() where !current.contains(FileName(line)) {
-            // only names this tool writes: a line of a damaged list must not reach outside
-            let name = String(decoding: line, as: UTF8.self)
-            if !name.contains("..") && !name.hasPrefix("/") { unlink(root + "/" + name) }
-        }
-        // the list in order: the names kept are in the last list's order already, and after a
-        // delivery only a few were written, so the two are merged rather than all sorted
-        let written = names.sorted { $0.lexicographicallyPrecedes($1) }
+        let written = try finishWriting()
+        let current = Set(written)
+        for name in previousNames() where !current.contains(name) { remove(name) }
         var list: [UInt8] = []
-        list.reserveCapacity((written + kept).reduce(0) { $0 + $1.count + 1 })
-        var (w, k) = (0, 0)
-        while w < written.count || k < kept.count {
-            let takeWritten = k == kept.count || (w < written.count && !kept[k].lexicographicallyPrecedes(written[w]))
-            if takeWritten && k < kept.count && kept[k] == written[w] { k += 1 }  // the same name: once
-            list += takeWritten ? written[w] : kept[k]
-            list.append(UInt8(ascii: "\n"))
-            if takeWritten { w += 1 } else { k += 1 }
-        }
-        names = []
-        kept = []
+        for name in Set(written).sorted() { list += Array(name.utf8) + [UInt8(ascii: "\n")] }
         previous = nil
         try Self.store(root + "/" + Self.manifest, list)
+    }
+
+    /// Waits until every file is written; the names of those written since the last time.
+    func finishWriting() throws(WriteError) -> [String] {
+        queue.finish()
+        if let error = queue.firstError { throw error }
+        defer { names = [] }
+        return names
+    }
+
+    /// Removes a file of the site, if it is one: a name of a damaged list must not reach outside.
+    func remove(_ name: String) {
+        if !name.contains("..") && !name.hasPrefix("/") { unlink(root + "/" + name) }
     }
 
     static func holds(_ path: String, _ bytes: [UInt8]) -> Bool {
@@ -105,17 +101,6 @@ public final class SiteWriter {
         defer { input.close() }
         return try? readWholeFile(fd: input.fd)
     }
-}
-
-/// A file of the site by its name's bytes, hashed whole rather than a byte at a time: a site
-/// of tens of thousands of files is looked through after each delivery.
-struct FileName: Hashable {
-    let bytes: ArraySlice<UInt8>
-
-    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
-    init(_ name: String) { bytes = ArraySlice(name.utf8) }
-
-    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
 }
 
 /// The files waiting to be written, and the thread that writes them in order. At most `limit`

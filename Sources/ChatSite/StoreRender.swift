@@ -2,132 +2,250 @@
 import Glibc
 #endif
 import CivilTime
+import Events
 import JSONLines
 import MailStore
+import SQLite
 import UnixFilter
 
-/// chat-render --store: the site of a mailstore database. The site remembers the database and
-/// the change counter it last rendered (in `.mailstore-render`); the pages of the conversations
-/// changed since then are rendered again, the lists always, and every other page is left as it
-/// is. Another database, zone, page size or look renders everything.
+/// chat-render --store: the site of a mailstore database. The site remembers the database, the
+/// change counter it last rendered and what its lists hold (SiteState); the pages of the
+/// conversations changed since then are rendered again, and of the lists only the pages the
+/// change reaches, so that a delivery costs the same in a mailbox of any size. Another
+/// database, zone, page size or look renders everything.
 extension ChatRender {
-    static let renderState = ".mailstore-render"
     /// Raised when the same records make other pages (the site of an older chat-render is then
     /// rendered whole, not left half in the old way): 2, a message's HTML in a file of its own;
-    /// 3, hard-wrapped text flowing.
-    static let pagesVersion = "3"
+    /// 3, hard-wrapped text flowing; 4, the lists numbered from their oldest page.
+    static let pagesVersion = "4"
+    /// What sites of earlier versions kept beside their pages.
+    static let formerStateFiles = [".mailstore-render", ".mailstore-lists"]
 
     public func run(store: MailStore, _ run: FilterRun) throws {
-        guard var clock = LocalClock(zone: zone) else { throw Exit(.usage) }
+        guard let clock = LocalClock(zone: zone) else { throw Exit(.usage) }
         let site = try Self.endingOnWriteError(run) { try SiteWriter(root: out, folders: ["c", "m"]) }
         let spool = try Self.endingOnWriteError(run) { try Spool(directory: out) }
         defer { spool.close() }
-        let renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site)
-        var pages = PageWriter(templates: templates, site: site, remoteImages: remoteImages, bubbles: renderer)
-
+        let state: SiteState
+        do { state = try SiteState(folder: out) } catch {
+            run.diagnostics.error("\(out)/\(SiteState.name): \(error)")
+            throw Exit(.ioError)
+        }
+        var job = StoreRender(store: store, state: state, site: site, spool: spool, clock: clock, render: self,
+                              renderer: BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site))
         try store.snapshot {
             let settings = [Self.pagesVersion, try store.storeID(), zone, String(remoteImages), String(messagesPerPage), String(listPageSize),
                             templates.fingerprint].joined(separator: " ")
             let counter = try store.changeCounter()
-            let since = Self.lastRender(in: out, settings: settings)
-
-            // what the lists show of each conversation: from the cache when it has not changed
-            let cached = ListCache.load(folder: out, settings: settings)
-            var lists = ListCache()
-            var conversations: [ConversationSummary] = []
-            var changes: [Int] = []
-            var files = Set<String>()
-            var index: [String: Int] = [:]
-            /// A conversation read from the store, with its item rendered.
-            func summary(_ row: MailStore.ConversationRow, file: String? = nil) throws -> ConversationSummary? {
-                guard let record = try store.conversationRecord(row.id) else { return nil }
-                var c = try ConversationSummary(try JSONRecord(record), withMessageIDs: false)
-                if let file { c.file = file } else { while !files.insert(c.file).inserted { c.file += "_" } }
-                c.isList = row.isList
-                c.lastFromMe = row.lastFromMe
-                c.lastEpoch = CivilDate.epoch(rfc3339: c.lastDate) ?? Int.min
-                var item: [UInt8] = []
-                pages.item(c, into: &item, clock: &clock)
-                c.item = item
-                c.parcelCards = pages.parcelCards(c)
-                return c
-            }
-            var rows: [MailStore.ConversationRow] = []
-            try store.everyConversation { row in
-                var c: ConversationSummary
-                if let hit = cached.entries[row.id], hit.change == row.change {
-                    c = hit.summary
-                    files.insert(c.file)
-                } else {
-                    guard let fresh = try summary(row) else { return }
-                    c = fresh
-                }
-                rows.append(row)
-                lists.entries[row.id] = ListCache.Entry(change: row.change, summary: c)
-                index[c.id] = conversations.count
-                conversations.append(c)
-                changes.append(row.change)
-            }
-
-            var rendered = Set<String>()  // conversations' file names
-            var renderedMessages = Set<String>()  // anchors
             try Self.endingOnWriteError(run) {
-                for (k, listed) in conversations.enumerated() where since.map({ changes[k] > $0 }) ?? true {
-                    // the cache keeps what the lists show; a page shows the participants too
-                    guard let c = listed.participants.isEmpty ? try summary(rows[k], file: listed.file) : listed else { continue }
-                    var bubbles: [Bubble] = []
-                    try store.pageMessages(conversation: c.id) { record, unread, fromMe in
-                        let id = record.string("id") ?? record.string("message_id") ?? ""
-                        let epoch = record.string("date").flatMap { CivilDate.epoch(rfc3339: $0) }
-                        let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe,
-                                                       group: c.isGroup, conversationFile: c.file, clock: &clock)
-                        bubbles.append(Bubble(conversation: Int32(k), order: Int32(bubbles.count), epoch: epoch ?? Int.min,
-                                              offset: try spool.append(html), length: html.count))
-                        renderedMessages.insert(BubbleRenderer.anchor(id))
+                try state.db.transaction {
+                    if let since = try state.lastRender(settings: settings) {
+                        try job.update(since: since)
+                    } else {
+                        try job.whole()
                     }
-                    try spool.flush()
-                    bubbles.sort { ($0.epoch, $0.order) < ($1.epoch, $1.order) }
-                    try pages.conversation(c, bubbles: bubbles[...], spool: spool, pageSize: messagesPerPage, clock: &clock)
-                    rendered.insert(c.file)
+                    try state.set("settings", settings)
+                    try state.set("counter", String(counter))
                 }
-                if let since {
-                    let fileNames = { (names: Set<String>) in Set(names.map(FileName.init)) }
-                    let (files, rendered) = (fileNames(files), fileNames(rendered))
-                    let gone = fileNames(renderedMessages.union(try store.removed(after: since).messages.map(BubbleRenderer.anchor)))
-                    site.keep(site.previousNames().filter { name in
-                        let (folder, base) = Self.owner(of: name)
-                        switch folder {
-                        case "c": return files.contains(FileName(base)) && !rendered.contains(FileName(base))
-                        case "m": return !gone.contains(FileName(base))
-                        default: return false  // the lists and the stylesheet are written every time
-                        }
-                    })
-                }
-                var calendar = try store.calendar()
-                for k in calendar.indices { calendar[k].conversationID = calendar[k].conversationID.flatMap { index[$0] }.map(String.init) }
-                try pages.lists(conversations, calendar: calendar, now: now, pageSize: listPageSize, clock: &clock)
-                try site.write("style.css", templates.stylesheet)
-                try site.finish()
-                try lists.save(folder: out, settings: settings, order: conversations.map(\.id))
-                try SiteWriter.store(out + "/" + Self.renderState, Array((settings + "\n\(counter)\n").utf8))
             }
+        }
+        state.db.close()
+    }
+}
+
+/// One run of chat-render --store.
+struct StoreRender {
+    let store: MailStore
+    let state: SiteState
+    let site: SiteWriter
+    let spool: Spool
+    var clock: LocalClock
+    let render: ChatRender
+    let renderer: BubbleRenderer
+    var pages: PageWriter
+    /// Names of files (prefixes: `c/ID.`, `m/ANCHOR.`) whose pages this run may leave behind.
+    var replaced: [String] = []
+    /// Files this run may leave behind, by name.
+    var superseded: [String] = []
+
+    init(store: MailStore, state: SiteState, site: SiteWriter, spool: Spool, clock: LocalClock, render: ChatRender, renderer: BubbleRenderer) {
+        (self.store, self.state, self.site, self.spool, self.clock, self.render, self.renderer) = (store, state, site, spool, clock, render, renderer)
+        pages = PageWriter(templates: render.templates, site: site, remoteImages: render.remoteImages, bubbles: renderer)
+    }
+
+    static let conversationLists: [PageWriter.Section] = [.chats, .newsletters, .lists, .archived]
+
+    /// Every page, and the site's files not written again removed (those an earlier render
+    /// listed, from files or from the store).
+    mutating func whole() throws {
+        let previous = try state.allFiles() + site.previousNames()
+        try state.reset()
+        var files = Set<String>()
+        try store.everyConversation { row in
+            guard var c = try summary(row) else { return }
+            while !files.insert(c.file).inserted { c.file += "_" }
+            list(&c)
+            try renderPages(c)
+            try state.put(c, change: row.change)
+        }
+        try state.showFirstCards()
+        for section in Self.conversationLists + [.parcels] { try writeList(section, from: nil) }
+        try writeCalendar()
+        superseded = previous  // every file of before: those not written again go
+        replaced = []
+        try finish()
+        unlink(site.root + "/" + SiteWriter.manifest)
+        for name in ChatRender.formerStateFiles { unlink(site.root + "/" + name) }
+    }
+
+    /// The pages of what changed after change counter `since`.
+    mutating func update(since: Int) throws {
+        let changed = try store.conversations(changedAfter: since)
+        let removed = try store.removed(after: since)
+        // where each change was: the lists from there to their newest page change
+        var reached: [PageWriter.Section: Int] = [:]
+        var cardKeys = Set<String>()
+        func reach(_ section: PageWriter.Section, newer: Int) throws {
+            let layout = NewestFirstPages(count: try state.count(section), pageSize: render.listPageSize)
+            let page = layout.page(ofItem: layout.count - 1 - newer)
+            reached[section] = min(reached[section] ?? page, page)
+        }
+        func reachCards() throws {
+            for key in cardKeys { if let n = try state.newerCards(than: key) { try reach(.parcels, newer: n) } }
+        }
+        var before: [String: SiteState.Listed] = [:]
+        for id in changed.map(\.id) + removed.conversations {
+            guard before[id] == nil, let old = try state.listed(id) else { continue }
+            before[id] = old
+            try reach(old.section, newer: try state.newer(than: id, lastDate: old.lastDate, in: old.section))
+            cardKeys.formUnion(try state.cardKeys(of: id))
+            replaced.append("c/\(old.file).")
+        }
+        let counts = try (Self.conversationLists + [.parcels]).map { try state.count($0) }
+        try reachCards()
+
+        var calendarChanged = try store.calendarChanged(after: since)
+        let present = Set(changed.map(\.id))
+        for id in removed.conversations where !present.contains(id) { try state.remove(conversation: id) }
+        var after: [ConversationSummary] = []
+        for row in changed {
+            guard var c = try summary(row) else { continue }
+            if let old = before[row.id] {
+                c.file = old.file
+            } else {
+                while try state.isTaken(file: c.file) { c.file += "_" }
+            }
+            list(&c)
+            try renderPages(c)
+            try state.put(c, change: row.change)
+            cardKeys.formUnion((c.parcelCards ?? []).map(\.key))
+            after.append(c)
+            calendarChanged = calendarChanged || row.hasEvents
+        }
+        for key in cardKeys { try state.chooseShownCard(key) }
+        for c in after { try reach(c.section, newer: try state.newer(than: c.id, lastDate: c.lastDate, in: c.section)) }
+        try reachCards()
+        replaced += removed.messages.map { "m/\(BubbleRenderer.anchor($0))." }
+
+        for (section, countBefore) in zip(Self.conversationLists + [.parcels], counts) {
+            try writeList(section, from: reached[section], countBefore: countBefore)
+        }
+        let due = try state.value("calendar_until").flatMap { Int($0) } ?? 0
+        if calendarChanged || render.now >= due { try writeCalendar() }
+        try finish()
+    }
+
+    /// A conversation read from the store.
+    func summary(_ row: MailStore.ConversationRow) throws -> ConversationSummary? {
+        guard let record = try store.conversationRecord(row.id) else { return nil }
+        var c = try ConversationSummary(try JSONRecord(record), withMessageIDs: false)
+        c.isList = row.isList
+        c.lastFromMe = row.lastFromMe
+        c.lastEpoch = CivilDate.epoch(rfc3339: c.lastDate) ?? Int.min
+        return c
+    }
+
+    /// What the lists show of a conversation, once its file is named.
+    mutating func list(_ c: inout ConversationSummary) {
+        var item: [UInt8] = []
+        pages.item(c, into: &item, clock: &clock)
+        c.item = item
+        c.parcelCards = pages.parcelCards(c)
+    }
+
+    /// A conversation's pages, and those of its messages.
+    mutating func renderPages(_ c: ConversationSummary) throws {
+        var bubbles: [ChatRender.Bubble] = []
+        try store.pageMessages(conversation: c.id) { record, unread, fromMe in
+            let id = record.string("id") ?? record.string("message_id") ?? ""
+            let epoch = record.string("date").flatMap { CivilDate.epoch(rfc3339: $0) }
+            let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe,
+                                           group: c.isGroup, conversationFile: c.file, clock: &clock)
+            bubbles.append(ChatRender.Bubble(conversation: 0, order: Int32(bubbles.count), epoch: epoch ?? Int.min,
+                                             offset: try spool.append(html), length: html.count))
+            replaced.append("m/\(BubbleRenderer.anchor(id)).")
+        }
+        try spool.flush()
+        bubbles.sort { ($0.epoch, $0.order) < ($1.epoch, $1.order) }
+        replaced.append("c/\(c.file).")
+        try pages.conversation(c, bubbles: bubbles[...], spool: spool, pageSize: render.messagesPerPage, clock: &clock)
+    }
+
+    /// A list's pages from page `from` to its newest (none when nil, all when its number of
+    /// pages changed: each page's title counts them); those it no longer has go.
+    mutating func writeList(_ section: PageWriter.Section, from: Int?, countBefore: Int? = nil) throws {
+        let layout = NewestFirstPages(count: try state.count(section), pageSize: render.listPageSize)
+        let before = countBefore.map { NewestFirstPages(count: $0, pageSize: render.listPageSize).pageCount }
+        let first: Int
+        if before == nil || before != layout.pageCount {
+            first = 1
+        } else if let from {
+            first = from
+        } else {
+            return
+        }
+        if let before, before > layout.pageCount {
+            superseded += (layout.pageCount..<before).map { section.rawValue + ".p\($0).html" }
+        }
+        let items = { (range: Range<Int>, out: inout [UInt8]) in try state.items(section, range, into: &out) }
+        if section == .parcels {
+            try pages.parcelList(layout, pages: first...layout.pageCount, items: items)
+        } else {
+            try pages.conversationList(section, layout, pages: first...layout.pageCount, items: items)
         }
     }
 
-    /// The change counter the site was last rendered at, when it was rendered from the same
-    /// database with the same settings.
-    static func lastRender(in folder: String, settings: String) -> Int? {
-        guard let bytes = SiteWriter.read(folder + "/" + renderState) else { return nil }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        guard lines.count == 2, lines[0] == settings else { return nil }
-        return Int(lines[1])
+    /// The calendar's pages, and when they are due again though nothing changes (when an
+    /// upcoming event ends; at every run while a repeating event is on them).
+    mutating func writeCalendar() throws {
+        var calendar = try store.calendar()
+        var conversations: [ConversationSummary] = []
+        for k in calendar.indices {
+            guard let id = calendar[k].conversationID else { continue }
+            calendar[k].conversationID = nil
+            guard let listed = try state.listed(id) else { continue }
+            calendar[k].conversationID = String(conversations.count)
+            conversations.append(ConversationSummary(id: id, listed: listed))
+        }
+        var until = Int.max
+        for t in calendar {
+            if t.event.recurrence != nil && t.event.recurrenceID == nil { until = 0; break }
+            if EventGroup.isUpcoming(t.event, now: render.now), let end = EventGroup.end(of: t.event) { until = min(until, end + 1) }
+        }
+        try pages.events(calendar, conversations: conversations, now: render.now, pageSize: render.listPageSize, clock: &clock)
+        replaced.append("events.")  // its pages that are not written again are no more
+        try state.set("calendar_until", String(until))
     }
 
-    /// `c/ID.p2.html` is conversation ID's, `m/ANCHOR.html` and `m/ANCHOR.frame.html` message
-    /// ANCHOR's; other files are nobody's.
-    static func owner(of name: ArraySlice<UInt8>) -> (folder: Character?, base: ArraySlice<UInt8>) {
-        let start = name.startIndex
-        guard name.count > 2, name[start + 1] == UInt8(ascii: "/") else { return (nil, []) }
-        return (Character(Unicode.Scalar(name[start])), name[(start + 2)...].prefix { $0 != UInt8(ascii: ".") })
+    /// Waits for the pages to be written; removes the files this run replaced and did not write
+    /// again, and lists those it wrote.
+    mutating func finish() throws {
+        try site.write("style.css", render.templates.stylesheet)
+        let written = Set(try site.finishWriting())
+        var gone: [String] = superseded.filter { !written.contains($0) }
+        for prefix in Set(replaced) { gone += try state.files(startingWith: prefix).filter { !written.contains($0) } }
+        for name in gone { site.remove(name) }
+        try state.remove(files: gone)
+        try state.add(files: written)
     }
 }

@@ -276,12 +276,18 @@ extension EventGroup {
 }
 
 extension EventGroup {
+    /// When an event's first occurrence ends, in seconds since the epoch (all-day and floating
+    /// events read in UTC).
+    public static func end(of e: Event) -> Int? {
+        guard let start = time(start: e), let s = start.epoch(readingLocalIn: "UTC") else { return nil }
+        return s + duration(of: e, start: start)
+    }
+
     /// Whether an event is not over at `now`: its end is not before it (a series: it starts
     /// later, or has an occurrence in the four years after `now`, long enough for a birthday on
     /// 29 February). All-day and floating events are read in UTC.
     public static func isUpcoming(_ e: Event, now: Int) -> Bool {
-        guard let start = time(start: e), let s = start.epoch(readingLocalIn: "UTC") else { return false }
-        if s + duration(of: e, start: start) >= now { return true }
+        if let end = end(of: e), end >= now { return true }
         guard e.recurrence != nil, e.recurrenceID == nil else { return false }
         var group = EventGroup()
         group.expansionLimit = 100_000

@@ -242,6 +242,13 @@ public final class Statement {
         return Array(UnsafeRawBufferPointer(start: p, count: count))
     }
 
+    /// Appends a column's bytes (text or blob) to `out`.
+    public func appendBytes(_ i: Int, to out: inout [UInt8]) {
+        let count = Int(sqlite3_column_bytes(handle, Int32(i)))
+        guard count > 0, let p = sqlite3_column_blob(handle, Int32(i)) else { return }
+        out.append(contentsOf: UnsafeRawBufferPointer(start: p, count: count))
+    }
+
     public func value(_ i: Int) -> SQLValue {
         switch sqlite3_column_type(handle, Int32(i)) {
         case SQLITE_INTEGER: .integer(integer(i))

@@ -48,15 +48,22 @@ public struct InputError: Error, CustomStringConvertible {
 
 /// Reads a whole file (for small inputs such as one message or a maildir entry).
 public func readWholeFile(fd: Int32) throws(InputError) -> [UInt8] {
-    var out = [UInt8]()
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    // read in place, into room for the whole of a regular file, rather than chunk by chunk
+    var st = stat()
+    let size = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : 0
+    var out = [UInt8](repeating: 0, count: max(size + 1, 1 << 16))  // + 1: the read that finds the end
+    var filled = 0
     while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        if filled == out.count { out += repeatElement(0, count: out.count) }
+        let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
         if n < 0 {
             if errno == EINTR { continue }
             throw InputError(path: "", errno: errno)
         }
-        if n == 0 { return out }
-        out.append(contentsOf: chunk[0..<n])
+        if n == 0 {
+            out.removeLast(out.count - filled)
+            return out
+        }
+        filled += n
     }
 }

@@ -3,6 +3,7 @@
 The store derives conversations and the calendar with conversation-group's and event-group's own
 code; these tests hold it to their output on the same records, whatever the order and batches."""
 import json
+import shutil
 import os
 import random
 import re
@@ -540,7 +541,7 @@ def render(db, site, *args):
 
 def site_files(site):
     return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*"))
-            if p.is_file() and not p.name.startswith(".mailstore-")}  # the database's id and counter
+            if p.is_file() and not p.name.startswith(".")}  # the renderers' own bookkeeping
 
 
 @pytest.mark.parametrize("pages", [[], ["--list-page-size", "2", "--messages-per-page", "3"]], ids=["one-page", "paged"])
@@ -561,26 +562,57 @@ def test_chat_render_of_the_store_equals_chat_render_of_the_files(sample, tmp_pa
         assert (tmp_path / "from-store" / "events.p2.html").exists()
 
 
-def test_pages_after_deliveries_one_by_one_equal_a_full_render(sample, tmp_path):
+def test_one_folder_rendered_in_turns_from_files_and_from_the_store(sample, tmp_path):
+    # paged and not, so that each render leaves files the next does not write: the next removes them,
+    # whichever of the two wrote them and kept their list
+    lines, me = sample
+    db = tmp_path / "mail.db"
+    add(db, "--me", me[0], input=lines)
+    conversations, messages = tmp_path / "conversations.jsonl", tmp_path / "messages.jsonl"
+    conversations.write_bytes(run("conversation-group", "--now", NOW, input=lines).stdout)
+    messages.write_bytes(lines)
+    paged = ["--list-page-size", "2", "--messages-per-page", "3"]
+    site = tmp_path / "site"
+    (site / "c").mkdir(parents=True)
+    (site / "c" / "other.html").write_text("a page no render wrote")  # listed by neither: left alone
+    for source, pages in [("store", paged), ("files", []), ("store", []), ("files", paged), ("store", [])]:
+        args = ["--store", db] if source == "store" else ["--conversations", conversations, messages]
+        r = run("chat-render", *args, "--out", site, "--zone", "Asia/Taipei", "--now", NOW, *pages)
+        assert r.returncode == 0, r.stderr
+        alone = tmp_path / f"{source}{len(pages)}"
+        if not alone.exists():
+            assert run("chat-render", *args, "--out", alone, "--zone", "Asia/Taipei", "--now", NOW, *pages).returncode == 0
+        assert site_files(site) == site_files(alone) | {"c/other.html": b"a page no render wrote"}
+        assert (site / ".mailstore-site.db").exists() == (source == "store")
+        assert (site / ".chat-render-files").exists() == (source == "files")
+    assert site_files(tmp_path / "store0") == site_files(tmp_path / "files0")
+
+
+@pytest.mark.parametrize("pages", [[], ["--list-page-size", "3", "--messages-per-page", "4"]], ids=["one-page", "paged"])
+def test_pages_after_deliveries_one_by_one_equal_a_full_render(sample, tmp_path, pages):
     lines, me = sample
     copies = many_records(lines, 5)
     first, deliveries = copies[0] + copies[1], b"".join(copies[2:]).splitlines(keepends=True)[:50]
     assert len(deliveries) == 50
     db, site = tmp_path / "mail.db", tmp_path / "site"
     add(db, "--me", me[0], input=first)
-    render(db, site)
+    render(db, site, *pages)
     written = []
-    for line in deliveries:
+    for k, line in enumerate(deliveries):
         add(db, input=line)
         before = {p: p.stat().st_mtime_ns for p in site.rglob("*.html")}
-        render(db, site)
+        render(db, site, *pages)
         written.append(sum(1 for p in site.rglob("*.html") if before.get(p) != p.stat().st_mtime_ns))
+        # after each: a page left as it was could be put right by a later change
+        shutil.rmtree(tmp_path / "whole", ignore_errors=True)
+        render(db, tmp_path / "whole", *pages)
+        assert site_files(site) == site_files(tmp_path / "whole"), k
     full_db, full = tmp_path / "full.db", tmp_path / "full"
     add(full_db, "--me", me[0], input=first + b"".join(deliveries))
-    render(full_db, full)
+    render(full_db, full, *pages)
     assert site_files(site) == site_files(full)
-    pages = len(list(full.rglob("*.html")))
-    assert max(written) < pages / 2, (written, pages)  # only what a message changes
+    files = len(list(full.rglob("*.html")))
+    assert max(written) < files / 2, (written, files)  # only what a message changes
     # labels changed, and a conversation deleted through Gmail's history: the same again
     chat, gone = records(run("mailstore", "conversations", "--limit", "2", db).stdout)
     deleted = [m["gmail_id"] for m in records(run("mailstore", "messages", db, gone["conversation_id"]).stdout)]
@@ -589,9 +621,54 @@ def test_pages_after_deliveries_one_by_one_equal_a_full_render(sample, tmp_path)
         assert run("mailstore", "label", database, "-INBOX", "-UNREAD", "--", f"conversation:{chat['conversation_id']}").returncode == 0
         assert run("mailstore", "history", database, input=history).returncode == 0
     assert gone["conversation_id"] not in run("mailstore", "conversations", "--all", db).stdout.decode()
-    render(db, site)
-    render(full_db, tmp_path / "full-again")
+    render(db, site, *pages)
+    render(full_db, tmp_path / "full-again", *pages)
     assert site_files(site) == site_files(tmp_path / "full-again")
     # the same folder from another database is rendered whole
-    render(full_db, site)
+    render(full_db, site, *pages)
     assert site_files(site) == site_files(tmp_path / "full-again")
+
+
+def test_list_pages_follow_a_conversation_that_moves_to_the_top_or_goes(sample, tmp_path):
+    # two to a page: a reply to each of the oldest conversations brings it to the top past every page
+    # between; then one is archived and one deleted. After each, the pages are those of a whole render.
+    lines, me = sample
+    db, site, whole = tmp_path / "mail.db", tmp_path / "site", tmp_path / "whole"
+    pages = ["--list-page-size", "2", "--messages-per-page", "2"]
+    add(db, "--me", me[0], input=lines)
+    render(db, site, *pages)
+
+    def rendered_as_a_whole():
+        shutil.rmtree(whole, ignore_errors=True)
+        render(db, whole, *pages)
+        assert site_files(site) == site_files(whole)
+
+    chats = "".join(p.read_text() for p in site.glob("index*.html"))
+    listed = [c for c in records(run("mailstore", "conversations", db).stdout) if f'href="c/{c["conversation_id"]}.html"' in chats]
+    assert len(listed) >= 8
+    for k, c in enumerate(reversed(listed[-4:])):
+        reply = records(run("mailstore", "messages", "--limit", "1", db, c["conversation_id"]).stdout)[0]
+        parent = reply["message_id"]
+        reply.update(id=f"reply-{k}@example.tw", message_id=f"reply-{k}@example.tw", gmail_id=None, in_reply_to=[parent],
+                     references=[parent], date=f"2026-05-0{k + 1}T08:00:00Z", labels=["INBOX", "UNREAD"])
+        add(db, input=json.dumps(reply, ensure_ascii=False).encode() + b"\n")
+        top = records(run("mailstore", "conversations", "--limit", "1", db).stdout)[0]
+        assert top["conversation_id"] == c["conversation_id"]
+        before = {p: p.stat().st_ino for p in site.glob("index*.html")}  # a page is written anew by rename
+        render(db, site, *pages)
+        rendered_as_a_whole()
+        assert sum(before.get(p) != p.stat().st_ino for p in site.glob("index*.html")) > 1  # not the first page only
+
+    middle = listed[len(listed) // 2]["conversation_id"]
+    assert run("mailstore", "label", db, "-INBOX", "--", f"conversation:{middle}").returncode == 0
+    render(db, site, *pages)
+    rendered_as_a_whole()
+    assert middle in (site / "archived.html").read_text() + "".join(p.read_text() for p in site.glob("archived.p*.html"))
+
+    gone = listed[1]["conversation_id"]
+    deleted = [m["gmail_id"] for m in records(run("mailstore", "messages", db, gone).stdout)]
+    assert all(deleted)
+    history = json.dumps({"history": [{"id": "9", "messagesDeleted": [{"message": {"id": g}} for g in deleted]}], "historyId": "9"})
+    assert run("mailstore", "history", db, input=history).returncode == 0
+    render(db, site, *pages)
+    rendered_as_a_whole()

@@ -1,0 +1,243 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SQLite
+
+/// What a site rendered from a mailstore database remembers, in `.mailstore-site.db` in its
+/// folder: the database, settings and change counter it was last rendered at, what the lists
+/// show of each conversation, the parcels' cards, how many pages each list had, and the site's
+/// files. A delivery then renders the pages of what changed and the list pages the change
+/// reaches, and every other file is left as it is, however big the mailbox.
+final class SiteState {
+    static let name = ".mailstore-site.db"
+    static let version = 1
+    let db: Database
+
+    /// A conversation as the lists show it.
+    struct Listed {
+        var section: PageWriter.Section
+        var lastDate: String
+        var file: String
+        var title: String
+    }
+
+    /// The state of the site in `folder`, made when missing; one of another version or that is
+    /// not a database is made anew (it is only a cache: the site is then rendered whole).
+    init(folder: String) throws {
+        let path = folder + "/" + Self.name
+        do {
+            db = try Self.open(path)
+        } catch {
+            Self.remove(path)
+            db = try Self.open(path)
+        }
+    }
+
+    private static func open(_ path: String) throws -> Database {
+        let db = try Database(path: path, mode: .create)
+        db.setBusyTimeout(milliseconds: 10_000)
+        try db.execute("PRAGMA journal_mode = WAL")
+        try db.execute("PRAGMA synchronous = NORMAL")
+        let version = try db.integer("PRAGMA user_version") ?? 0
+        if version == Self.version { return db }
+        if version != 0 { throw OtherVersion() }
+        try db.transaction {
+            try db.execute("""
+                CREATE TABLE state(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE listed(id TEXT PRIMARY KEY, change INTEGER NOT NULL, section TEXT NOT NULL,
+                  last_date TEXT NOT NULL, file TEXT NOT NULL, title TEXT NOT NULL, item BLOB NOT NULL);
+                CREATE INDEX listed_in_order ON listed(section, last_date DESC, id);
+                CREATE UNIQUE INDEX listed_by_file ON listed(file);
+                CREATE TABLE cards(conversation TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL,
+                  last_date TEXT NOT NULL, shown INTEGER NOT NULL, html BLOB NOT NULL, PRIMARY KEY(conversation, seq));
+                CREATE INDEX cards_in_order ON cards(shown, last_date DESC, conversation, seq);
+                CREATE INDEX cards_by_key ON cards(key);
+                CREATE TABLE files(name TEXT PRIMARY KEY) WITHOUT ROWID;
+                PRAGMA user_version = \(Self.version);
+                """)
+        }
+        return db
+    }
+
+    struct OtherVersion: Error {}
+
+    static func remove(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    /// The files a site's state lists, and the state removed: the site is not a database's any more.
+    static func forget(folder: String) -> [String] {
+        let path = folder + "/" + name
+        var files: [String] = []
+        if access(path, F_OK) == 0, let db = try? Database(path: path, mode: .readOnly) {
+            try? db.query("SELECT name FROM files") { s in files.append(s.text(0) ?? "") }
+            db.close()
+        }
+        remove(path)
+        return files
+    }
+
+    // MARK: when it was rendered
+
+    func value(_ key: String) throws -> String? { try db.text("SELECT value FROM state WHERE key = ?", .text(key)) }
+
+    func set(_ key: String, _ value: String) throws {
+        try db.run("INSERT OR REPLACE INTO state(key, value) VALUES(?, ?)", .text(key), .text(value))
+    }
+
+    /// The change counter the site was rendered at, when it was rendered with `settings`.
+    func lastRender(settings: String) throws -> Int? {
+        guard try value("settings") == settings else { return nil }
+        return try value("counter").flatMap { Int($0) }
+    }
+
+    /// Forgets every conversation and card (not the files: a whole render removes those it does not write again).
+    func reset() throws {
+        try db.execute("DELETE FROM listed; DELETE FROM cards; DELETE FROM state")
+    }
+
+    // MARK: the lists
+
+    func listed(_ id: String) throws -> Listed? {
+        try db.row("SELECT section, last_date, file, title FROM listed WHERE id = ?", [.text(id)]) { s in
+            Listed(section: PageWriter.Section(rawValue: s.text(0) ?? "") ?? .chats, lastDate: s.text(1) ?? "", file: s.text(2) ?? "",
+                   title: String(decoding: s.bytes(3), as: UTF8.self))
+        }
+    }
+
+    func isTaken(file: String) throws -> Bool {
+        try db.integer("SELECT count(*) FROM listed WHERE file = ?", .text(file)) != 0
+    }
+
+    func put(_ c: ConversationSummary, change: Int) throws {
+        try db.run("INSERT OR REPLACE INTO listed(id, change, section, last_date, file, title, item) VALUES(?, ?, ?, ?, ?, ?, ?)",
+                   .text(c.id), .integer(change), .text(c.section.rawValue), .text(c.lastDate), .text(c.file), .textBytes(Array(c.title.utf8)),
+                   .blob(c.item ?? []))
+        try db.run("DELETE FROM cards WHERE conversation = ?", .text(c.id))
+        for (seq, card) in (c.parcelCards ?? []).enumerated() {
+            try db.run("INSERT INTO cards(conversation, seq, key, last_date, shown, html) VALUES(?, ?, ?, ?, 0, ?)",
+                       .text(c.id), .integer(seq), Self.key(card.key), .text(c.lastDate), .blob(card.html))
+        }
+    }
+
+    func remove(conversation id: String) throws {
+        try db.run("DELETE FROM listed WHERE id = ?", .text(id))
+        try db.run("DELETE FROM cards WHERE conversation = ?", .text(id))
+    }
+
+    func count(_ section: PageWriter.Section) throws -> Int {
+        section == .parcels ? try db.integer("SELECT count(*) FROM cards WHERE shown = 1") ?? 0
+            : try db.integer("SELECT count(*) FROM listed WHERE section = ?", .text(section.rawValue)) ?? 0
+    }
+
+    /// How many of its list come before the conversation that was last at `lastDate` with `id`
+    /// (counted from the newest, as few come before a recent one).
+    func newer(than id: String, lastDate: String, in section: PageWriter.Section) throws -> Int {
+        let s = SQLValue.text(section.rawValue), d = SQLValue.text(lastDate)
+        return (try db.integer("SELECT count(*) FROM listed WHERE section = ? AND last_date > ?", s, d) ?? 0)
+            + (try db.integer("SELECT count(*) FROM listed WHERE section = ? AND last_date = ? AND id < ?", s, d, .text(id)) ?? 0)
+    }
+
+    /// The items `range` (counted from the newest) of a list, one after the other.
+    func items(_ section: PageWriter.Section, _ range: Range<Int>, into out: inout [UInt8]) throws {
+        let sql = section == .parcels
+            ? "SELECT html FROM cards WHERE shown = 1 ORDER BY last_date DESC, conversation, seq LIMIT ? OFFSET ?"
+            : "SELECT item FROM listed WHERE section = '\(section.rawValue)' ORDER BY last_date DESC, id LIMIT ? OFFSET ?"
+        try db.query(sql, [.integer(range.count), .integer(range.lowerBound)]) { s in s.appendBytes(0, to: &out) }
+    }
+
+    // MARK: the parcels' cards
+
+    /// A card's key (carrier and number, a zero between them) as stored.
+    static func key(_ key: String) -> SQLValue { .textBytes(Array(key.utf8)) }
+
+    /// The keys of a conversation's cards.
+    func cardKeys(of conversation: String) throws -> [String] {
+        var keys: [String] = []
+        try db.query("SELECT key FROM cards WHERE conversation = ?", [.text(conversation)]) { s in
+            keys.append(String(decoding: s.bytes(0), as: UTF8.self))
+        }
+        return keys
+    }
+
+    /// Shows the card of `key` that comes first (the newest conversation's, its first), as the
+    /// parcels page shows each parcel once.
+    func chooseShownCard(_ key: String) throws {
+        try db.run("UPDATE cards SET shown = 0 WHERE key = ? AND shown = 1", Self.key(key))
+        try db.run("""
+            UPDATE cards SET shown = 1 WHERE rowid =
+              (SELECT rowid FROM cards WHERE key = ?1 ORDER BY last_date DESC, conversation, seq LIMIT 1)
+            """, Self.key(key))
+    }
+
+    /// How many shown cards come before the one shown for `key`, counted from the newest; nil when none is.
+    func newerCards(than key: String) throws -> Int? {
+        guard let (conversation, seq, lastDate) = try db.row("SELECT conversation, seq, last_date FROM cards WHERE key = ? AND shown = 1",
+                                                             [Self.key(key)], { s in (s.text(0) ?? "", s.integer(1), s.text(2) ?? "") })
+        else { return nil }
+        let (c, d) = (SQLValue.text(conversation), SQLValue.text(lastDate))
+        return (try db.integer("SELECT count(*) FROM cards WHERE shown = 1 AND last_date > ?", d) ?? 0)
+            + (try db.integer("SELECT count(*) FROM cards WHERE shown = 1 AND last_date = ? AND conversation < ?", d, c) ?? 0)
+            + (try db.integer("SELECT count(*) FROM cards WHERE shown = 1 AND last_date = ? AND conversation = ? AND seq < ?", d, c,
+                              .integer(seq)) ?? 0)
+    }
+
+    /// Marks the first card of each key shown, every card stored in the lists' order: a whole render.
+    func showFirstCards() throws {
+        try db.execute("""
+            UPDATE cards SET shown = 1 WHERE rowid IN
+              (SELECT first_value(rowid) OVER (PARTITION BY key ORDER BY last_date DESC, conversation, seq) FROM cards)
+            """)
+    }
+
+    // MARK: the files
+
+    /// The files listed whose names start with `prefix`.
+    func files(startingWith prefix: String) throws -> [String] {
+        var names: [String] = []
+        var end = Array(prefix.utf8)
+        end[end.count - 1] += 1  // the prefixes end in "." or "/": never 0xff
+        try db.query("SELECT name FROM files WHERE name >= ? AND name < ?", [.text(prefix), .textBytes(end)]) { s in
+            names.append(s.text(0) ?? "")
+        }
+        return names
+    }
+
+    func allFiles() throws -> [String] {
+        var names: [String] = []
+        try db.query("SELECT name FROM files") { s in names.append(s.text(0) ?? "") }
+        return names
+    }
+
+    func add(files: some Sequence<String>) throws {
+        for name in files { try db.run("INSERT OR IGNORE INTO files(name) VALUES(?)", .text(name)) }
+    }
+
+    func remove(files: some Sequence<String>) throws {
+        for name in files { try db.run("DELETE FROM files WHERE name = ?", .text(name)) }
+    }
+}
+
+extension ConversationSummary {
+    /// A conversation as an event's card names it.
+    init(id: String, listed: SiteState.Listed) {
+        self.id = id
+        file = listed.file
+        title = listed.title
+        lastDate = listed.lastDate
+        participants = []
+        isGroup = false
+        isNewsletter = false
+        archived = false
+        messageCount = 0
+        unreadCount = 0
+        snippet = ""
+        shipments = []
+        messageIDs = []
+    }
+
+    /// The list it is on.
+    var section: PageWriter.Section {
+        archived ? .archived : isNewsletter ? .newsletters : isList ? .lists : .chats
+    }
+}
