@@ -421,7 +421,7 @@ public final class MailStore {
     public func label(_ query: SearchQuery, add: [String], remove: [String]) throws -> Int {
         try batch {
             var rowids: [Int] = []
-            try db.query("SELECT m.rowid FROM messages m WHERE \(query.sql)", query.parameters) { rowids.append($0.integer(0)) }
+            try db.query("SELECT m.rowid FROM \(query.messagesForIDs) WHERE \(query.sql)", query.parameters) { rowids.append($0.integer(0)) }
             var changed = 0
             for r in rowids where try changeLabels(rowid: r, add: add, remove: remove) { changed += 1 }
             return changed
@@ -430,7 +430,7 @@ public final class MailStore {
 
     /// How many messages a query finds.
     public func count(_ query: SearchQuery) throws -> Int {
-        try db.integer("SELECT count(*) FROM messages m WHERE \(query.sql)", query.parameters) ?? 0
+        try db.integer("SELECT count(*) FROM \(query.messagesForIDs) WHERE \(query.sql)", query.parameters) ?? 0
     }
 
     /// Whether a record of a stored id replaces the stored one: it has a member the stored one

@@ -84,7 +84,8 @@ extension MailStore {
     /// conversations they are in (each once, in the order of its newest match).
     public func search(_ query: SearchQuery, output: SearchOutput, limit: Int?, _ write: ([UInt8]) throws -> Void) throws {
         let columns = output == .messages ? Self.messageColumns : "m.id, m.conversation_id"
-        var sql = "SELECT \(columns) FROM messages m WHERE \(query.sql) ORDER BY m.date DESC, m.rowid DESC"
+        let table = output == .messages ? "messages m" : query.messagesForIDs
+        var sql = "SELECT \(columns) FROM \(table) WHERE \(query.sql) ORDER BY m.date DESC, m.rowid DESC"
         if let limit, output != .conversations { sql += " LIMIT \(limit)" }
         var seen = Set<String>()
         try db.query(sql, query.parameters) { s in

@@ -30,6 +30,7 @@ enum Schema {
           change INTEGER NOT NULL);
         CREATE INDEX messages_by_conversation ON messages(conversation_id, date);
         CREATE INDEX messages_by_date ON messages(date, id, conversation_id);
+        CREATE INDEX messages_listing ON messages(rowid, date, id, conversation_id);
         CREATE INDEX messages_by_gmail_id ON messages(gmail_id) WHERE gmail_id IS NOT NULL;
         CREATE INDEX messages_by_kind ON messages(mail_kind) WHERE mail_kind IS NOT NULL;
         CREATE INDEX messages_with_attachments ON messages(attachment_count) WHERE attachment_count > 0;

@@ -9,6 +9,15 @@ public struct SearchQuery {
     /// The condition on `m`, the messages table, and its parameters in order.
     public private(set) var sql: String
     public private(set) var parameters: [SQLValue]
+    /// Whether it asks only which messages are in sets of row ids (words, labels, kinds) and
+    /// never a message's own columns (id:, conversation:, date:, `*`): the messages it finds are
+    /// then best looked up in a small index by row id than in the table, whose rows are the
+    /// records themselves.
+    public private(set) var asksSetsOnly = true
+
+    /// `messages m` for a query that reads no more of each message it finds than its row id,
+    /// id, date and conversation.
+    public var messagesForIDs: String { asksSetsOnly ? "messages m INDEXED BY messages_listing" : "messages m" }
 
     public struct SyntaxError: Error, CustomStringConvertible {
         public var description: String
@@ -26,6 +35,15 @@ public struct SearchQuery {
         try Self.write(node, into: &sql, &parameters)
         self.sql = sql
         self.parameters = parameters
+        asksSetsOnly = Self.asksSetsOnly(node)
+    }
+
+    static func asksSetsOnly(_ node: Node) -> Bool {
+        switch node {
+        case .and(let a, let b), .or(let a, let b): asksSetsOnly(a) && asksSetsOnly(b)
+        case .not(let a): asksSetsOnly(a)
+        case .term(let t): !["id", "mid", "conversation", "thread", "date"].contains(t.field ?? "") && !(t.field == nil && t.kind == .word && t.text == "*")
+        }
     }
 
     // MARK: tokens

@@ -55,6 +55,15 @@ func collect(_ body: (([UInt8]) throws -> Void) throws -> Void) rethrows -> [JSO
     #expect((try? SearchQuery("from:alex (dinner OR lunch) -spam date:2026-03..")) != nil)
 }
 
+@Test func queriesOfWordsAndLabelsOnlyAreAnsweredFromTheListingIndex() throws {
+    for q in ["woche", "from:alex (dinner OR lunch) -spam", "is:unread", "NOT label:x", "kind:list has:attachment", "黑貓"] {
+        #expect(try SearchQuery(q).asksSetsOnly, "\(q)")
+    }
+    for q in ["id:a@b", "conversation:c1", "woche date:2026-03..", "NOT (a OR thread:t)", "*"] {
+        #expect(try !SearchQuery(q).asksSetsOnly, "\(q)")
+    }
+}
+
 @Test func dateRangesIncludeTheirLastDayMonthOrYear() throws {
     let (a, b) = try SearchQuery.dateRange("2026-03-01..2026-03-10")
     #expect(a == "2026-03-01T00:00:00Z" && b == "2026-03-11T00:00:00Z")
