@@ -39,14 +39,16 @@ public final class MessageConverter {
         w.field("in_reply_to", strings: h.first("in-reply-to").map { MessageIDs.all($0.raw) } ?? [])
         w.field("references", strings: h.all("references").flatMap { MessageIDs.all($0.raw) })
 
-        var date: Int?
+        var headerDate: Int?
         if let field = h.first("date") {
-            date = field.raw.withUnsafeBytes { MailDate.parse(bytes: $0) }
-            if date == nil { defects.append("invalid_date") }
+            headerDate = field.raw.withUnsafeBytes { MailDate.parse(bytes: $0) }
+            if headerDate == nil { defects.append("invalid_date") }
         } else {
             defects.append("missing_date")
         }
-        w.field("date", (date ?? raw.envelopeDate).map(MailDate.rfc3339))
+        let date = Self.date(header: headerDate, raw: raw, headers: h, defects: &defects)
+        w.field("date", date.map { MailDate.rfc3339($0.epoch) })
+        w.field("date_source", date?.source)
 
         w.key("from")
         writeMailbox(addresses("from").first, &w)
@@ -103,6 +105,37 @@ public final class MessageConverter {
         writeSource(raw.source, &w)
         w.endObject()
         return (w.bytes, defects)
+    }
+
+    /// The date 1980 starts: a Date before it cannot be right (clients with a clock at zero
+    /// write 1970).
+    static let earliestPlausibleDate = 315_532_800
+
+    /// When the message arrived, as its mailbox says (mbox From_ line, Gmail's internalDate),
+    /// else as its newest Received header says; nil when none of them is plausible.
+    static func deliveryDate(raw: RawMessage, headers h: HeaderBlock) -> (epoch: Int, source: String)? {
+        // git format-patch writes this date into every From_ line: it says nothing
+        let formatPatchDate = 1_000_684_800
+        if let e = raw.envelopeDate, e >= earliestPlausibleDate, e != formatPatchDate {
+            return (e, raw.source.format == "gmail-api" ? "internal_date" : "mbox")
+        }
+        guard let received = h.first("received"), let semicolon = received.raw.lastIndex(of: UInt8(ascii: ";")),
+              let epoch = received.raw[(semicolon + 1)...].withUnsafeBytes({ MailDate.parse(bytes: $0) }),
+              epoch >= earliestPlausibleDate else { return nil }
+        return (epoch, "received")
+    }
+
+    /// The record's date and where it came from: the Date header unless it is missing,
+    /// unreadable, before 1980 or more than a day after delivery; then the delivery date.
+    static func date(header: Int?, raw: RawMessage, headers h: HeaderBlock, defects: inout [String]) -> (epoch: Int, source: String)? {
+        let delivery = deliveryDate(raw: raw, headers: h)
+        if let header {
+            if header >= earliestPlausibleDate, header <= (delivery?.epoch ?? header) + 86_400 { return (header, "date") }
+            defects.append("impossible_date")
+        }
+        if let delivery { return delivery }
+        if let header { return (header, "date") }  // wrong, but nothing says better
+        return raw.envelopeDate.map { ($0, raw.source.format == "gmail-api" ? "internal_date" : "mbox") }
     }
 
     private func writeMailbox(_ m: Mailbox?, _ w: inout JSONWriter) {
