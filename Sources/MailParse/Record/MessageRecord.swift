@@ -65,6 +65,7 @@ public final class MessageConverter {
         var labels = raw.labelIDs ?? h.first("x-gmail-labels").map { GmailLabels.fromHeader(decoder.decode($0.raw)) } ?? []
         for l in raw.flagLabels where !labels.contains(l) { labels.append(l) }
         w.field("labels", strings: labels)
+        w.field("is_draft", labels.contains("DRAFT") || raw.isInDraftsFolder || h.first("x-mozilla-draft-info") != nil)
         w.field("thread_id", raw.threadID ?? h.first("x-gm-thrid").map { String(decoding: $0.raw, as: UTF8.self) })
         w.field("gmail_id", raw.gmailID)
 
