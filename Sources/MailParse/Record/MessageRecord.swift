@@ -50,17 +50,22 @@ public final class MessageConverter {
         w.field("date", date.map { MailDate.rfc3339($0.epoch) })
         w.field("date_source", date?.source)
 
+        let from = addresses("from").first
         w.key("from")
-        writeMailbox(addresses("from").first, &w)
+        writeMailbox(from, &w)
         w.key("sender")
         writeMailbox(addresses("sender").first, &w)
+        var to: [Mailbox] = []
         for (key, header) in [("reply_to", "reply-to"), ("to", "to"), ("cc", "cc"), ("bcc", "bcc")] {
             w.key(key)
             w.beginArray()
-            for m in addresses(header) { writeMailbox(m, &w) }
+            let list = addresses(header)
+            if header == "to" { to = list }
+            for m in list { writeMailbox(m, &w) }
             w.endArray()
         }
-        w.field("subject", text("subject"))
+        let subject = text("subject")
+        w.field("subject", subject)
 
         var labels = raw.labelIDs ?? h.first("x-gmail-labels").map { GmailLabels.fromHeader(decoder.decode($0.raw)) } ?? []
         for l in raw.flagLabels where !labels.contains(l) { labels.append(l) }
@@ -75,8 +80,9 @@ public final class MessageConverter {
         w.key("text")
         if let plain { w.string(utf8: plain) } else { w.null() }
         w.field("text_format", plain == nil ? nil : format)
+        let html = bodies.html(selection.html)
         w.key("html")
-        if let html = bodies.html(selection.html) { w.string(utf8: html) } else { w.null() }
+        if let html { w.string(utf8: html) } else { w.null() }
 
         w.key("attachments")
         w.beginArray()
@@ -95,6 +101,11 @@ public final class MessageConverter {
         }
         w.endArray()
         defects = bodies.defects
+
+        let reader = ReportReader(message: message, subject: subject, from: from, to: to,
+                                  text: { plain ?? html.map(ReportReader.roughText) })
+        w.key("report")
+        writeReport(reader.read(defects: &defects), &w)
 
         w.key("headers")
         writeHeaders(h, &w, defects: &defects)
@@ -137,6 +148,28 @@ public final class MessageConverter {
         if let delivery { return delivery }
         if let header { return (header, "date") }  // wrong, but nothing says better
         return raw.envelopeDate.map { ($0, raw.source.format == "gmail-api" ? "internal_date" : "mbox") }
+    }
+
+    private func writeReport(_ report: Report?, _ w: inout JSONWriter) {
+        guard let report else {
+            w.null()
+            return
+        }
+        w.beginObject()
+        w.field("type", report.type)
+        w.field("original_message_id", report.originalMessageID)
+        w.key("recipients")
+        w.beginArray()
+        for r in report.recipients {
+            w.beginObject()
+            w.field("address", r.address)
+            w.field("action", r.action)
+            w.field("status", r.status)
+            w.field("diagnostic", r.diagnostic)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
     }
 
     private func writeMailbox(_ m: Mailbox?, _ w: inout JSONWriter) {
