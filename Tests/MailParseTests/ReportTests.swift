@@ -214,6 +214,10 @@ import JSONLines
         "From: postmaster@example.net\nSubject: Your mailbox is almost full\n\nDelete some mail.\n",
         // a subject that starts with a verb
         "From: Kim <kim@example.org>\nSubject: Read: The Dispossessed\n\nIt was read on the train.\n",
+        // a parcel, not a message, that could not be delivered
+        "From: Parcel Service <notify@parcels.example.com>\nSubject: Delivery failed: your parcel 1Z999\n\nYour parcel could not be delivered today. We will retry tomorrow.\n",
+        // the postmaster about a full mailbox, naming nobody else
+        "From: postmaster@example.net\nTo: me@example.net\nSubject: Quota warning\n\nYour mailbox is full: new mail to me@example.net could not be delivered.\n",
         // an out-of-office reply
         "From: Alex <alex@example.org>\nSubject: Automatic reply: hello\nAuto-Submitted: auto-replied\n\nI am away.\n",
         // a report of another kind

@@ -207,14 +207,22 @@ struct ReportReader {
         let explanationEnd = Self.quotedOriginalStart(lowerText)
         let explanation = Array(lowerText[..<explanationEnd])
         let textSaysBounce = Self.bouncePhrases.contains { ByteSearch.contains(explanation, $0) }
-        let evidence = textSaysBounce || hasAttachedOriginal
-        guard (fromDaemon && (subjectType != nil || evidence)) || (subjectType != nil && evidence && !Self.isReplyOrForward(subject))
-        else { return nil }
+        // what only a mail system writes: a parcel "could not be delivered" has none of it
+        let mailSystemTrace = hasAttachedOriginal || explanationEnd < lowerText.count || Self.enhancedStatus(in: explanation) != nil
         let type = subjectType ?? (Self.delayPhrases.contains { ByteSearch.contains(explanation, $0) } ? "delayed" : "failed")
+        let recipients = recipientsInWords(Array(text[..<explanationEnd]), action: type)
+        let isBounce: Bool
+        if fromDaemon {
+            // the postmaster also writes about quotas and spam: a bounce names whom it failed
+            isBounce = subjectType != nil || (textSaysBounce && (!recipients.isEmpty || hasAttachedOriginal))
+        } else {
+            isBounce = subjectType != nil && !Self.isReplyOrForward(subject) && mailSystemTrace && (textSaysBounce || hasAttachedOriginal)
+        }
+        guard isBounce else { return nil }
         defects.append("guessed_report")
         let original = originalFromAttachment() ?? Self.quotedMessageID(text, lowerText) ?? originalFromThread()
         return Report(type: type, originalMessageID: original,
-                      recipients: recipientsInWords(Array(text[..<explanationEnd]), action: type), guessed: true)
+                      recipients: recipients, guessed: true)
     }
 
     /// Outlook's and Exchange's receipts of old: "Read: …" / "Not read: …" with a sentence
