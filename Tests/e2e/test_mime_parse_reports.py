@@ -149,3 +149,76 @@ def test_received_dates():
     assert "impossible_date" in future["defects"]
     [none] = parse(input=b"From: a@example.org\nSubject: no date anywhere\n\nx\n")
     assert (none["date"], none["date_source"]) == (None, None)
+
+
+# Written after the reader, and not tuned on: file: (type, original_message_id, [(address, action, status)], guessed)
+HELDOUT_REPORTS = {
+    "sendmail-dsn-two.eml": ("failed", "4410.noor.launch@example.com",
+                             [("ines@partner.example.org", "failed", "5.1.1"), ("omar@partner.example.org", "failed", "5.2.2")], False),
+    "exim-two-failed.eml": ("failed", "ab12cd34-ef56-7890-ab12-cd34ef567890@example.com",
+                            [("bea@old-isp.example.net", "failed", None), ("carl@old-isp.example.net", "failed", "5.7.1")], True),
+    "exchange2010-plain.eml": ("failed", "quote-req-0325@example.com", [("lena.vogt@fabrikam-example.com", "failed", "5.1.1")], True),
+    "o365-delayed.eml": ("delayed", "AM0PR01MB0003-invoice-march@eurprd01.prod.outlook-example.com",
+                         [("accounts@slowcorp.example.com", "delayed", "4.4.7")], False),
+    "gmail-delay.eml": ("delayed", "CAGx7Y-delay-1@mail.gmail.com", [("ravi@tiny.example.in", "delayed", "4.4.1")], False),
+    "yahoo-failure.eml": ("failed", "mia-party@example.com", [("mia_k@yahoo-example.com", "failed", None)], True),
+    "domino-failure.eml": ("failed", "order-7731@example.com", [("kurt.m@acme-example.com", "failed", None)], True),
+    "postfix-success.eml": ("delivered", "contract-signed-0330@example.com",
+                            [("legal@partner.example.org", "relayed", "2.0.0")], False),
+    "thunderbird-mdn-deleted.eml": ("not_read", "minutes-0330@example.com", [("ines@partner.example.org", "deleted", None)], False),
+    "k9-mdn-headers.eml": ("read", "budget-q2@example.com", [("omar@partner.example.org", "displayed", None)], False),
+    "outlook-mdn-zh.eml": ("read", "minutes-zh-0401@example.com", [("ming@example.tw", "displayed", None)], False),
+    "outlook-plain-read-de.eml": ("read", "offer-0402@example.com", [("kurt.m@acme-example.com", "displayed", None)], True),
+    "html-only-ndr.eml": ("failed", "photos-0403@example.com", [("lisa@gone.example.org", "failed", "5.4.1")], True),
+    "parcel-failed.eml": None,
+    "re-undeliverable.eml": None,
+    "thunderbird-template.eml": None,
+}
+
+# subject: (is_draft, date, date_source)
+HELDOUT_TAKEOUT = [
+    ("not yet", True, "2026-04-05T08:00:00Z", "date"),
+    ("pas encore", True, "2026-04-05T08:30:00Z", "date"),
+    ("a century off", False, "2026-04-05T09:00:00Z", "mbox"),
+    ("numeric date", False, "2026-04-05T09:30:00Z", "mbox"),
+    ("just before 1980", False, "2026-04-05T10:00:00Z", "mbox"),
+    ("ordinary, zone west of UTC", False, "2026-04-05T10:30:00Z", "date"),
+    ("impossible time of day", False, "2026-04-05T11:00:00Z", "mbox"),
+]
+
+HELDOUT_FOLDERS = {".INBOX.Drafts": True, "Brouillons": True, ".Templates": False, "Sent Items": False}
+
+
+def heldout_misses(tmp_path):
+    """Each held-out case the reader gets wrong, as 'case: what it wrote'."""
+    misses = []
+    for name, expected in HELDOUT_REPORTS.items():
+        [rec] = parse(DATA / "heldout" / name)
+        got = brief(rec["report"])
+        want = None if expected is None else tuple(expected[:3])
+        if got != want or (expected is not None and ("guessed_report" in rec["defects"]) != expected[3]):
+            misses.append(f"{name}: {got}")
+    for want, rec in zip(HELDOUT_TAKEOUT, parse(DATA / "heldout" / "takeout-mixed.mbox")):
+        got = (rec["subject"], rec["is_draft"], rec["date"], rec["date_source"])
+        if got != want:
+            misses.append(f"takeout-mixed.mbox {want[0]}: {got[1:]}")
+    message = b"From: Noor <noor@example.com>\nSubject: s\nDate: Sun, 5 Apr 2026 12:00:00 +0200\n\nx\n"
+    for folder, is_draft in HELDOUT_FOLDERS.items():
+        write_maildir(tmp_path / folder, {"cur/1775383200.M1P1.host:2,S": message})
+        [rec] = parse(tmp_path / folder)
+        if rec["is_draft"] != is_draft:
+            misses.append(f"maildir {folder}: is_draft {rec['is_draft']}")
+    return misses
+
+
+def known_misses():
+    """The misses listed in heldout/MISSES.md: the lines of its Misses section that start with '- `case`'."""
+    section = (DATA / "heldout" / "MISSES.md").read_text().split("\n## Misses\n")[1].split("\n## ")[0]
+    return sorted(line.split("`")[1] for line in section.splitlines() if line.startswith("- `"))
+
+
+def test_heldout(tmp_path):
+    cases = len(HELDOUT_REPORTS) + len(HELDOUT_TAKEOUT) + len(HELDOUT_FOLDERS)
+    misses = heldout_misses(tmp_path)
+    print(f"held-out: {cases - len(misses)} of {cases} right")
+    assert sorted(m.split(":")[0] for m in misses) == known_misses(), "\n".join(misses)
