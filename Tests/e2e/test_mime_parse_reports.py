@@ -7,10 +7,12 @@ its misses, with their reasons, are in heldout/MISSES.md and must stay exactly t
 import base64
 import json
 import pathlib
+import subprocess
 
 import pytest
 
-from conftest import records, run
+from conftest import need_shared, records, run
+from reports_truth import compare
 
 DATA = pathlib.Path(__file__).parent / "data" / "reports"
 
@@ -222,3 +224,14 @@ def test_heldout(tmp_path):
     misses = heldout_misses(tmp_path)
     print(f"held-out: {cases - len(misses)} of {cases} right")
     assert sorted(m.split(":")[0] for m in misses) == known_misses(), "\n".join(misses)
+
+
+def test_generated_truth(tmp_path):
+    """Every report, draft and wrong date of a generated mailbox (../shared/gen, 2,000 messages,
+    a fifth of them receipts, bounces, auto-replies, drafts and bad dates) as its truth says."""
+    mbox, truth = tmp_path / "r.mbox", tmp_path / "r.truth.jsonl"
+    subprocess.run(["python3", str(need_shared("gen/gen_mbox.py")), "--messages", "2000", "--seed", "32",
+                    "--reports-rate", "0.2", "--out", str(mbox), "--truth", str(truth)], check=True, capture_output=True)
+    counts, misses = compare(parse(mbox), [json.loads(line) for line in truth.read_text().splitlines()])
+    assert sum(total for kind, (_, total) in counts.items() if kind.startswith("report ")) > 100
+    assert misses == []
