@@ -175,6 +175,46 @@ import JSONLines
         #expect(r["defects"]?.strings.contains("guessed_report") == true)
     }
 
+    @Test func aMislabelledStatusPartBeforeTheRealOne() throws {
+        let r = try record("""
+            From: Mail Administrator <Postmaster@example.com>
+            Subject: Mail System Error - Returned Mail
+            Content-Type: multipart/report; report-type=delivery-status; boundary=B
+
+            --B
+            Content-Type: message/delivery-status
+
+            This message was undeliverable: <u@example.com> has restricted mail.
+            --B
+            Content-Type: message/delivery-status
+
+            Final-Recipient: RFC822; <u@example.com>
+            Action: failed
+            Status: 5.3.0
+            --B--
+            """)
+        #expect(r["report"]?["recipients"]?[0]?["status"] == .string("5.3.0"))
+        #expect(r["defects"]?.strings.contains("guessed_report") == false)
+    }
+
+    @Test func theQuotedOriginalStartsAtItsHeadersWhenNoLineSaysSo() throws {
+        let r = try record("""
+            From: Postmaster@example.com
+            Subject: Mail System Error - Returned Mail
+
+            The message was not delivered to:
+
+                 gone@example.com
+
+            Received: from a.example.org by example.com; Wed, 18 Dec 1996 16:58:30 -0500
+            Message-Id: <orig@example.org>
+            From: someone@example.org
+            To: gone@example.com, other@example.org
+            """)
+        #expect(r["report"]?["original_message_id"] == .string("orig@example.org"))
+        #expect(r["report"]?["recipients"]?.arrayValue?.compactMap { $0["address"]?.stringValue } == ["gone@example.com"])
+    }
+
     @Test func delayWordingMakesADelayedReport() throws {
         let r = try record("""
             From: MAILER-DAEMON@example.net

@@ -52,21 +52,33 @@ struct ReportReader {
     }
 
     private func standard(_ container: MIMEPart, defects: inout [String]) -> Report? {
+        var statusWithoutAction: (recipients: [Report.Recipient], originalID: String?)?
         for part in container.children {
             switch part.contentType.value {
             case "message/delivery-status", "message/global-delivery-status":
-                return deliveryStatus(part, defects: &defects)
+                // some servers label their text as a second delivery-status part: read them all
+                let (recipients, originalID) = deliveryStatus(part, defects: &defects)
+                let actions = recipients.compactMap(\.action)
+                // one report, several recipients: it is as bad as its worst one
+                if let type = ["failed", "delayed", "delivered", "relayed", "expanded"].first(where: actions.contains) {
+                    return Report(type: type == "failed" || type == "delayed" ? type : "delivered", originalMessageID: originalID,
+                                  recipients: recipients)
+                }
+                statusWithoutAction = statusWithoutAction ?? (recipients, originalID)
             case "message/disposition-notification", "message/global-disposition-notification":
                 return dispositionNotification(part, defects: &defects)
             default:
                 continue
             }
         }
-        return nil
+        // fields without an action: what the subject or the text says, marked as guessed
+        guard let (recipients, originalID) = statusWithoutAction, let guess = guessed(defects: &defects) else { return nil }
+        return Report(type: guess.type, originalMessageID: originalID ?? guess.originalMessageID,
+                      recipients: recipients.isEmpty ? guess.recipients : recipients, guessed: true)
     }
 
     /// RFC 3464: a block of per-message fields, then one block per recipient.
-    private func deliveryStatus(_ part: MIMEPart, defects: inout [String]) -> Report? {
+    private func deliveryStatus(_ part: MIMEPart, defects: inout [String]) -> (recipients: [Report.Recipient], originalID: String?) {
         var recipients: [Report.Recipient] = []
         var originalID: String?
         for block in Self.fieldBlocks(part.decodedBody(defects: &defects)) {
@@ -80,17 +92,7 @@ struct ReportReader {
                 status: block.first("status").flatMap { Self.firstWord($0.raw) },
                 diagnostic: block.first("diagnostic-code").map { Self.afterType($0.raw).collapsingWhitespace }.flatMap { $0.isEmpty ? nil : $0 }))
         }
-        let actions = recipients.compactMap(\.action)
-        // one report, several recipients: it is as bad as its worst one
-        let type = ["failed", "delayed", "delivered", "relayed", "expanded"].first(where: actions.contains)
-        guard let type else {
-            // fields without an action: what the subject or the text says, marked as guessed
-            guard let guess = guessed(defects: &defects) else { return nil }
-            return Report(type: guess.type, originalMessageID: originalID ?? guess.originalMessageID,
-                          recipients: recipients.isEmpty ? guess.recipients : recipients, guessed: true)
-        }
-        return Report(type: type == "failed" || type == "delayed" ? type : "delivered", originalMessageID: originalID,
-                      recipients: recipients)
+        return (recipients, originalID)
     }
 
     /// RFC 8098: `Disposition: manual-action/MDN-sent-manually; displayed`.
@@ -288,7 +290,8 @@ struct ReportReader {
     /// Where the quoted original starts in a bounce's text (its end when it quotes none):
     /// "------ This is a copy of the message, including all the headers. ------" (Exim),
     /// "--- Below this line is a copy of the message." (qmail), "----- Original message -----"
-    /// (Gmail, sendmail), "Original message headers:" (Exchange).
+    /// (Gmail, sendmail), "Original message headers:" (Exchange); without such a line, the
+    /// original's first Received or Return-Path header.
     private static func quotedOriginalStart(_ lower: [UInt8]) -> Int {
         let markers = ["copy of the message", "original message", "original message headers:", "header of the original message",
                        "message headers follow", "undelivered message"]
@@ -302,6 +305,10 @@ struct ReportReader {
                 if framed || line == Array("original message headers:".utf8),
                    markers.contains(where: { ByteSearch.contains(line, Array($0.utf8)) })
                 {
+                    best = i
+                    return
+                }
+                if Bytes.hasPrefix(b, at: i, Array("received: ".utf8)) || Bytes.hasPrefix(b, at: i, Array("return-path:".utf8)) {
                     best = i
                     return
                 }
