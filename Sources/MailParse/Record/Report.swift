@@ -14,8 +14,6 @@ struct Report: Equatable {
     var type: String
     var originalMessageID: String?
     var recipients: [Recipient]
-    /// Read from the wording of the subject and text rather than from report fields.
-    var guessed = false
 }
 
 /// Finds the report in a parsed message, if it is one. The standard forms are read from their
@@ -56,7 +54,7 @@ struct ReportReader {
         for part in container.children {
             switch part.contentType.value {
             case "message/delivery-status", "message/global-delivery-status":
-                // some servers label their text as a second delivery-status part: read them all
+                // some servers label their text as a delivery-status part too: read them all
                 let (recipients, originalID) = deliveryStatus(part, defects: &defects)
                 let actions = recipients.compactMap(\.action)
                 // one report, several recipients: it is as bad as its worst one
@@ -74,7 +72,7 @@ struct ReportReader {
         // fields without an action: what the subject or the text says, marked as guessed
         guard let (recipients, originalID) = statusWithoutAction, let guess = guessed(defects: &defects) else { return nil }
         return Report(type: guess.type, originalMessageID: originalID ?? guess.originalMessageID,
-                      recipients: recipients.isEmpty ? guess.recipients : recipients, guessed: true)
+                      recipients: recipients.isEmpty ? guess.recipients : recipients)
     }
 
     /// RFC 3464: a block of per-message fields, then one block per recipient.
@@ -224,7 +222,7 @@ struct ReportReader {
         defects.append("guessed_report")
         let original = originalFromAttachment() ?? Self.quotedMessageID(text, lowerText) ?? originalFromThread()
         return Report(type: type, originalMessageID: original,
-                      recipients: recipients, guessed: true)
+                      recipients: recipients)
     }
 
     /// Outlook's and Exchange's receipts of old: "Read: …" / "Not read: …" with a sentence
@@ -238,8 +236,7 @@ struct ReportReader {
         guard read || notRead else { return nil }
         return Report(type: read ? "read" : "not_read",
                       originalMessageID: originalFromAttachment() ?? originalFromThread(),
-                      recipients: from.map { [Report.Recipient(address: $0.address, action: read ? "displayed" : "deleted")] } ?? [],
-                      guessed: true)
+                      recipients: from.map { [Report.Recipient(address: $0.address, action: read ? "displayed" : "deleted")] } ?? [])
     }
 
     /// MAILER-DAEMON, postmaster, "Mail Delivery System/Subsystem", Exchange's "System Administrator".
