@@ -20,6 +20,7 @@ public struct MaildirReader {
         for sub in ["cur", "new"] {
             files += Self.entries(path + "/" + sub).map { (sub, $0) }
         }
+        let isDrafts = Self.isDraftsFolder(path)
         for (sub, name) in files[shard?.range(of: files.count) ?? files.indices] {
             let file = path + "/" + sub + "/" + name
             let fd = open(file, O_RDONLY | O_CLOEXEC)
@@ -30,6 +31,7 @@ public struct MaildirReader {
             var raw = RawMessage(bytes: bytes, source: MessageSource(path: file, offset: 0, length: bytes.count,
                                                                      format: "maildir", flags: flags))
             raw.flagLabels = Self.labels(flags: flags, isNew: sub == "new")
+            raw.isInDraftsFolder = isDrafts
             try body(raw)
         }
     }
@@ -38,6 +40,14 @@ public struct MaildirReader {
     static func flags(of name: String) -> String {
         guard let colon = name.lastIndex(of: ":"), name[colon...].hasPrefix(":2,") else { return "" }
         return String(name[colon...].dropFirst(3))
+    }
+
+    /// A folder whose name, or last Maildir++ component (`.INBOX.Drafts`), is Drafts, or
+    /// one of the names Gmail gives its drafts in other languages (`Entwürfe`).
+    static func isDraftsFolder(_ path: String) -> Bool {
+        guard let folder = path.split(separator: "/").last else { return false }
+        guard let name = folder.split(separator: ".").last else { return false }
+        return GmailLabels.systemID(for: String(name)) == "DRAFT"
     }
 
     static func labels(flags: String, isNew: Bool) -> [String] {

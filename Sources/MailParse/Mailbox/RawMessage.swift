@@ -17,6 +17,8 @@ public struct RawMessage {
     public var threadID: String?
     /// Maildir flags (`cur/NAME:2,FRS`) mapped to labels.
     public var flagLabels: [String] = []
+    /// Read from a maildir folder named Drafts (`.Drafts`, `Drafts/`, in any language Gmail's labels are).
+    public var isInDraftsFolder = false
     /// A Gmail API `format=full` payload: the message already split into parts. `bytes` then
     /// holds only its header lines, which name it when it has no Message-ID.
     var payload: JSONValue?

@@ -39,30 +39,38 @@ public final class MessageConverter {
         w.field("in_reply_to", strings: h.first("in-reply-to").map { MessageIDs.all($0.raw) } ?? [])
         w.field("references", strings: h.all("references").flatMap { MessageIDs.all($0.raw) })
 
-        var date: Int?
+        var headerDate: Int?
         if let field = h.first("date") {
-            date = field.raw.withUnsafeBytes { MailDate.parse(bytes: $0) }
-            if date == nil { defects.append("invalid_date") }
+            headerDate = field.raw.withUnsafeBytes { MailDate.parse(bytes: $0) }
+            if headerDate == nil { defects.append("invalid_date") }
         } else {
             defects.append("missing_date")
         }
-        w.field("date", (date ?? raw.envelopeDate).map(MailDate.rfc3339))
+        let date = Self.date(header: headerDate, raw: raw, headers: h, defects: &defects)
+        w.field("date", date.map { MailDate.rfc3339($0.epoch) })
+        w.field("date_source", date?.source)
 
+        let from = addresses("from").first
         w.key("from")
-        writeMailbox(addresses("from").first, &w)
+        writeMailbox(from, &w)
         w.key("sender")
         writeMailbox(addresses("sender").first, &w)
+        var to: [Mailbox] = []
         for (key, header) in [("reply_to", "reply-to"), ("to", "to"), ("cc", "cc"), ("bcc", "bcc")] {
             w.key(key)
             w.beginArray()
-            for m in addresses(header) { writeMailbox(m, &w) }
+            let list = addresses(header)
+            if header == "to" { to = list }
+            for m in list { writeMailbox(m, &w) }
             w.endArray()
         }
-        w.field("subject", text("subject"))
+        let subject = text("subject")
+        w.field("subject", subject)
 
         var labels = raw.labelIDs ?? h.first("x-gmail-labels").map { GmailLabels.fromHeader(decoder.decode($0.raw)) } ?? []
         for l in raw.flagLabels where !labels.contains(l) { labels.append(l) }
         w.field("labels", strings: labels)
+        w.field("is_draft", labels.contains("DRAFT") || raw.isInDraftsFolder || h.first("x-mozilla-draft-info") != nil)
         w.field("thread_id", raw.threadID ?? h.first("x-gm-thrid").map { String(decoding: $0.raw, as: UTF8.self) })
         w.field("gmail_id", raw.gmailID)
 
@@ -72,8 +80,9 @@ public final class MessageConverter {
         w.key("text")
         if let plain { w.string(utf8: plain) } else { w.null() }
         w.field("text_format", plain == nil ? nil : format)
+        let html = bodies.html(selection.html)
         w.key("html")
-        if let html = bodies.html(selection.html) { w.string(utf8: html) } else { w.null() }
+        if let html { w.string(utf8: html) } else { w.null() }
 
         w.key("attachments")
         w.beginArray()
@@ -93,6 +102,11 @@ public final class MessageConverter {
         w.endArray()
         defects = bodies.defects
 
+        let reader = ReportReader(message: message, subject: subject, from: from, to: to,
+                                  text: { plain ?? html.map(ReportReader.roughText) })
+        w.key("report")
+        writeReport(reader.read(defects: &defects), &w)
+
         w.key("headers")
         writeHeaders(h, &w, defects: &defects)
 
@@ -103,6 +117,59 @@ public final class MessageConverter {
         writeSource(raw.source, &w)
         w.endObject()
         return (w.bytes, defects)
+    }
+
+    /// The date 1980 starts: a Date before it cannot be right (clients with a clock at zero
+    /// write 1970).
+    static let earliestPlausibleDate = 315_532_800
+
+    /// When the message arrived, as its mailbox says (mbox From_ line, Gmail's internalDate),
+    /// else as its newest Received header says; nil when none of them is plausible.
+    static func deliveryDate(raw: RawMessage, headers h: HeaderBlock) -> (epoch: Int, source: String)? {
+        // git format-patch writes this date into every From_ line: it says nothing
+        let formatPatchDate = 1_000_684_800
+        if let e = raw.envelopeDate, e >= earliestPlausibleDate, e != formatPatchDate {
+            return (e, raw.source.format == "gmail-api" ? "internal_date" : "mbox")
+        }
+        guard let received = h.first("received"), let semicolon = received.raw.lastIndex(of: UInt8(ascii: ";")),
+              let epoch = received.raw[(semicolon + 1)...].withUnsafeBytes({ MailDate.parse(bytes: $0) }),
+              epoch >= earliestPlausibleDate else { return nil }
+        return (epoch, "received")
+    }
+
+    /// The record's date and where it came from: the Date header unless it is missing,
+    /// unreadable, before 1980 or more than a day after delivery; then the delivery date.
+    static func date(header: Int?, raw: RawMessage, headers h: HeaderBlock, defects: inout [String]) -> (epoch: Int, source: String)? {
+        let delivery = deliveryDate(raw: raw, headers: h)
+        if let header {
+            if header >= earliestPlausibleDate, header <= (delivery?.epoch ?? header) + 86_400 { return (header, "date") }
+            defects.append("impossible_date")
+        }
+        if let delivery { return delivery }
+        if let header { return (header, "date") }  // wrong, but nothing says better
+        return raw.envelopeDate.map { ($0, raw.source.format == "gmail-api" ? "internal_date" : "mbox") }
+    }
+
+    private func writeReport(_ report: Report?, _ w: inout JSONWriter) {
+        guard let report else {
+            w.null()
+            return
+        }
+        w.beginObject()
+        w.field("type", report.type)
+        w.field("original_message_id", report.originalMessageID)
+        w.key("recipients")
+        w.beginArray()
+        for r in report.recipients {
+            w.beginObject()
+            w.field("address", r.address)
+            w.field("action", r.action)
+            w.field("status", r.status)
+            w.field("diagnostic", r.diagnostic)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
     }
 
     private func writeMailbox(_ m: Mailbox?, _ w: inout JSONWriter) {
