@@ -64,13 +64,14 @@ struct PageWriter {
     // MARK: a conversation
 
     /// A conversation's pages: the newest messages in c/ID.html, older ones in c/ID.pN.html
-    /// (N from 1, oldest first), so that new mail changes only the newest page.
+    /// (N from 1, oldest first), so that new mail changes only the newest page. `list` holds the
+    /// bubbles of pages `first` on, of a conversation of `messages` messages (all by default).
     mutating func conversation(_ c: ConversationSummary, bubbles list: ArraySlice<ChatRender.Bubble>, spool: Spool,
-                               pageSize: Int, clock: inout LocalClock) throws {
-        let count = max(1, (list.count + pageSize - 1) / pageSize)
+                               pageSize: Int, clock: inout LocalClock, messages: Int? = nil, fromPage first: Int = 1) throws {
+        let count = Self.pageCount(messages: messages ?? list.count, pageSize: pageSize)
         func file(_ page: Int) -> String { page == count ? c.file + ".html" : c.file + ".p\(page).html" }
-        for page in 1...count {
-            let slice = list.dropFirst((page - 1) * pageSize).prefix(pageSize)
+        for page in first...count {
+            let slice = list.dropFirst((page - first) * pageSize).prefix(pageSize)
             var content = header(c)
             if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, labels: ("Older", "Newer")) }
             content += Array("<ol class=\"messages\">".utf8)
@@ -92,6 +93,8 @@ struct PageWriter {
                                                      content: content, remoteImages: remoteImages))
         }
     }
+
+    static func pageCount(messages: Int, pageSize: Int) -> Int { max(1, (messages + pageSize - 1) / pageSize) }
 
     func header(_ c: ConversationSummary) -> [UInt8] {
         let (initials, colour) = Self.avatar(c)

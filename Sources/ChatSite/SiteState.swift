@@ -10,7 +10,7 @@ import SQLite
 /// reaches, and every other file is left as it is, however big the mailbox.
 final class SiteState {
     static let name = ".mailstore-site.db"
-    static let version = 1
+    static let version = 2
     let db: Database
 
     /// A conversation as the lists show it.
@@ -19,6 +19,8 @@ final class SiteState {
         var lastDate: String
         var file: String
         var title: String
+        /// What every page of the conversation shows besides its messages (see `put`).
+        var head: [UInt8]
     }
 
     /// The state of the site in `folder`, made when missing; one of another version or that is
@@ -28,10 +30,13 @@ final class SiteState {
         do {
             db = try Self.open(path)
         } catch {
-            Self.remove(path)
+            inherited = Self.forget(folder: folder)
             db = try Self.open(path)
         }
     }
+
+    /// The files a state of another version listed: the site's, to be removed unless written again.
+    private(set) var inherited: [String] = []
 
     private static func open(_ path: String) throws -> Database {
         let db = try Database(path: path, mode: .create)
@@ -45,7 +50,7 @@ final class SiteState {
             try db.execute("""
                 CREATE TABLE state(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
                 CREATE TABLE listed(id TEXT PRIMARY KEY, change INTEGER NOT NULL, section TEXT NOT NULL,
-                  last_date TEXT NOT NULL, file TEXT NOT NULL, title TEXT NOT NULL, item BLOB NOT NULL);
+                  last_date TEXT NOT NULL, file TEXT NOT NULL, title TEXT NOT NULL, head BLOB NOT NULL, item BLOB NOT NULL);
                 CREATE INDEX listed_in_order ON listed(section, last_date DESC, id);
                 CREATE UNIQUE INDEX listed_by_file ON listed(file);
                 CREATE TABLE cards(conversation TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL,
@@ -53,6 +58,8 @@ final class SiteState {
                 CREATE INDEX cards_in_order ON cards(shown, last_date DESC, conversation, seq);
                 CREATE INDEX cards_by_key ON cards(key);
                 CREATE TABLE files(name TEXT PRIMARY KEY) WITHOUT ROWID;
+                CREATE TABLE shown(conversation TEXT NOT NULL, position INTEGER NOT NULL, message TEXT NOT NULL,
+                  PRIMARY KEY(conversation, position)) WITHOUT ROWID;
                 PRAGMA user_version = \(Self.version);
                 """)
         }
@@ -93,15 +100,15 @@ final class SiteState {
 
     /// Forgets every conversation and card (not the files: a whole render removes those it does not write again).
     func reset() throws {
-        try db.execute("DELETE FROM listed; DELETE FROM cards; DELETE FROM state")
+        try db.execute("DELETE FROM listed; DELETE FROM cards; DELETE FROM shown; DELETE FROM state")
     }
 
     // MARK: the lists
 
     func listed(_ id: String) throws -> Listed? {
-        try db.row("SELECT section, last_date, file, title FROM listed WHERE id = ?", [.text(id)]) { s in
+        try db.row("SELECT section, last_date, file, title, head FROM listed WHERE id = ?", [.text(id)]) { s in
             Listed(section: PageWriter.Section(rawValue: s.text(0) ?? "") ?? .chats, lastDate: s.text(1) ?? "", file: s.text(2) ?? "",
-                   title: String(decoding: s.bytes(3), as: UTF8.self))
+                   title: String(decoding: s.bytes(3), as: UTF8.self), head: s.bytes(4))
         }
     }
 
@@ -109,10 +116,11 @@ final class SiteState {
         try db.integer("SELECT count(*) FROM listed WHERE file = ?", .text(file)) != 0
     }
 
-    func put(_ c: ConversationSummary, change: Int) throws {
-        try db.run("INSERT OR REPLACE INTO listed(id, change, section, last_date, file, title, item) VALUES(?, ?, ?, ?, ?, ?, ?)",
+    /// A conversation as the lists show it; `head`: what each of its pages shows besides the messages.
+    func put(_ c: ConversationSummary, change: Int, head: [UInt8]) throws {
+        try db.run("INSERT OR REPLACE INTO listed(id, change, section, last_date, file, title, head, item) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
                    .text(c.id), .integer(change), .text(c.section.rawValue), .text(c.lastDate), .text(c.file), .textBytes(Array(c.title.utf8)),
-                   .blob(c.item ?? []))
+                   .blob(head), .blob(c.item ?? []))
         try db.run("DELETE FROM cards WHERE conversation = ?", .text(c.id))
         for (seq, card) in (c.parcelCards ?? []).enumerated() {
             try db.run("INSERT INTO cards(conversation, seq, key, last_date, shown, html) VALUES(?, ?, ?, ?, 0, ?)",
@@ -123,6 +131,26 @@ final class SiteState {
     func remove(conversation id: String) throws {
         try db.run("DELETE FROM listed WHERE id = ?", .text(id))
         try db.run("DELETE FROM cards WHERE conversation = ?", .text(id))
+        try db.run("DELETE FROM shown WHERE conversation = ?", .text(id))
+    }
+
+    // MARK: the messages on a conversation's pages
+
+    /// The ids of the messages a conversation's pages show, in their order.
+    func shownMessages(_ conversation: String) throws -> [String] {
+        var ids: [String] = []
+        try db.query("SELECT message FROM shown WHERE conversation = ? ORDER BY position", [.text(conversation)]) { s in
+            ids.append(s.text(0) ?? "")
+        }
+        return ids
+    }
+
+    /// The pages of a conversation show `ids`, of which those from `from` on are newly written.
+    func show(_ ids: [String], from: Int, in conversation: String) throws {
+        try db.run("DELETE FROM shown WHERE conversation = ? AND position >= ?", .text(conversation), .integer(from))
+        for k in from..<ids.count {
+            try db.run("INSERT INTO shown(conversation, position, message) VALUES(?, ?, ?)", .text(conversation), .integer(k), .text(ids[k]))
+        }
     }
 
     func count(_ section: PageWriter.Section) throws -> Int {

@@ -78,15 +78,14 @@ struct StoreRender {
     /// Every page, and the site's files not written again removed (those an earlier render
     /// listed, from files or from the store).
     mutating func whole() throws {
-        let previous = try state.allFiles() + site.previousNames()
+        let previous = try state.allFiles() + state.inherited + site.previousNames()
         try state.reset()
         var files = Set<String>()
         try store.everyConversation { row in
             guard var c = try summary(row) else { return }
             while !files.insert(c.file).inserted { c.file += "_" }
             list(&c)
-            try renderPages(c)
-            try state.put(c, change: row.change)
+            try state.put(c, change: row.change, head: try renderPages(c))
         }
         try state.showFirstCards()
         for section in Self.conversationLists + [.parcels] { try writeList(section, from: nil) }
@@ -119,14 +118,16 @@ struct StoreRender {
             before[id] = old
             try reach(old.section, newer: try state.newer(than: id, lastDate: old.lastDate, in: old.section))
             cardKeys.formUnion(try state.cardKeys(of: id))
-            replaced.append("c/\(old.file).")
         }
         let counts = try (Self.conversationLists + [.parcels]).map { try state.count($0) }
         try reachCards()
 
         var calendarChanged = try store.calendarChanged(after: since)
         let present = Set(changed.map(\.id))
-        for id in removed.conversations where !present.contains(id) { try state.remove(conversation: id) }
+        for id in removed.conversations where !present.contains(id) {
+            if let old = before[id] { replaced.append("c/\(old.file).") }  // its pages go
+            try state.remove(conversation: id)
+        }
         var after: [ConversationSummary] = []
         for row in changed {
             guard var c = try summary(row) else { continue }
@@ -136,8 +137,7 @@ struct StoreRender {
                 while try state.isTaken(file: c.file) { c.file += "_" }
             }
             list(&c)
-            try renderPages(c)
-            try state.put(c, change: row.change)
+            try state.put(c, change: row.change, head: try renderPages(c, since: since, old: before[row.id]))
             cardKeys.formUnion((c.parcelCards ?? []).map(\.key))
             after.append(c)
             calendarChanged = calendarChanged || row.hasEvents
@@ -173,10 +173,30 @@ struct StoreRender {
         c.parcelCards = pages.parcelCards(c)
     }
 
-    /// A conversation's pages, and those of its messages.
-    mutating func renderPages(_ c: ConversationSummary) throws {
+    /// A conversation's pages, and those of its messages: after change counter `since`, of a
+    /// conversation the site showed as `old`, the pages from the first message that changed,
+    /// moved or went (a new message: the newest page only), unless what every page shows besides
+    /// the messages changed, or their number. Returns that (its header, and whether it is a group).
+    mutating func renderPages(_ c: ConversationSummary, since: Int? = nil, old: SiteState.Listed? = nil) throws -> [UInt8] {
+        let pageSize = render.messagesPerPage
+        let ids = try store.pageMessageIDs(conversation: c.id)
+        let head = pages.header(c) + [c.isGroup ? 1 : 0]
+        var first = 0  // the first message whose place or bubble changed
+        if let since, let old, old.head == head {
+            let shown = try state.shownMessages(c.id)
+            if PageWriter.pageCount(messages: shown.count, pageSize: pageSize) == PageWriter.pageCount(messages: ids.count, pageSize: pageSize) {
+                first = min(ids.count, shown.count)
+                for k in 0..<first where ids[k].change > since || ids[k].id != shown[k] {
+                    first = k
+                    break
+                }
+                if first == ids.count && ids.count == shown.count { return head }  // its pages are as they were
+            }
+        }
+        let firstPage = first / pageSize + 1
+        if firstPage == 1 { replaced.append("c/\(c.file).") }  // every page written: those it no longer has go
         var bubbles: [ChatRender.Bubble] = []
-        try store.pageMessages(conversation: c.id) { record, unread, fromMe in
+        try store.pageMessages(conversation: c.id, from: (firstPage - 1) * pageSize) { record, unread, fromMe in
             let id = record.string("id") ?? record.string("message_id") ?? ""
             let epoch = record.string("date").flatMap { CivilDate.epoch(rfc3339: $0) }
             let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe,
@@ -187,8 +207,9 @@ struct StoreRender {
         }
         try spool.flush()
         bubbles.sort { ($0.epoch, $0.order) < ($1.epoch, $1.order) }
-        replaced.append("c/\(c.file).")
-        try pages.conversation(c, bubbles: bubbles[...], spool: spool, pageSize: render.messagesPerPage, clock: &clock)
+        try pages.conversation(c, bubbles: bubbles[...], spool: spool, pageSize: pageSize, clock: &clock, messages: ids.count, fromPage: firstPage)
+        try state.show(ids.map(\.id), from: (firstPage - 1) * pageSize, in: c.id)
+        return head
     }
 
     /// A list's pages from page `from` to its newest (none when nil, all when its number of

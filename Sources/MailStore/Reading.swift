@@ -213,13 +213,23 @@ extension MailStore {
     /// A conversation's messages for its page, oldest first (those of the same second by id, as
     /// conversation-group orders them): each record as it was added, whether it is unread now (its labels in the store) and whether it
     /// is yours; without building the `messages` form of each.
-    public func pageMessages(conversation: String, _ body: (JSONRecord, _ unread: Bool, _ fromMe: Bool) throws -> Void) throws {
+    public func pageMessages(conversation: String, from offset: Int = 0, _ body: (JSONRecord, _ unread: Bool, _ fromMe: Bool) throws -> Void) throws {
         let sql = """
             SELECT m.record, EXISTS (SELECT 1 FROM message_labels WHERE label = 'UNREAD' AND message = m.rowid),
               json_extract(m.summary, '$.from_me')
-            FROM messages m WHERE m.conversation_id = ? ORDER BY m.date, m.id
+            FROM messages m WHERE m.conversation_id = ? ORDER BY m.date, m.id LIMIT -1 OFFSET ?
             """
-        try db.query(sql, [.text(conversation)]) { s in try body(try JSONRecord(s.bytes(0)), s.bool(1), s.bool(2)) }
+        try db.query(sql, [.text(conversation), .integer(offset)]) { s in try body(try JSONRecord(s.bytes(0)), s.bool(1), s.bool(2)) }
+    }
+
+    /// The ids of a conversation's messages in the order of `pageMessages`, with the change
+    /// counter each was last changed at: from an index, without reading the messages.
+    public func pageMessageIDs(conversation: String) throws -> [(id: String, change: Int)] {
+        var ids: [(id: String, change: Int)] = []
+        try db.query("SELECT id, change FROM messages WHERE conversation_id = ? ORDER BY date, id", [.text(conversation)]) { s in
+            ids.append((s.text(0) ?? "", s.integer(1)))
+        }
+        return ids
     }
 
     /// The ids of the conversations and messages removed after change counter `after`.

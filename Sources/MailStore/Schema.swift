@@ -28,7 +28,7 @@ enum Schema {
           summary TEXT NOT NULL,
           record TEXT NOT NULL,
           change INTEGER NOT NULL);
-        CREATE INDEX messages_by_conversation ON messages(conversation_id, date);
+        CREATE INDEX messages_by_conversation ON messages(conversation_id, date, id, change);
         CREATE INDEX messages_by_date ON messages(date, id, conversation_id);
         CREATE INDEX messages_listing ON messages(rowid, date, id, conversation_id);
         CREATE INDEX messages_by_gmail_id ON messages(gmail_id) WHERE gmail_id IS NOT NULL;

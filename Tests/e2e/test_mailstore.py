@@ -665,6 +665,33 @@ def test_list_pages_follow_a_conversation_that_moves_to_the_top_or_goes(sample, 
     rendered_as_a_whole()
     assert middle in (site / "archived.html").read_text() + "".join(p.read_text() for p in site.glob("archived.p*.html"))
 
+    # two to a page of messages too: the oldest message of a long conversation read or unread again,
+    # then one of its messages deleted: its pages from there on change
+    long = next(c for c in records(run("mailstore", "conversations", "--all", db).stdout) if c["message_count"] >= 5)
+    messages = records(run("mailstore", "messages", db, long["conversation_id"]).stdout)  # newest first
+    oldest = messages[-1]
+    flip = "-UNREAD" if "UNREAD" in oldest["labels"] else "+UNREAD"
+    assert run("mailstore", "label", db, flip, "--", f"id:{oldest['id']}").returncode == 0
+    render(db, site, *pages)
+    rendered_as_a_whole()
+    history = json.dumps({"history": [{"id": "8", "messagesDeleted": [{"message": {"id": messages[-2]["gmail_id"]}}]}], "historyId": "8"})
+    assert run("mailstore", "history", db, input=history).returncode == 0
+    newest = {p: p.stat().st_ino for p in site.glob(f"c/{long['conversation_id']}*.html")}
+    render(db, site, *pages)
+    rendered_as_a_whole()
+    assert len(newest) >= 3 and sum(newest.get(p) != p.stat().st_ino for p in site.glob(f"c/{long['conversation_id']}*.html")) >= 2
+    # the newest message of a conversation deleted, its pages as many as before: its newest page changes
+    newest_of = lambda c: records(run("mailstore", "messages", "--limit", "1", db, c["conversation_id"]).stdout)[0]
+    even = next(c for c in records(run("mailstore", "conversations", "--all", db).stdout)
+                if c["message_count"] % 2 == 0 and newest_of(c)["gmail_id"])
+    newest = newest_of(even)
+    history = json.dumps({"history": [{"id": "8", "messagesDeleted": [{"message": {"id": newest["gmail_id"]}}]}], "historyId": "8"})
+    assert run("mailstore", "history", db, input=history).returncode == 0
+    after = run("mailstore", "conversations", "--all", db).stdout.decode()
+    assert f'"message_count":{even["message_count"] - 1},' in next(l for l in after.splitlines() if even["conversation_id"] in l)
+    render(db, site, *pages)
+    rendered_as_a_whole()
+
     gone = listed[1]["conversation_id"]
     deleted = [m["gmail_id"] for m in records(run("mailstore", "messages", db, gone).stdout)]
     assert all(deleted)
