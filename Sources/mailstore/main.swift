@@ -132,6 +132,21 @@ struct Config: ParsableCommand {
     }
 }
 
+struct Compact: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compact", _superCommandName: "mailstore",
+        abstract: "Rewrite the database in order (as notmuch compact does): after a big load, searches read fewer pages.")
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        withStore(database, access: .read, options: output.common) { store, _ in try store.compact() }
+    }
+}
+
 struct ConversationsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conversations", _superCommandName: "mailstore",
@@ -431,7 +446,7 @@ struct MailStoreCommand: ParsableCommand {
         subcommands: subcommands)
 
     static let subcommands: [ParsableCommand.Type] = [Add.self, Config.self, ConversationsCommand.self, Messages.self, Search.self, Count.self,
-                                                       Label.self, EventsCommand.self, Parcels.self, History.self]
+                                                       Label.self, EventsCommand.self, Parcels.self, History.self, Compact.self]
 }
 
 // A subcommand is parsed on its own (each names "mailstore" as its super-command for its help):

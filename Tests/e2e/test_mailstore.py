@@ -699,3 +699,28 @@ def test_list_pages_follow_a_conversation_that_moves_to_the_top_or_goes(sample, 
     assert run("mailstore", "history", db, input=history).returncode == 0
     render(db, site, *pages)
     rendered_as_a_whole()
+
+
+def test_compact_rewrites_the_store_in_order_and_changes_no_answer(sample, tmp_path):
+    lines, me = sample
+    db = tmp_path / "mail.db"
+    add(db, "--me", me[0], input=lines)
+    run("mailstore", "history", db, input=json.dumps({"history": [], "historyId": "5"}))
+    asked = [["conversations", "--all", db], ["search", db, "from:alex OR 取件"], ["events", db], ["parcels", db], ["config", db]]
+    before = [run("mailstore", *a).stdout for a in asked]
+    with sqlite3.connect(db) as c:
+        c.execute("CREATE TABLE scratch AS SELECT record FROM messages")  # free pages for VACUUM to take back
+        c.execute("DROP TABLE scratch")
+    size = db.stat().st_size
+    r = run("mailstore", "compact", db)
+    assert r.returncode == 0 and r.stdout == b"" and r.stderr == b"", r.stderr
+    with sqlite3.connect(db) as c:
+        assert c.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert c.execute("PRAGMA freelist_count").fetchone() == (0,)
+    assert db.stat().st_size <= size
+    assert [run("mailstore", *a).stdout for a in asked] == before
+    other = tmp_path / "other.db"
+    other.write_text("not a database\n")
+    r = run("mailstore", "compact", other)
+    assert r.returncode == 65 and other.read_text() == "not a database\n"
+    assert run("mailstore", "compact", tmp_path / "missing.db").returncode == 66
