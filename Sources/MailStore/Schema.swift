@@ -5,7 +5,7 @@ import SQLite
 enum Schema {
     /// 'mlst': how a mailstore database is told from any other SQLite file.
     static let applicationID = 0x6D6C_7374
-    static let version = 1
+    static let version = 2
 
     /// The SQL that takes a database of version `k` (0: empty) to `k + 1`.
     static let migrations: [String] = [
@@ -28,9 +28,8 @@ enum Schema {
           summary TEXT NOT NULL,
           record TEXT NOT NULL,
           change INTEGER NOT NULL);
-        CREATE INDEX messages_by_conversation ON messages(conversation_id, date, id, change);
+        CREATE INDEX messages_by_conversation ON messages(conversation_id, date);
         CREATE INDEX messages_by_date ON messages(date, id, conversation_id);
-        CREATE INDEX messages_listing ON messages(rowid, date, id, conversation_id);
         CREATE INDEX messages_by_gmail_id ON messages(gmail_id) WHERE gmail_id IS NOT NULL;
         CREATE INDEX messages_by_kind ON messages(mail_kind) WHERE mail_kind IS NOT NULL;
         CREATE INDEX messages_with_attachments ON messages(attachment_count) WHERE attachment_count > 0;
@@ -99,6 +98,13 @@ enum Schema {
                  s.value AS shipment
           FROM messages m, json_each(json_extract(m.summary, '$.shipments')) s
           ORDER BY m.date DESC;
+        """,
+        // 2: the ids, dates and conversations of messages by row id, for searches (messages_listing),
+        // and a conversation's ids and change counters in page order, for chat-render --store
+        """
+        DROP INDEX messages_by_conversation;
+        CREATE INDEX messages_by_conversation ON messages(conversation_id, date, id, change);
+        CREATE INDEX messages_listing ON messages(rowid, date, id, conversation_id);
         """,
     ]
 

@@ -150,6 +150,19 @@ func collect(_ body: (([UInt8]) throws -> Void) throws -> Void) rethrows -> [JSO
     #expect(st.st_size == text.count)
 }
 
+@Test func aStoreOfTheFirstSchemaIsMigrated() throws {
+    let tmp = TemporaryStore()
+    let db = try Database(path: tmp.path)
+    try db.execute(Schema.migrations[0])
+    try db.execute("PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = 1")
+    db.close()
+    try MailStore(path: tmp.path, access: .read).close()
+    let check = try Database(path: tmp.path, mode: .readOnly)
+    #expect(try check.integer("PRAGMA user_version") == Schema.version)
+    #expect(try check.integer("SELECT count(*) FROM sqlite_schema WHERE name = 'messages_listing'") == 1)
+    #expect(try check.text("SELECT sql FROM sqlite_schema WHERE name = 'messages_by_conversation'")?.contains("change") == true)
+}
+
 @Test func aNewerSchemaIsRefused() throws {
     let tmp = TemporaryStore()
     _ = try tmp.open()
