@@ -258,3 +258,11 @@ def test_mailpipe_site_rewrites_only_the_pages_a_new_message_changes(tmp_path):
     assert subprocess.run(site_command, env=env).returncode == 0 and not (site / ".mailpipe-site.due").exists()
     bad = subprocess.run([str(ROOT / "pipelines" / "mailpipe-site"), str(log)], env=env, capture_output=True)
     assert bad.returncode == 64 and b"usage: mailpipe-site" in bad.stderr
+    # the store gone: made again from the log (and compacted)
+    db = tmp_path / "home" / ".mailpipe" / "mail.db"
+    count = lambda: subprocess.run([BIN / "mailstore", "count", db, "*"], capture_output=True, env=env).stdout
+    messages = count()
+    for suffix in ("", "-wal", "-shm"):
+        pathlib.Path(f"{db}{suffix}").unlink(missing_ok=True)
+    assert subprocess.run(site_command, env=env).returncode == 0
+    assert count() == messages == b"3\n"
