@@ -5,9 +5,9 @@ import SQLite
 
 /// What a site rendered from a mailstore database remembers, in `.mailstore-site.db` in its
 /// folder: the database, settings and change counter it was last rendered at, what the lists
-/// show of each conversation, the parcels' cards, how many pages each list had, and the site's
-/// files. A delivery then renders the pages of what changed and the list pages the change
-/// reaches, and every other file is left as it is, however big the mailbox.
+/// show of each conversation, which messages each conversation's pages show, the parcels' cards,
+/// and the site's files. A delivery then renders the pages of what changed and the list pages
+/// the change reaches, and every other file is left as it is, however big the mailbox.
 final class SiteState {
     static let name = ".mailstore-site.db"
     static let version = 2
@@ -98,7 +98,8 @@ final class SiteState {
         return try value("counter").flatMap { Int($0) }
     }
 
-    /// Forgets every conversation and card (not the files: a whole render removes those it does not write again).
+    /// Forgets every conversation, card and page (not the files: a whole render removes those it
+    /// does not write again).
     func reset() throws {
         try db.execute("DELETE FROM listed; DELETE FROM cards; DELETE FROM shown; DELETE FROM state")
     }
