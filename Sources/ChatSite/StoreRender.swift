@@ -88,7 +88,7 @@ struct StoreRender {
             try state.put(c, change: row.change, head: try renderPages(c))
         }
         try state.showFirstCards()
-        for section in Self.conversationLists + [.parcels] { try writeList(section, from: nil) }
+        for section in Self.conversationLists + [.parcels] { try writeList(section, from: nil, count: try state.count(section)) }
         try writeCalendar()
         superseded = previous  // every file of before: those not written again go
         replaced = []
@@ -102,27 +102,30 @@ struct StoreRender {
         let changed = try store.conversations(changedAfter: since)
         let removed = try store.removed(after: since)
         // where each change was: the lists from there to their newest page change
+        let lists = Self.conversationLists + [.parcels]
+        func counts() throws -> [PageWriter.Section: Int] { Dictionary(uniqueKeysWithValues: try lists.map { ($0, try state.count($0)) }) }
+        var count = try counts()  // the lists as they were, then as they are
+        let countBefore = count
         var reached: [PageWriter.Section: Int] = [:]
         var cardKeys = Set<String>()
-        func reach(_ section: PageWriter.Section, newer: Int) throws {
-            let layout = NewestFirstPages(count: try state.count(section), pageSize: render.listPageSize)
+        func reach(_ section: PageWriter.Section, newer: Int) {
+            let layout = NewestFirstPages(count: count[section] ?? 0, pageSize: render.listPageSize)
             let page = layout.page(ofItem: layout.count - 1 - newer)
             reached[section] = min(reached[section] ?? page, page)
         }
         func reachCards() throws {
-            for key in cardKeys { if let n = try state.newerCards(than: key) { try reach(.parcels, newer: n) } }
+            for key in cardKeys { if let n = try state.newerCards(than: key) { reach(.parcels, newer: n) } }
         }
         var before: [String: SiteState.Listed] = [:]
         for id in changed.map(\.id) + removed.conversations {
             guard before[id] == nil, let old = try state.listed(id) else { continue }
             before[id] = old
-            try reach(old.section, newer: try state.newer(than: id, lastDate: old.lastDate, in: old.section))
+            reach(old.section, newer: try state.newer(than: id, lastDate: old.lastDate, in: old.section))
             cardKeys.formUnion(try state.cardKeys(of: id))
         }
-        let counts = try (Self.conversationLists + [.parcels]).map { try state.count($0) }
         try reachCards()
 
-        var calendarChanged = try store.calendarChanged(after: since)
+        let calendarChanged = try store.calendarChanged(after: since)
         let present = Set(changed.map(\.id))
         for id in removed.conversations where !present.contains(id) {
             if let old = before[id] { replaced.append("c/\(old.file).") }  // its pages go
@@ -140,15 +143,15 @@ struct StoreRender {
             try state.put(c, change: row.change, head: try renderPages(c, since: since, old: before[row.id]))
             cardKeys.formUnion((c.parcelCards ?? []).map(\.key))
             after.append(c)
-            calendarChanged = calendarChanged || row.hasEvents
         }
         for key in cardKeys { try state.chooseShownCard(key) }
-        for c in after { try reach(c.section, newer: try state.newer(than: c.id, lastDate: c.lastDate, in: c.section)) }
+        count = try counts()
+        for c in after { reach(c.section, newer: try state.newer(than: c.id, lastDate: c.lastDate, in: c.section)) }
         try reachCards()
         replaced += removed.messages.map { "m/\(BubbleRenderer.anchor($0))." }
 
-        for (section, countBefore) in zip(Self.conversationLists + [.parcels], counts) {
-            try writeList(section, from: reached[section], countBefore: countBefore)
+        for section in lists {
+            try writeList(section, from: reached[section], count: count[section] ?? 0, countBefore: countBefore[section])
         }
         let due = try state.value("calendar_until").flatMap { Int($0) } ?? 0
         if calendarChanged || render.now >= due { try writeCalendar() }
@@ -212,10 +215,11 @@ struct StoreRender {
         return head
     }
 
-    /// A list's pages from page `from` to its newest (none when nil, all when its number of
-    /// pages changed: each page's title counts them); those it no longer has go.
-    mutating func writeList(_ section: PageWriter.Section, from: Int?, countBefore: Int? = nil) throws {
-        let layout = NewestFirstPages(count: try state.count(section), pageSize: render.listPageSize)
+    /// A list of `count` items, `countBefore` at the last run (nil: a whole render): its pages
+    /// from page `from` to its newest (none when nil; all when its number of pages changed, as
+    /// each page's title counts them, or in a whole render); those it no longer has go.
+    mutating func writeList(_ section: PageWriter.Section, from: Int?, count: Int, countBefore: Int? = nil) throws {
+        let layout = NewestFirstPages(count: count, pageSize: render.listPageSize)
         let before = countBefore.map { NewestFirstPages(count: $0, pageSize: render.listPageSize).pageCount }
         let first: Int
         if before == nil || before != layout.pageCount {

@@ -177,24 +177,26 @@ extension MailStore {
         public var lastFromMe: Bool
         /// A message of it is a discussion list's (newsletter-detect's mail_kind).
         public var isList: Bool
-        /// Read only by `conversations(changedAfter:)`.
-        public var hasEvents = false
     }
 
     /// The conversations changed after change counter `after`.
     public func conversations(changedAfter after: Int) throws -> [ConversationRow] {
         var rows: [ConversationRow] = []
-        try db.query("SELECT id, change, last_from_me, has_list_mail, has_events FROM conversations WHERE change > ?", [.integer(after)]) { s in
-            rows.append(ConversationRow(id: s.text(0) ?? "", change: s.integer(1), lastFromMe: s.bool(2), isList: s.bool(3), hasEvents: s.bool(4)))
+        try db.query("SELECT id, change, last_from_me, has_list_mail FROM conversations WHERE change > ?", [.integer(after)]) { s in
+            rows.append(ConversationRow(id: s.text(0) ?? "", change: s.integer(1), lastFromMe: s.bool(2), isList: s.bool(3)))
         }
         return rows
     }
 
-    /// Whether the calendar changed after change counter `after`: an event derived again, or a
-    /// message removed (the events only it told of go with it).
+    /// Whether the calendar changed after change counter `after`: an event derived again, a
+    /// message removed (the events only it told of go with it), or a conversation with events
+    /// derived again (the events' cards name it).
     public func calendarChanged(after: Int) throws -> Bool {
-        try db.integer("SELECT EXISTS (SELECT 1 FROM events WHERE change > ?1) OR EXISTS (SELECT 1 FROM removed WHERE kind = 'message' AND change > ?1)",
-                       .integer(after)) != 0
+        try db.integer("""
+            SELECT EXISTS (SELECT 1 FROM events WHERE change > ?1)
+              OR EXISTS (SELECT 1 FROM removed WHERE kind = 'message' AND change > ?1)
+              OR EXISTS (SELECT 1 FROM conversations WHERE change > ?1 AND has_events)
+            """, .integer(after)) != 0
     }
 
     /// Every conversation, in conversation-group's order, without its record (an index holds

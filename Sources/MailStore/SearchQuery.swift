@@ -13,7 +13,7 @@ public struct SearchQuery {
     /// never a message's own columns (id:, conversation:, date:, `*`): the messages it finds are
     /// then best looked up in a small index by row id than in the table, whose rows are the
     /// records themselves.
-    public private(set) var asksSetsOnly = true
+    public let asksSetsOnly: Bool
 
     /// `messages m` for a query that reads no more of each message it finds than its row id,
     /// id, date and conversation.
@@ -32,18 +32,9 @@ public struct SearchQuery {
         }
         var sql = ""
         var parameters: [SQLValue] = []
-        try Self.write(node, into: &sql, &parameters)
+        asksSetsOnly = try Self.write(node, into: &sql, &parameters)
         self.sql = sql
         self.parameters = parameters
-        asksSetsOnly = Self.asksSetsOnly(node)
-    }
-
-    static func asksSetsOnly(_ node: Node) -> Bool {
-        switch node {
-        case .and(let a, let b), .or(let a, let b): asksSetsOnly(a) && asksSetsOnly(b)
-        case .not(let a): asksSetsOnly(a)
-        case .term(let t): !["id", "mid", "conversation", "thread", "date"].contains(t.field ?? "") && !(t.field == nil && t.kind == .word && t.text == "*")
-        }
     }
 
     // MARK: tokens
@@ -168,23 +159,27 @@ public struct SearchQuery {
 
     // MARK: SQL
 
-    static func write(_ node: Node, into sql: inout String, _ parameters: inout [SQLValue]) throws(SyntaxError) {
+    /// Writes the condition of `node`; returns whether it asks only sets of row ids.
+    static func write(_ node: Node, into sql: inout String, _ parameters: inout [SQLValue]) throws(SyntaxError) -> Bool {
         switch node {
         case .and(let a, let b), .or(let a, let b):
             sql += "("
-            try write(a, into: &sql, &parameters)
+            let left = try write(a, into: &sql, &parameters)
             if case .and = node { sql += " AND " } else { sql += " OR " }
-            try write(b, into: &sql, &parameters)
+            let right = try write(b, into: &sql, &parameters)
             sql += ")"
+            return left && right
         case .not(let a):
             sql += "NOT "
-            try write(a, into: &sql, &parameters)
+            return try write(a, into: &sql, &parameters)
         case .term(let t):
-            try term(t, into: &sql, &parameters)
+            return try term(t, into: &sql, &parameters)
         }
     }
 
-    static func term(_ t: Token, into sql: inout String, _ parameters: inout [SQLValue]) throws(SyntaxError) {
+    /// Writes the condition of a term; returns whether it is a set of row ids (a word, a label,
+    /// a kind) rather than a test of the message's own columns.
+    static func term(_ t: Token, into sql: inout String, _ parameters: inout [SQLValue]) throws(SyntaxError) -> Bool {
         func fts(_ column: String?) {
             sql += "m.rowid IN (SELECT rowid FROM search WHERE search MATCH ?)"
             parameters.append(.text((column.map { $0 + " : " } ?? "") + ftsString(t.text, prefix: t.kind == .word)))
@@ -197,7 +192,9 @@ public struct SearchQuery {
         }
         let value = t.text
         switch t.field {
-        case nil where t.kind == .word && value == "*": sql += "1"  // every message, as in notmuch
+        case nil where t.kind == .word && value == "*":
+            sql += "1"  // every message, as in notmuch
+            return false
         case nil: fts(nil)
         case "from": fts("sender")
         case "to": fts("recipients")
@@ -220,18 +217,22 @@ public struct SearchQuery {
         case "id", "mid":
             sql += "m.id = ?"
             parameters.append(.text(value.hasPrefix("<") && value.hasSuffix(">") ? String(value.dropFirst().dropLast()) : value))
+            return false
         case "conversation", "thread":
             sql += "m.conversation_id = ?"
             parameters.append(.text(value))
+            return false
         case "date":
             let (from, to) = try dateRange(value)
             var parts: [String] = []
             if let from { parts.append("m.date >= ?"); parameters.append(.text(from)) }
             if let to { parts.append("m.date < ?"); parameters.append(.text(to)) }
             sql += parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
+            return false
         default:
             fts(nil)
         }
+        return true
     }
 
     /// An FTS5 string for a word or phrase: its text quoted (so that FTS5 reads no operator in

@@ -128,9 +128,7 @@ public final class MessageConverter {
     static func deliveryDate(raw: RawMessage, headers h: HeaderBlock) -> (epoch: Int, source: String)? {
         // git format-patch writes this date into every From_ line: it says nothing
         let formatPatchDate = 1_000_684_800
-        if let e = raw.envelopeDate, e >= earliestPlausibleDate, e != formatPatchDate {
-            return (e, raw.source.format == "gmail-api" ? "internal_date" : "mbox")
-        }
+        if let e = envelopeDate(raw), e.epoch >= earliestPlausibleDate, e.epoch != formatPatchDate { return e }
         guard let received = h.first("received"), let semicolon = received.raw.lastIndex(of: UInt8(ascii: ";")),
               let epoch = received.raw[(semicolon + 1)...].withUnsafeBytes({ MailDate.parse(bytes: $0) }),
               epoch >= earliestPlausibleDate else { return nil }
@@ -147,7 +145,12 @@ public final class MessageConverter {
         }
         if let delivery { return delivery }
         if let header { return (header, "date") }  // wrong, but nothing says better
-        return raw.envelopeDate.map { ($0, raw.source.format == "gmail-api" ? "internal_date" : "mbox") }
+        return envelopeDate(raw)
+    }
+
+    /// The date the mailbox gives the message: Gmail's internalDate, or the mbox From_ line's.
+    static func envelopeDate(_ raw: RawMessage) -> (epoch: Int, source: String)? {
+        raw.envelopeDate.map { ($0, raw.source.format == "gmail-api" ? "internal_date" : "mbox") }
     }
 
     private func writeReport(_ report: Report?, _ w: inout JSONWriter) {
