@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Events
+import Hashing
 import JSONLines
 import UnixFilter
 import UTF8Text
@@ -27,6 +28,10 @@ public struct ConversationGroup {
 
     public init() {}
 
+    /// The conversation with nobody that lists the read receipts and bounces whose message is
+    /// not in the input: the participant_hash of an empty key.
+    public static let noticesID = SHA256.hex([])
+
     /// An RFC 3339 time (or a date, its midnight UTC) as seconds.
     public static func instant(_ text: String) -> Int? { EventGroup.instant(text, zone: "UTC") }
 
@@ -51,15 +56,29 @@ public struct ConversationGroup {
         var threadInfo: [(id: String, gmailThread: String?, subject: String)] = []
         var flushed = Set<String>()
         var current: String?
+        // read receipts and bounces, by the id of the message they are about, until its
+        // conversation is written
+        var reports = PendingReports()
+        var autoReplies: [(id: String, original: String)] = []
 
         func flush(_ key: String) throws {
             guard var c = conversations.removeValue(forKey: key) else { return }
-            for part in split(&c) { try write(part, to: run) }
+            for var part in split(&c) {
+                reports.claim(&part)
+                try write(part, to: run)
+            }
             flushed.insert(key)
         }
 
         try filterRecords(run, progressNoun: "messages") { record in
             guard let id = record.string("id") ?? record.string("message_id") else { throw MissingField(name: "id") }
+            switch StoredConversation.role(of: record) {
+            case "draft": return nil  // not sent: in no conversation
+            case "report":  // a read receipt or a bounce: listed with its message
+                reports.add(Self.summary(of: record, id: id, normalizer: normalizer, embed: false))
+                return nil
+            default: break
+            }
             // by participants, the key; by thread, each message alone until all are read
             let groupKey: String
             switch grouping {
@@ -97,10 +116,22 @@ public struct ConversationGroup {
             }
             conversations[groupKey]!.messages.append(summary)
             seenIDs[id] = groupKey
+            if let original = StoredConversation.answers(record, role: nil) { autoReplies.append((id, original)) }
             return nil
+        }
+        if grouping == .participants && !sorted {
+            // an auto-reply joins the conversation of the message it answers (a group's, say)
+            for (id, original) in autoReplies {
+                guard let from = seenIDs[id], let to = seenIDs[original], from != to, conversations[to] != nil,
+                      let k = conversations[from]?.messages.firstIndex(where: { $0.id == id }) else { continue }
+                conversations[to]!.messages.append(conversations[from]!.messages.remove(at: k))
+                if conversations[from]!.messages.isEmpty { conversations[from] = nil }
+                seenIDs[id] = to
+            }
         }
         if sorted && grouping == .participants {
             if let c = current { try flush(c) }
+            if let notices = reports.unclaimed() { try write(notices, to: run) }
             return
         }
         if grouping == .thread {
@@ -109,8 +140,12 @@ public struct ConversationGroup {
         var all: [Conversation] = []
         for key in order {
             guard var c = conversations[key] else { continue }
-            all += split(&c)
+            for var part in split(&c) {
+                reports.claim(&part)
+                all.append(part)
+            }
         }
+        if let notices = reports.unclaimed() { all.append(notices) }
         switch sort {
         case .lastDate: all.sort { $0.lastDate != $1.lastDate ? $0.lastDate > $1.lastDate : $0.id < $1.id }
         case .firstDate: all.sort { $0.firstDate != $1.firstDate ? $0.firstDate < $1.firstDate : $0.id < $1.id }
@@ -177,6 +212,11 @@ public struct ConversationGroup {
         return (result, newOrder)
     }
 
+    /// The id of the message an automated reply answers: its In-Reply-To, else the last of its References.
+    public static func answered(_ record: JSONRecord) -> String? {
+        record.value("in_reply_to")?.arrayValue?.first?.stringValue ?? record.value("references")?.arrayValue?.last?.stringValue
+    }
+
     static func summary(of record: JSONRecord, id: String, normalizer: AddressNormalizer, embed: Bool) -> MessageSummary {
         var names: [(String, String)] = []
         func addName(_ v: JSONValue) {
@@ -199,7 +239,41 @@ public struct ConversationGroup {
             shipments: record.value("shipments")?.arrayValue ?? [],
             events: record.value("events")?.arrayValue ?? [],
             names: names,
-            record: embed ? record.bytes : nil)
+            record: embed ? record.bytes : nil,
+            isAutomated: mailKind == "automated",
+            report: MessageSummary.Report(record.value("report")))
+    }
+}
+
+/// Reports (read receipts, bounces) waiting for the conversation that holds their message;
+/// those that find none go to the notices conversation.
+struct PendingReports {
+    private var byOriginal: [String: [MessageSummary]] = [:]
+    private var seen = Set<String>()
+    private var orphans: [MessageSummary] = []
+
+    mutating func add(_ report: MessageSummary) {
+        guard seen.insert(report.id).inserted else { return }  // Takeout's copy of it under another label
+        if let of = report.report?.of { byOriginal[of, default: []].append(report) } else { orphans.append(report) }
+    }
+
+    /// Moves the reports about `c`'s messages into it.
+    mutating func claim(_ c: inout Conversation) {
+        guard !byOriginal.isEmpty else { return }
+        for m in c.messages {
+            if let found = byOriginal.removeValue(forKey: m.id) { c.reports += found }
+        }
+    }
+
+    /// The notices conversation of the reports no conversation claimed, or nil when there are none.
+    mutating func unclaimed() -> Conversation? {
+        let rest = orphans + byOriginal.values.joined()
+        guard !rest.isEmpty else { return nil }
+        var notices = Conversation(id: ConversationGroup.noticesID, participants: [])
+        notices.reports = rest
+        byOriginal.removeAll()
+        orphans.removeAll()
+        return notices
     }
 }
 

@@ -1,4 +1,5 @@
 import Events
+import Hashing
 import JSONLines
 
 /// What conversation-group keeps of one message: enough to summarize its conversation, not
@@ -18,8 +19,29 @@ struct MessageSummary {
     var events: [JSONValue]
     var names: [(address: String, name: String)]
     var record: [UInt8]?  // with --embed
+    /// newsletter-detect's `automated` (an auto-reply): shown as a note, never unread.
+    var isAutomated = false
+    /// mime-parse's `report`: a read receipt or a bounce, which is no message of a conversation.
+    var report: Report?
 
-    var isUnread: Bool { labels.contains("UNREAD") }
+    /// What a conversation lists of a report: its type, the original's id, and for each
+    /// recipient the address, the status and the server's words.
+    struct Report {
+        var type: String
+        var of: String?
+        var recipients: [(address: String?, status: String?, diagnostic: String?)]
+
+        init?(_ value: JSONValue?) {
+            guard let value, let type = value["type"]?.stringValue else { return nil }
+            self.type = type
+            of = value["original_message_id"]?.stringValue
+            recipients = (value["recipients"]?.arrayValue ?? []).map {
+                ($0["address"]?.stringValue, $0["status"]?.stringValue, $0["diagnostic"]?.stringValue)
+            }
+        }
+    }
+
+    var isUnread: Bool { !isAutomated && labels.contains("UNREAD") }
     /// In INBOX, or without any label and not Gmail's: mail from procmail, fetchmail, a maildir
     /// or a plain mbox carries no mailbox state, and what was delivered is in the inbox.
     var isInInbox: Bool { labels.contains("INBOX") || (labels.isEmpty && !fromGmail) }
@@ -32,6 +54,10 @@ struct Conversation {
     let id: String
     var participants: [String]
     var messages: [MessageSummary] = []
+    /// The read receipts and bounces of its messages (in the notices conversation: those whose
+    /// message is not in the input).
+    var reports: [MessageSummary] = []
+
 
     init(id: String, participants: [String]) {
         self.id = id
@@ -43,13 +69,15 @@ struct Conversation {
     /// left INBOX is archived; one of only messages the user sent stays visible until one of
     /// them is marked archived (Takeout's "Archived", trash or spam).
     var archived: Bool {
+        if messages.isEmpty { return !reports.contains(where: \.isInInbox) }
         if messages.contains(where: \.isInInbox) { return false }
         if messages.allSatisfy(\.fromMe) { return messages.contains(where: \.isMarkedArchived) }
         return true
     }
 
-    var firstDate: String { messages.map(\.date).min() ?? "" }
-    var lastDate: String { messages.map(\.date).max() ?? "" }
+    /// The oldest and newest message's date; a conversation of reports alone, theirs.
+    var firstDate: String { (messages.isEmpty ? reports : messages).map(\.date).min() ?? "" }
+    var lastDate: String { (messages.isEmpty ? reports : messages).map(\.date).max() ?? "" }
 
     /// The messages oldest first (those without a date first); messages of the same second in
     /// the order of their ids, so that the order does not depend on the input's (a store adds
@@ -128,6 +156,23 @@ struct Conversation {
             w.field("message_ids", strings: t.messageIDs)
             w.field("updated", t.updated)
             w.endObject()
+        }
+        w.endArray()
+        w.key("reports")
+        w.beginArray()
+        for r in reports.sorted(by: { a, b in a.date != b.date ? a.date < b.date : a.id < b.id }) {
+            guard let report = r.report else { continue }
+            for recipient in report.recipients.isEmpty ? [(nil, nil, nil)] : report.recipients {
+                w.beginObject()
+                w.field("message_id", r.id)
+                w.field("type", report.type)
+                w.field("of", report.of)
+                w.field("recipient", recipient.address)
+                w.field("date", r.date.isEmpty ? nil : r.date)
+                w.field("status", recipient.status)
+                w.field("diagnostic", recipient.diagnostic)
+                w.endObject()
+            }
         }
         w.endArray()
         w.field("archived", archived)

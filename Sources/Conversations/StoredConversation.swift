@@ -1,3 +1,4 @@
+import Hashing
 import JSONLines
 import UTF8Text
 
@@ -14,7 +15,7 @@ public enum StoredConversation {
         w.beginObject()
         w.field("id", id)
         w.field("date", record.string("date"))
-        for name in ["gmail_id", "thread_id", "from", "to", "cc", "mail_kind", "is_newsletter", "shipments", "events"] {
+        for name in ["gmail_id", "thread_id", "from", "to", "cc", "mail_kind", "is_newsletter", "shipments", "events", "report", "is_draft"] {
             if let raw = record.rawValue(name) {
                 w.key(name)
                 w.raw(raw)
@@ -26,6 +27,25 @@ public enum StoredConversation {
         w.field("from_me", key.fromMe)
         w.endObject()
         return w.bytes
+    }
+
+    /// What a record is to its conversation (conversation-group's rules): a `draft` is in none;
+    /// a `report` (a read receipt, a bounce) is listed with the message it is about; nil for a
+    /// message.
+    public static func role(of record: JSONRecord) -> String? {
+        if record.value("is_draft") == .bool(true) { return "draft" }
+        if record.value("report")?["type"] != nil { return "report" }
+        return nil
+    }
+
+    /// The id of the message whose conversation a record joins, wherever its participants put
+    /// it: a report's original, an auto-reply's (newsletter-detect's `automated`) In-Reply-To.
+    public static func answers(_ record: JSONRecord, role: String?) -> String? {
+        switch role {
+        case "report": record.value("report")?["original_message_id"]?.stringValue
+        case nil where record.string("mail_kind") == "automated": ConversationGroup.answered(record)
+        default: nil
+        }
     }
 
     /// One message of a stored conversation: its summary record and its labels now.
@@ -57,18 +77,32 @@ public enum StoredConversation {
 
     /// The conversation `id` of `messages` (in the order they were stored: it breaks ties of
     /// date), written as conversation-group writes it with `now`. Nil when there is no message.
+    /// Drafts among `messages` are left out; reports (read receipts, bounces) are listed as the
+    /// conversation's `reports`. Nil when there is neither a message nor a report.
     public static func derive(id: String, messages: [Message], rules: AddressRules, now: Int) -> Derived? {
-        guard let first = messages.first else { return nil }
         let normalizer = AddressNormalizer(rules: rules)
-        let participants = first.summary.value("participants")?.arrayValue?.compactMap(\.stringValue) ?? []
-        var c = Conversation(id: id, participants: participants)
+        var c = Conversation(id: id, participants: [])
         var hasListMail = false
-        for m in messages {
-            if m.summary.string("mail_kind") == "list" { hasListMail = true }
+        var keyed = false
+        for m in messages where m.summary.value("is_draft") != .bool(true) {
             var s = ConversationGroup.summary(of: m.summary, id: m.summary.string("id") ?? "", normalizer: normalizer, embed: false)
             s.labels = m.labels
+            if s.report != nil {
+                c.reports.append(s)
+                continue
+            }
+            if !keyed {  // the participants of the conversation's own messages, not of an auto-reply placed in it
+                let participants = m.summary.value("participants")?.arrayValue?.compactMap(\.stringValue) ?? []
+                if c.messages.isEmpty { c.participants = participants }
+                if SHA256.hex(Array(participants.joined(separator: ",").utf8)) == id {
+                    c.participants = participants
+                    keyed = true
+                }
+            }
+            if m.summary.string("mail_kind") == "list" { hasListMail = true }
             c.messages.append(s)
         }
+        guard !c.messages.isEmpty || !c.reports.isEmpty else { return nil }
         var w = JSONWriter()
         c.write(&w, embed: false, now: now)
         return Derived(record: w.bytes, lastDate: c.lastDate.isEmpty ? nil : c.lastDate, messageCount: c.messages.count,

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Conversations
 import Events
+import Hashing
 import JSONLines
 import SQLite
 import UnixFilter
@@ -70,6 +71,7 @@ public final class MailStore {
     public init(path: String, access: Access) throws {
         self.path = path
         var built: (scratch: String, lock: Int32)?
+        var migratedFrom: Int?
         if Glibc.access(path, F_OK) != 0 {
             guard access != .read else { throw StoreError.missing(path) }
             let lock = try Self.lockMaking(path)
@@ -92,7 +94,7 @@ public final class MailStore {
         do {
             db = try Database(path: built?.scratch ?? path, mode: .readWrite)
             db.setBusyTimeout(milliseconds: 60_000)
-            try Schema.prepare(db)
+            migratedFrom = try Schema.prepare(db)
             // a 32 MiB page cache: a load of many messages is written to the WAL once instead of
             // spilling pages and reading them back
             try db.execute(built == nil ? "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768"
@@ -111,6 +113,20 @@ public final class MailStore {
         for a in try config("me").map(Self.strings) ?? [] { normalizer.normalize(a).map { own.add($0) } }
         try db.query("SELECT address FROM lists") { savedLists.insert($0.text(0) ?? "") }
         lists = savedLists
+        if let from = migratedFrom, from < 3 { try placeAfterSchema3() }
+    }
+
+    /// A store of schema 1 or 2 made current: its reports and auto-replies placed with the
+    /// messages they answer, and every conversation derived again.
+    private func placeAfterSchema3() throws {
+        try batch {
+            var rowids: [Int] = []
+            try db.query("SELECT rowid FROM messages WHERE answers IS NOT NULL") { rowids.append($0.integer(0)) }
+            for r in rowids { try place(r) }
+            try db.query("SELECT DISTINCT conversation_id FROM messages UNION SELECT id FROM conversations") {
+                touchedConversations.insert($0.text(0) ?? "")
+            }
+        }
     }
 
     /// Ends the use of the store. A database built by a `.load` is put in place: in WAL mode,
@@ -462,10 +478,13 @@ public final class MailStore {
         let key = try ParticipantKey.of(record, me: own, lists: &lists, normalizer: normalizer)
         try learnLists()
         let from = record.value("from")
+        let role = StoredConversation.role(of: record)
+        let answers = StoredConversation.answers(record, role: role)
+        let conversation = try placement(role: role, answers: answers, key: key.hash)
         let sql = """
             INSERT INTO messages(rowid, id, gmail_id, thread_id, date, subject, from_address, from_name, mail_kind, labels,
-              attachment_count, conversation_id, participant_kind, summary, record, change)
-            VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              attachment_count, conversation_id, participant_kind, summary, record, change, role, answers)
+            VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         try db.run(sql, [
             rowid.map(SQLValue.integer) ?? .null, .text(id), record.string("gmail_id").map(SQLValue.text) ?? .null,
@@ -474,8 +493,9 @@ public final class MailStore {
             from?["address"]?.stringValue.map { .text($0.lowercased()) } ?? .null,
             from?["name"]?.stringValue.map(SQLValue.text) ?? .null,
             record.string("mail_kind").map(SQLValue.text) ?? .null, .text(Self.json(labels)),
-            .integer(record.value("attachments")?.arrayValue?.count ?? 0), .text(key.hash), .text(key.kind.rawValue),
+            .integer(record.value("attachments")?.arrayValue?.count ?? 0), .text(conversation), .text(key.kind.rawValue),
             .textBytes(StoredConversation.summaryRecord(of: record, id: id, key: key)), .textBytes(record.bytes), .integer(change),
+            role.map(SQLValue.text) ?? .null, answers.map(SQLValue.text) ?? .null,
         ])
         let r = rowid ?? db.lastInsertRowID
         try labelRows(rowid: r, from: [], to: labels)
@@ -494,7 +514,38 @@ public final class MailStore {
                        .integer(r), .integer(k), .text(group), .textBytes(w.bytes))
             touchedEventGroups.insert(group)
         }
-        touchedConversations.insert(key.hash)
+        touchedConversations.insert(conversation)
+        if role == nil { try placeAnswers(to: id) }
+    }
+
+    /// The conversation a message is stored in: a report with the message it is about (else
+    /// in the notices conversation), an auto-reply with the message it answers when that is
+    /// stored, anything else (a draft too, which no conversation lists) with its participants
+    /// (`key`): as conversation-group places them.
+    private func placement(role: String?, answers: String?, key: String) throws -> String {
+        guard let answers, role != "draft" else { return key }
+        if let found = try db.text("SELECT conversation_id FROM messages WHERE id = ? AND role IS NULL", .text(answers)) { return found }
+        return role == "report" ? ConversationGroup.noticesID : key
+    }
+
+    /// Places the reports and auto-replies that answer message `id` again (it came, went or moved).
+    private func placeAnswers(to id: String) throws {
+        var rowids: [Int] = []
+        try db.query("SELECT rowid FROM messages WHERE answers = ?", [.text(id)]) { rowids.append($0.integer(0)) }
+        for r in rowids { try place(r) }
+    }
+
+    /// Moves a stored report or auto-reply to where `placement` says it belongs now.
+    private func place(_ rowid: Int) throws {
+        guard let (role, answers, current, participants) = try db.row(
+            "SELECT role, answers, conversation_id, json_extract(summary, '$.participants') FROM messages WHERE rowid = ?", [.integer(rowid)],
+            { s in (s.text(0), s.text(1), s.text(2) ?? "", Self.strings(s.text(3) ?? "[]")) }) else { return }
+        let key = SHA256.hex(Array(participants.joined(separator: ",").utf8))
+        let target = try placement(role: role, answers: answers, key: key)
+        guard target != current else { return }
+        try db.run("UPDATE messages SET conversation_id = ?, change = ? WHERE rowid = ?", .text(target), .integer(change), .integer(rowid))
+        touchedConversations.insert(current)
+        touchedConversations.insert(target)
     }
 
     /// Removes a message: its row and what `insert` derived of it (its conversation and events
@@ -507,12 +558,12 @@ public final class MailStore {
             touchedEventGroups.insert($0.text(0) ?? "")
         }
         try db.run("DELETE FROM event_observations WHERE message = ?", .integer(rowid))
-        if let (c, labels) = try db.row("SELECT conversation_id, labels FROM messages WHERE rowid = ?", [.integer(rowid)],
-                                        { ($0.text(0) ?? "", Self.strings($0.text(1) ?? "[]")) }) {
-            touchedConversations.insert(c)
-            try labelRows(rowid: rowid, from: labels, to: [])
-        }
+        guard let (c, labels, id) = try db.row("SELECT conversation_id, labels, id FROM messages WHERE rowid = ?", [.integer(rowid)],
+                                               { ($0.text(0) ?? "", Self.strings($0.text(1) ?? "[]"), $0.text(2) ?? "") }) else { return }
+        touchedConversations.insert(c)
+        try labelRows(rowid: rowid, from: labels, to: [])
         try db.run("DELETE FROM messages WHERE rowid = ?", .integer(rowid))
+        try placeAnswers(to: id)
     }
 
     /// Deletes a message and what was derived of it; `removed` remembers its id.
@@ -555,17 +606,20 @@ public final class MailStore {
     /// Keys a stored message again (the user's addresses or the known lists changed; with
     /// `recipientsToo`, the address rules).
     private func rekey(_ rowid: Int, recipientsToo: Bool = false) throws {
-        guard let (bytes, old, id) = try db.row("SELECT record, conversation_id, id FROM messages WHERE rowid = ?", [.integer(rowid)],
-                                                { s in (s.bytes(0), s.text(1) ?? "", s.text(2) ?? "") }) else { return }
+        guard let (bytes, old, id, oldSummary, role, answers) = try db.row(
+            "SELECT record, conversation_id, id, summary, role, answers FROM messages WHERE rowid = ?", [.integer(rowid)],
+            { s in (s.bytes(0), s.text(1) ?? "", s.text(2) ?? "", s.bytes(3), s.text(4), s.text(5)) }) else { return }
         let record = try JSONRecord(bytes)
         if recipientsToo { try storeRecipients(of: record, rowid: rowid, replacing: true) }
         let key = try ParticipantKey.of(record, me: own, lists: &lists, normalizer: normalizer)
-        guard key.hash != old else { return }
+        let summary = StoredConversation.summaryRecord(of: record, id: id, key: key)
+        let conversation = try placement(role: role, answers: answers, key: key.hash)
+        guard conversation != old || summary != oldSummary else { return }
         try db.run("UPDATE messages SET conversation_id = ?, participant_kind = ?, summary = ?, change = ? WHERE rowid = ?",
-                   .text(key.hash), .text(key.kind.rawValue), .textBytes(StoredConversation.summaryRecord(of: record, id: id, key: key)),
-                   .integer(change), .integer(rowid))
+                   .text(conversation), .text(key.kind.rawValue), .textBytes(summary), .integer(change), .integer(rowid))
         touchedConversations.insert(old)
-        touchedConversations.insert(key.hash)
+        touchedConversations.insert(conversation)
+        if role == nil && conversation != old { try placeAnswers(to: id) }
         try db.query("SELECT DISTINCT event_group FROM event_observations WHERE message = ?", [.integer(rowid)]) {
             touchedEventGroups.insert($0.text(0) ?? "")
         }
@@ -596,9 +650,9 @@ public final class MailStore {
     func conversationMessages(_ id: String) throws -> (messages: [StoredConversation.Message], kind: String?) {
         var messages: [StoredConversation.Message] = []
         var kind: String?
-        try db.query("SELECT summary, labels, participant_kind FROM messages WHERE conversation_id = ? ORDER BY rowid", [.text(id)]) { s in
+        try db.query("SELECT summary, labels, participant_kind, role FROM messages WHERE conversation_id = ? ORDER BY rowid", [.text(id)]) { s in
             messages.append(StoredConversation.Message(summary: try JSONRecord(s.bytes(0)), labels: Self.strings(s.text(1) ?? "[]")))
-            if kind == nil { kind = s.text(2) }
+            if kind == nil && s.isNull(3) { kind = s.text(2) }
         }
         return (messages, kind)
     }
@@ -606,7 +660,7 @@ public final class MailStore {
     func derive(_ id: String) throws -> (StoredConversation.Derived, kind: String)? {
         let (messages, participantKind) = try conversationMessages(id)
         guard let d = StoredConversation.derive(id: id, messages: messages, rules: normalizer.rules, now: now) else { return nil }
-        let kind = d.isNewsletter ? "newsletter" : d.isGroup ? "group" : participantKind ?? "people"
+        let kind = id == ConversationGroup.noticesID ? "notices" : d.isNewsletter ? "newsletter" : d.isGroup ? "group" : participantKind ?? "people"
         return (d, kind)
     }
 

@@ -1,5 +1,6 @@
 import Conversations
 import Events
+import Hashing
 import JSONLines
 import SQLite
 
@@ -48,11 +49,13 @@ extension MailStore {
     func messageRecord(_ s: Statement) throws -> [UInt8] {
         let record = try JSONRecord(s.bytes(0))
         let summary = try JSONRecord(s.bytes(2))
-        var conversation = JSONWriter(capacity: 80)
-        conversation.string(s.text(3) ?? "")
+        // the message's own key: a report or an auto-reply is stored in the conversation it answers
         let participants = summary.value("participants")?.arrayValue?.compactMap(\.stringValue) ?? []
+        let joined = participants.joined(separator: ",")
+        var conversation = JSONWriter(capacity: 80)
+        conversation.string(SHA256.hex(Array(joined.utf8)))
         var key = JSONWriter(capacity: 80)
-        key.string(participants.joined(separator: ","))
+        key.string(joined)
         return record.updated([
             ("labels", s.bytes(1)),
             ("participants", Array(summary.rawValue("participants") ?? [])),
@@ -63,11 +66,11 @@ extension MailStore {
         ])
     }
 
-    static let messageColumns = "m.record, m.labels, m.summary, m.conversation_id"
+    static let messageColumns = "m.record, m.labels, m.summary"
 
     /// A conversation's messages, newest first; `before` (an RFC 3339 time) pages back.
     public func messages(conversation: String, before: String?, limit: Int?, _ write: ([UInt8]) throws -> Void) throws {
-        var sql = "SELECT \(Self.messageColumns) FROM messages m WHERE m.conversation_id = ?"
+        var sql = "SELECT \(Self.messageColumns) FROM messages m WHERE m.conversation_id = ? AND m.role IS NULL"
         var values: [SQLValue] = [.text(conversation)]
         if let before {
             sql += " AND m.date < ?"
@@ -219,7 +222,7 @@ extension MailStore {
         let sql = """
             SELECT m.record, EXISTS (SELECT 1 FROM message_labels WHERE label = 'UNREAD' AND message = m.rowid),
               json_extract(m.summary, '$.from_me')
-            FROM messages m WHERE m.conversation_id = ? ORDER BY m.date, m.id LIMIT -1 OFFSET ?
+            FROM messages m WHERE m.conversation_id = ? AND m.role IS NULL ORDER BY m.date, m.id LIMIT -1 OFFSET ?
             """
         try db.query(sql, [.text(conversation), .integer(offset)]) { s in try body(try JSONRecord(s.bytes(0)), s.bool(1), s.bool(2)) }
     }
@@ -228,7 +231,7 @@ extension MailStore {
     /// counter each was last changed at: from an index, without reading the messages.
     public func pageMessageIDs(conversation: String) throws -> [(id: String, change: Int)] {
         var ids: [(id: String, change: Int)] = []
-        try db.query("SELECT id, change FROM messages WHERE conversation_id = ? ORDER BY date, id", [.text(conversation)]) { s in
+        try db.query("SELECT id, change FROM messages WHERE conversation_id = ? AND role IS NULL ORDER BY date, id", [.text(conversation)]) { s in
             ids.append((s.text(0) ?? "", s.integer(1)))
         }
         return ids

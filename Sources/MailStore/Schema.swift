@@ -5,7 +5,7 @@ import SQLite
 enum Schema {
     /// 'mlst': how a mailstore database is told from any other SQLite file.
     static let applicationID = 0x6D6C_7374
-    static let version = 2
+    static let version = 3
 
     /// The SQL that takes a database of version `k` (0: empty) to `k + 1`.
     static let migrations: [String] = [
@@ -106,11 +106,32 @@ enum Schema {
         CREATE INDEX messages_by_conversation ON messages(conversation_id, date, id, change);
         CREATE INDEX messages_listing ON messages(rowid, date, id, conversation_id);
         """,
+        // 3: drafts and reports (read receipts, bounces) are in no conversation's messages; a report,
+        // and an auto-reply, are placed with the message they answer. `MailStore.init` places the
+        // stored ones and derives every conversation again (each record gains `reports`).
+        """
+        ALTER TABLE messages ADD COLUMN role TEXT;
+        ALTER TABLE messages ADD COLUMN answers TEXT;
+        UPDATE messages SET role = CASE
+            WHEN json_extract(record, '$.is_draft') = 1 THEN 'draft'
+            WHEN json_extract(record, '$.report.type') IS NOT NULL THEN 'report' END;
+        UPDATE messages SET answers = CASE
+            WHEN role = 'report' THEN json_extract(record, '$.report.original_message_id')
+            WHEN role IS NULL AND mail_kind = 'automated'
+              THEN coalesce(json_extract(record, '$.in_reply_to[0]'), json_extract(record, '$.references[#-1]')) END;
+        UPDATE messages SET summary = json_set(summary, '$.report', json(record -> '$.report'),
+            '$.is_draft', json(record -> '$.is_draft')) WHERE role IS NOT NULL;
+        DROP INDEX messages_by_conversation;
+        CREATE INDEX messages_by_conversation ON messages(conversation_id, role, date, id, change);
+        CREATE INDEX messages_answering ON messages(answers) WHERE answers IS NOT NULL;
+        """,
     ]
 
     /// The database at `db` made current: a new file gets the schema; an older version is
     /// migrated; a newer one, or a file of another application, is refused untouched.
-    static func prepare(_ db: Database) throws {
+    /// The version the database had before, when it was migrated from a released one (not made).
+    @discardableResult
+    static func prepare(_ db: Database) throws -> Int? {
         let application = try db.integer("PRAGMA application_id") ?? 0
         let current = try db.integer("PRAGMA user_version") ?? 0
         let tables = try db.integer("SELECT count(*) FROM sqlite_schema") ?? 0
@@ -118,12 +139,14 @@ enum Schema {
             throw StoreError.notAStore(db.path)
         }
         if current > version { throw StoreError.newerSchema(db.path, current) }
-        guard current < version else { return }
+        guard current < version else { return nil }
+        var from = 0
         try db.transaction {
             // read again under the write lock: another process may have made it meanwhile
-            let now = try db.integer("PRAGMA user_version") ?? 0
-            for k in now..<version { try db.execute(migrations[k]) }
+            from = try db.integer("PRAGMA user_version") ?? 0
+            for k in from..<version { try db.execute(migrations[k]) }
             try db.execute("PRAGMA application_id = \(applicationID); PRAGMA user_version = \(version)")
         }
+        return from > 0 ? from : nil
     }
 }

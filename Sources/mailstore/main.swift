@@ -161,7 +161,7 @@ struct ConversationsCommand: ParsableCommand {
     @Flag(help: "The archived conversations instead.")
     var archived = false
 
-    @Option(help: ArgumentHelp("Only conversations of this kind: people, group, list, newsletter or myself.", valueName: "kind"))
+    @Option(help: ArgumentHelp("Only conversations of this kind: people, group, list, newsletter, myself or notices.", valueName: "kind"))
     var kind: String?
 
     @Option(help: ArgumentHelp("Only conversations changed after this change counter (mailstore config prints the last).", valueName: "n"))
@@ -178,8 +178,8 @@ struct ConversationsCommand: ParsableCommand {
     func validate() throws {
         if let now, EventGroup.instant(now, zone: "UTC") == nil { throw ValidationError("--now: not an RFC 3339 time: '\(now)'") }
         if all && archived { throw ValidationError("--all already includes --archived") }
-        if let kind, !["people", "group", "list", "newsletter", "myself"].contains(kind) {
-            throw ValidationError("--kind: one of people, group, list, newsletter, myself")
+        if let kind, !["people", "group", "list", "newsletter", "myself", "notices"].contains(kind) {
+            throw ValidationError("--kind: one of people, group, list, newsletter, myself, notices")
         }
         if let limit, limit < 0 { throw ValidationError("--limit: at least 0") }
     }

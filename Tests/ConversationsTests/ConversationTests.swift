@@ -149,3 +149,36 @@ func message(_ id: String, date: String = "2026-01-01T00:00:00Z", labels: [Strin
         #expect(Subject.normalized("Re: Fwd: [list] Dinner") == "dinner")
     }
 }
+
+@Suite struct ReportTests {
+    func record(_ json: String) throws -> JSONRecord { try JSONRecord(json) }
+
+    @Test func rolesAndWhatTheyAnswer() throws {
+        let draft = try record(#"{"id":"d","is_draft":true,"report":null,"in_reply_to":["x"],"mail_kind":"automated"}"#)
+        let bounce = try record(#"{"id":"b","is_draft":false,"report":{"type":"failed","original_message_id":"m","recipients":[]},"in_reply_to":["x"]}"#)
+        let autoReply = try record(#"{"id":"a","is_draft":false,"report":null,"in_reply_to":[],"references":["r1","r2"],"mail_kind":"automated"}"#)
+        let personal = try record(#"{"id":"p","is_draft":false,"report":null,"in_reply_to":["x"],"mail_kind":"personal"}"#)
+        #expect(StoredConversation.role(of: draft) == "draft" && StoredConversation.answers(draft, role: "draft") == nil)
+        #expect(StoredConversation.role(of: bounce) == "report" && StoredConversation.answers(bounce, role: "report") == "m")
+        #expect(StoredConversation.role(of: autoReply) == nil && StoredConversation.answers(autoReply, role: nil) == "r2")
+        #expect(StoredConversation.answers(personal, role: nil) == nil)
+    }
+
+    @Test func aConversationOfReportsAloneIsDatedAndVisibleByThem() {
+        var notices = Conversation(id: ConversationGroup.noticesID, participants: [])
+        var r = message("r", date: "2026-02-01T00:00:00Z", labels: ["Archived"])
+        r.report = MessageSummary.Report(.object([("type", .string("failed"))]))
+        notices.reports = [r]
+        #expect(notices.archived && notices.lastDate == "2026-02-01T00:00:00Z")
+        notices.reports[0].labels = ["INBOX"]
+        #expect(!notices.archived)
+        #expect(ConversationGroup.noticesID == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
+    @Test func anAutoReplyIsNeverUnread() {
+        var m = message("a", labels: ["INBOX", "UNREAD"])
+        #expect(m.isUnread)
+        m.isAutomated = true
+        #expect(!m.isUnread)
+    }
+}

@@ -1,0 +1,220 @@
+"""Mail that is not a chat message (issue 32) in conversations: drafts are in none, read receipts
+and bounces are listed as `reports` of the conversation that holds their message (else in the
+notices conversation, with nobody), auto-replies join the conversation of the message they
+answer and are never unread; conversation-group and mailstore agree whatever the order."""
+import json
+import random
+import sqlite3
+import subprocess
+
+import pytest
+
+from conftest import need_shared, records, run
+
+NOW = "2026-03-09T00:00:00Z"
+ME = "mei@example.tw"
+NOTICES = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # sha256 of the empty key
+
+
+def message(headers, body="Hello.\n"):
+    text = "".join(f"{k}: {v}\n" for k, v in headers.items()) + "\n" + body
+    return "From MAILER-DAEMON Mon Mar  2 09:00:00 2026\n" + text + "\n"
+
+
+def report(kind, frm, to, date, msgid, original, recipient, disposition_or_action, status=None, diagnostic=None):
+    boundary = "rep-" + msgid.split("@")[0]
+    if kind == "disposition-notification":
+        fields = (f"Reporting-UA: mail.example; Thunderbird\nFinal-Recipient: rfc822;{recipient}\n"
+                  f"Original-Message-ID: <{original}>\nDisposition: manual-action/MDN-sent-manually; {disposition_or_action}\n")
+    else:
+        fields = (f"Reporting-MTA: dns; mx.example.tw\n\nFinal-Recipient: rfc822; {recipient}\nAction: {disposition_or_action}\n"
+                  f"Status: {status}\nDiagnostic-Code: smtp; {diagnostic}\n")
+    body = (f"--{boundary}\nContent-Type: text/plain\n\nAbout your message.\n\n"
+            f"--{boundary}\nContent-Type: message/{kind}\n\n{fields}\n"
+            f"--{boundary}\nContent-Type: text/rfc822-headers\n\nMessage-ID: <{original}>\nFrom: {ME}\nSubject: x\n\n"
+            f"--{boundary}--\n")
+    return message({"From": frm, "To": to, "Date": date, "Message-ID": f"<{msgid}>", "Subject": "Report",
+                    "MIME-Version": "1.0",
+                    "Content-Type": f'multipart/report; report-type={kind}; boundary="{boundary}"'}, body)
+
+
+MAILBOX = "".join([
+    message({"From": f"Mei <{ME}>", "To": "Alex <alex@example.org>", "Date": "Mon, 2 Mar 2026 09:00:00 +0000",
+             "Message-ID": "<m1@example.tw>", "Subject": "Lunch?"}, "Lunch on Friday?\n"),
+    message({"From": f"Mei <{ME}>", "To": "Alex <alex@example.org>, Jordan <jordan@example.com>",
+             "Date": "Mon, 2 Mar 2026 10:00:00 +0000", "Message-ID": "<g1@example.tw>", "Subject": "Trip"}, "Plans.\n"),
+    report("disposition-notification", "Alex <alex@example.org>", ME, "Mon, 2 Mar 2026 11:00:00 +0000",
+           "mdn1@example.org", "m1@example.tw", "alex@example.org", "displayed"),
+    report("delivery-status", "Mail Delivery System <MAILER-DAEMON@mx.example.tw>", ME, "Mon, 2 Mar 2026 10:01:00 +0000",
+           "dsn1@mx.example.tw", "g1@example.tw", "jordan@example.com", "failed", "5.1.1", "550 5.1.1 user unknown"),
+    report("delivery-status", "Mail Delivery System <MAILER-DAEMON@mx.example.tw>", ME, "Tue, 3 Mar 2026 08:00:00 +0000",
+           "dsn2@mx.example.tw", "gone@example.tw", "kim@example.net", "failed", "5.1.1", "550 no such user"),
+    message({"From": "Jordan <jordan@example.com>", "To": ME, "Date": "Mon, 2 Mar 2026 10:02:00 +0000",
+             "Message-ID": "<ooo1@example.com>", "In-Reply-To": "<g1@example.tw>", "Auto-Submitted": "auto-replied",
+             "Subject": "Automatic reply: Trip"}, "I am away until Monday.\n"),
+    message({"From": f"Mei <{ME}>", "To": "Alex <alex@example.org>", "Date": "Mon, 2 Mar 2026 12:00:00 +0000",
+             "Message-ID": "<d1@example.tw>", "X-Mozilla-Draft-Info": "internal/draft; vcard=0; receipt=0",
+             "Subject": "Not sent yet"}, "Half a thought\n"),
+])
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    mbox = tmp_path_factory.mktemp("reports") / "r.mbox"
+    mbox.write_text(MAILBOX)
+    data = run("mime-parse", "--no-progress", mbox).stdout
+    for stage in ["newsletter-detect"]:
+        data = run(stage, input=data).stdout
+    keyed = run("participant-hash", "--me", ME, input=data)
+    assert keyed.returncode == 0, keyed.stderr
+    return keyed.stdout
+
+
+def by_message(conversations):
+    return {m: c for c in conversations for m in c["message_ids"]}
+
+
+def test_reports_drafts_and_auto_replies_in_conversations(small):
+    r = run("conversation-group", "--now", NOW, input=small)
+    assert r.returncode == 0, r.stderr
+    conversations = records(r.stdout)
+    chats = by_message(conversations)
+    assert "d1@example.tw" not in chats
+    assert not any("mdn1" in m or "dsn" in m for m in chats)
+    alex, group = chats["m1@example.tw"], chats["g1@example.tw"]
+    assert alex["reports"] == [{"message_id": "mdn1@example.org", "type": "read", "of": "m1@example.tw",
+                                "recipient": "alex@example.org", "date": "2026-03-02T11:00:00Z", "status": None,
+                                "diagnostic": None}]
+    assert [(x["type"], x["recipient"], x["status"]) for x in group["reports"]] == [("failed", "jordan@example.com", "5.1.1")]
+    assert "user unknown" in group["reports"][0]["diagnostic"]
+    # the auto-reply is in the group's conversation, and not unread although it carries no label
+    assert chats["ooo1@example.com"] is group and group["message_ids"] == ["g1@example.tw", "ooo1@example.com"]
+    notices = [c for c in conversations if c["conversation_id"] == NOTICES]
+    assert len(notices) == 1 and notices[0]["participants"] == [] and notices[0]["message_ids"] == []
+    assert [x["of"] for x in notices[0]["reports"]] == ["gone@example.tw"]
+    assert notices[0]["last_date"] == "2026-03-03T08:00:00Z"
+    # nobody is a chat with the daemon or a draft's own conversation
+    assert all(p["address"] != "mailer-daemon@mx.example.tw" for c in conversations for p in c["participants"])
+    assert len(conversations) == 3
+
+
+def test_auto_replies_are_never_unread(small):
+    lines = [json.loads(x) for x in small.splitlines()]
+    for m in lines:
+        m["labels"] = ["INBOX", "UNREAD"]
+    marked = "".join(json.dumps(m) + "\n" for m in lines).encode()
+    group = by_message(records(run("conversation-group", "--now", NOW, input=marked).stdout))["g1@example.tw"]
+    assert group["unread_count"] == 1  # g1 itself; the auto-reply is a note
+
+
+def test_with_sorted_input_reports_before_their_message_are_claimed(small):
+    lines = small.splitlines(keepends=True)
+    keyed = sorted(lines, key=lambda x: (json.loads(x)["report"] is None, json.loads(x)["participant_hash"]))
+    r = run("conversation-group", "--sorted", "--now", NOW, input=b"".join(keyed))
+    assert r.returncode == 0, r.stderr
+    chats = by_message(records(r.stdout))
+    assert [x["message_id"] for x in chats["m1@example.tw"]["reports"]] == ["mdn1@example.org"]
+    assert [x["message_id"] for x in chats["g1@example.tw"]["reports"]] == ["dsn1@mx.example.tw"]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_store_in_any_order_equals_conversation_group(small, tmp_path, seed):
+    expected = run("conversation-group", "--now", NOW, input=small).stdout
+    lines = small.splitlines(keepends=True)
+    random.Random(seed).shuffle(lines)
+    db = tmp_path / "mail.db"
+    for line in lines:  # one at a time, as deliveries come
+        assert run("mailstore", "add", "-q", db, "--me", ME, input=line).returncode == 0
+    got = run("mailstore", "conversations", "--all", "--now", NOW, db)
+    assert got.stdout == expected, got.stderr
+    # a conversation's messages are its messages: no report, no draft
+    group = by_message(records(expected))["g1@example.tw"]["conversation_id"]
+    ids = [m["id"] for m in records(run("mailstore", "messages", db, group).stdout)]
+    assert sorted(ids) == ["g1@example.tw", "ooo1@example.com"]
+    notices = records(run("mailstore", "conversations", "--kind", "notices", db).stdout)
+    assert [c["conversation_id"] for c in notices] == [NOTICES]
+
+
+def test_an_original_that_goes_leaves_its_reports_to_the_notices(small, tmp_path):
+    db = tmp_path / "mail.db"
+    assert run("mailstore", "add", "-q", db, "--me", ME, input=small).returncode == 0
+    connection = sqlite3.connect(db)
+    rowid = connection.execute("SELECT rowid FROM messages WHERE id = 'g1@example.tw'").fetchone()[0]
+    connection.execute("UPDATE messages SET gmail_id = 'abc1' WHERE rowid = ?", (rowid,))
+    connection.commit()
+    connection.close()
+    gone = {"history": [{"id": "9", "messagesDeleted": [{"message": {"id": "abc1"}}]}], "historyId": "9"}
+    assert run("mailstore", "history", db, input=json.dumps(gone)).returncode == 0
+    without = b"".join(x + b"\n" for x in small.splitlines() if json.loads(x)["id"] != "g1@example.tw")
+    expected = run("conversation-group", "--now", NOW, input=without).stdout
+    assert run("mailstore", "conversations", "--all", "--now", NOW, db).stdout == expected
+    notices = next(c for c in records(expected) if c["conversation_id"] == NOTICES)
+    assert sorted(x["of"] for x in notices["reports"]) == ["g1@example.tw", "gone@example.tw"]
+
+
+def test_a_store_of_schema_2_is_migrated(small, tmp_path):
+    """A store the landed schema 2 made (reports and drafts stored as messages, keyed on their
+    participants) is made current when it is opened: the same as a new one."""
+    db = tmp_path / "mail.db"
+    assert run("mailstore", "add", "-q", db, "--me", ME, input=small).returncode == 0
+    connection = sqlite3.connect(db)
+    connection.executescript("""
+        DROP INDEX messages_answering;
+        DROP INDEX messages_by_conversation;
+        ALTER TABLE messages DROP COLUMN role;
+        ALTER TABLE messages DROP COLUMN answers;
+        CREATE INDEX messages_by_conversation ON messages(conversation_id, date, id, change);
+        UPDATE messages SET summary = json_remove(summary, '$.report', '$.is_draft');
+        UPDATE conversations SET record = json_remove(record, '$.reports');
+        PRAGMA user_version = 2;
+    """)
+    # as schema 2 placed them: every message with its own participants
+    for rowid, record in connection.execute("SELECT rowid, record FROM messages").fetchall():
+        key = json.loads(record)["participant_hash"]
+        connection.execute("UPDATE messages SET conversation_id = ? WHERE rowid = ?", (key, rowid))
+    connection.commit()
+    connection.close()
+    expected = run("conversation-group", "--now", NOW, input=small).stdout
+    got = run("mailstore", "conversations", "--all", "--now", NOW, db)
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == expected
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 3
+
+
+def test_the_generated_reports_in_shuffled_batches(tmp_path):
+    """../shared/gen's receipts, bounces, auto-replies and drafts (2,000 messages, a fifth of
+    them such): each report with its message, each auto-reply in the conversation it answers,
+    no draft anywhere; the store, fed in shuffled batches, the same."""
+    mbox, truth_path = tmp_path / "r.mbox", tmp_path / "r.truth.jsonl"
+    subprocess.run(["python3", str(need_shared("gen/gen_mbox.py")), "--messages", "2000", "--seed", "32",
+                    "--reports-rate", "0.2", "--out", str(mbox), "--truth", str(truth_path)], check=True, capture_output=True)
+    data = run("mime-parse", "--no-progress", mbox).stdout
+    data = run("newsletter-detect", input=data).stdout
+    keyed = run("participant-hash", "--me", "meiling.chen@gmail.com", input=data).stdout
+    truth = [json.loads(x) for x in truth_path.read_text().splitlines()]
+    lines = keyed.splitlines(keepends=True)
+    mail = [json.loads(x) for x in lines]
+    expected = run("conversation-group", "--now", NOW, input=keyed).stdout
+    conversations = records(expected)
+    chats = by_message(conversations)
+    reported = {x["message_id"]: c["conversation_id"] for c in conversations for x in c["reports"]}
+    counts = {"report": 0, "auto_reply": 0, "draft": 0}
+    for m, t in zip(mail, truth):
+        if t["is_draft"]:
+            counts["draft"] += 1
+            assert m["id"] not in chats and m["id"] not in reported
+        elif t["report"]:
+            counts["report"] += 1
+            assert reported[m["id"]] == chats[t["report"]["original_message_id"]]["conversation_id"]
+        elif t["auto_reply"]:
+            counts["auto_reply"] += 1
+            answered = (m["in_reply_to"] or m["references"][-1:])[0]
+            assert chats[m["id"]] is chats[answered]
+    assert min(counts.values()) > 50, counts
+    assert NOTICES not in {c["conversation_id"] for c in conversations}
+    random.Random(7).shuffle(lines)
+    db = tmp_path / "mail.db"
+    for k in range(0, len(lines), 300):
+        add = run("mailstore", "add", "-q", db, "--me", "meiling.chen@gmail.com", input=b"".join(lines[k:k + 300]))
+        assert add.returncode == 0, add.stderr
+    assert run("mailstore", "conversations", "--all", "--now", NOW, db).stdout == expected
