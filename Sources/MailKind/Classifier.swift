@@ -38,7 +38,7 @@ struct Classifier {
         if autoSubmitted.hasPrefix("auto-replied") { automated.append("auto_submitted_auto_replied") }
         if let h = rules.autoReplyHeaders.first(where: m.has) { automated.append("auto_reply_header:" + h) }
         if precedence == "auto_reply" { automated.append("precedence_auto_reply") }
-        if rules.autoReplySubjects.prefixMatch(of: lowerSubject) != nil { automated.append("auto_reply_subject") }
+        if rules.autoReplySubjects.tagMatch(of: lowerSubject) != nil { automated.append("auto_reply_subject") }
         if local == "mailer-daemon" || (local == "postmaster" && rules.bounceSubjects.firstMatch(in: lowerSubject) != nil)
             || ByteSearch.contains(ASCII.lowercased(m.header("content-type") ?? ""), "report-type=delivery-status") {
             automated.append("delivery_status_notification")

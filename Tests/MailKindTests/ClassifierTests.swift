@@ -172,6 +172,18 @@ let person = """
         #expect(verdict(person.replacingFirst("Dinner on Friday?", "Re: out of office policy")).kind == .personal)
     }
 
+    @Test func anAutoReplySubjectIsATagNotTheFirstWordsOfASentence() {
+        for subject in ["Out of Office AutoReply: Dinner", "[Auto-Reply] Dinner on Friday?", "【自動回覆】週五晚餐", "自动回复：报价单",
+                        "Réponse automatique : Dîner", "Out of office"] {
+            let v = verdict(person.replacingFirst("Dinner on Friday?", subject))
+            #expect(v.kind == .automated && v.reasons == ["auto_reply_subject"], "\(subject)")
+        }
+        for subject in ["Out of office plans for December", "On vacation next week?", "Out of office? 5 island escapes",
+                        "Auto-reply storms on the list", "自动回复的设置方法", "不在通知の設定について", "Out of office - Dan (Dec 23 - Jan 2)"] {
+            #expect(verdict(person.replacingFirst("Dinner on Friday?", subject)).kind == .personal, "\(subject)")
+        }
+    }
+
     @Test func autoReplyHeaders() {
         #expect(verdict(person + "\nX-Autoreply: yes").reasons == ["auto_reply_header:x-autoreply"])
     }
