@@ -173,8 +173,8 @@ let person = """
     }
 
     @Test func anAutoReplySubjectIsATagNotTheFirstWordsOfASentence() {
-        for subject in ["Out of Office AutoReply: Dinner", "[Auto-Reply] Dinner on Friday?", "【自動回覆】週五晚餐", "自动回复：报价单",
-                        "Réponse automatique : Dîner", "Out of office"] {
+        for subject in ["Out of Office AutoReply: Dinner", "[Auto-Reply] Dinner on Friday?", "【不在通知】Re: 打ち合わせ", "自动答复: 合同草稿",
+                        "Réponse automatique : Dîner", "Out of office", "自動返信：Re: 納期"] {
             let v = verdict(person.replacingFirst("Dinner on Friday?", subject))
             #expect(v.kind == .automated && v.reasons == ["auto_reply_subject"], "\(subject)")
         }
@@ -182,6 +182,14 @@ let person = """
                         "Auto-reply storms on the list", "自动回复的设置方法", "不在通知の設定について", "Out of office - Dan (Dec 23 - Jan 2)"] {
             #expect(verdict(person.replacingFirst("Dinner on Friday?", subject)).kind == .personal, "\(subject)")
         }
+    }
+
+    @Test func exchangesOutOfOfficeMarks() {
+        let v = verdict(person + "\nX-Auto-Response-Suppress: All\nX-MS-Exchange-Inbox-Rules-Loop: alex.rivera@example.com")
+        #expect(v.kind == .automated && v.reasons == ["exchange_auto_reply"])
+        // Either alone says less: senders of notifications ask for no auto-replies; rules forward mail too.
+        #expect(verdict(person + "\nX-Auto-Response-Suppress: All").kind == .personal)
+        #expect(verdict(person + "\nX-MS-Exchange-Inbox-Rules-Loop: alex.rivera@example.com").kind == .personal)
     }
 
     @Test func autoReplyHeaders() {
