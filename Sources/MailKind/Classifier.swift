@@ -43,7 +43,9 @@ struct Classifier {
            ByteSearch.contains(ASCII.lowercased(m.header("x-auto-response-suppress") ?? ""), "all") {
             automated.append("exchange_auto_reply")
         }
-        if rules.autoReplySubjects.tagMatch(of: lowerSubject) != nil { automated.append("auto_reply_subject") }
+        if rules.autoReplySubjects.tagMatch(of: lowerSubject) != nil || rules.autoReplySubjectEndings.suffixMatch(of: lowerSubject) != nil {
+            automated.append("auto_reply_subject")
+        }
         if local == "mailer-daemon" || (local == "postmaster" && rules.bounceSubjects.firstMatch(in: lowerSubject) != nil)
             || ByteSearch.contains(ASCII.lowercased(m.header("content-type") ?? ""), "report-type=delivery-status") {
             automated.append("delivery_status_notification")

@@ -37,6 +37,15 @@ struct PhraseList: Sendable {
         return phrase.map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The first phrase `lowered` ends with, spaces after it aside.
+    func suffixMatch(of lowered: [UInt8]) -> String? {
+        var end = lowered.endIndex
+        while end > lowered.startIndex, lowered[end - 1] == 0x20 || lowered[end - 1] == 0x09 { end -= 1 }
+        let text = lowered[..<end]
+        return phrases.first { text.count >= $0.count && text.suffix($0.count).elementsEqual($0) }
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
     private static let openers = ["[", "(", "【", "［", "（", "〔", "「"].map { Array($0.utf8) }
     private static let closers = [":", "：", "]", ")", "】", "］", "）", "〕", "」"].map { Array($0.utf8) }
 

@@ -184,6 +184,13 @@ let person = """
         }
     }
 
+    @Test func dominoNamesThePersonFirst() {
+        let english = verdict(person.replacingFirst("Dinner on Friday?", "Alex Rivera is out of the office.") + "\nAuto-Submitted: auto-generated")
+        #expect(english.kind == .automated && english.reasons == ["auto_reply_subject"])
+        #expect(verdict(person.replacingFirst("Dinner on Friday?", "Peter Schulz ist außer Haus.")).kind == .automated)
+        #expect(verdict(person.replacingFirst("Dinner on Friday?", "Alex is out of the office next week")).kind == .personal)
+    }
+
     @Test func exchangesOutOfOfficeMarks() {
         let v = verdict(person + "\nX-Auto-Response-Suppress: All\nX-MS-Exchange-Inbox-Rules-Loop: alex.rivera@example.com")
         #expect(v.kind == .automated && v.reasons == ["exchange_auto_reply"])
