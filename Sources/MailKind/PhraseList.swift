@@ -15,11 +15,6 @@ struct PhraseList: Sendable {
         phrases.first { ByteSearch.contains(lowered, $0) }.map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The first phrase `lowered` begins with.
-    func prefixMatch(of lowered: [UInt8]) -> String? {
-        phrases.first { lowered.starts(with: $0) }.map { String(decoding: $0, as: UTF8.self) }
-    }
-
     /// The first phrase that stands as a subject's tag: at its beginning, inside an opening
     /// bracket or not, and ended by a colon, a closing bracket or the end of the subject
     /// (`Automatic reply: …`, `[Auto-Reply] …`, `【不在通知】…`, `Out of Office`); not the first
