@@ -38,7 +38,14 @@ struct Classifier {
         if autoSubmitted.hasPrefix("auto-replied") { automated.append("auto_submitted_auto_replied") }
         if let h = rules.autoReplyHeaders.first(where: m.has) { automated.append("auto_reply_header:" + h) }
         if precedence == "auto_reply" { automated.append("precedence_auto_reply") }
-        if rules.autoReplySubjects.prefixMatch(of: lowerSubject) != nil { automated.append("auto_reply_subject") }
+        // Exchange's out-of-office and rule replies: sent by an inbox rule, and asking for no reply.
+        if m.has("x-ms-exchange-inbox-rules-loop"),
+           ByteSearch.contains(ASCII.lowercased(m.header("x-auto-response-suppress") ?? ""), "all") {
+            automated.append("exchange_auto_reply")
+        }
+        if rules.autoReplySubjects.tagMatch(of: lowerSubject) != nil || rules.autoReplySubjectEndings.suffixMatch(of: lowerSubject) != nil {
+            automated.append("auto_reply_subject")
+        }
         if local == "mailer-daemon" || (local == "postmaster" && rules.bounceSubjects.firstMatch(in: lowerSubject) != nil)
             || ByteSearch.contains(ASCII.lowercased(m.header("content-type") ?? ""), "report-type=delivery-status") {
             automated.append("delivery_status_notification")

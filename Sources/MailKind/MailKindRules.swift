@@ -15,6 +15,7 @@ public struct MailKindRules: Sendable, ExtensibleData {
     var listSenderLocalParts: [String] = []
     var transactionalPhrases = PhraseList()
     var autoReplySubjects = PhraseList()
+    var autoReplySubjectEndings = PhraseList()
     var bounceSubjects = PhraseList()
     var unsubscribePhrases = PhraseList()
     var newsletterPhrases = PhraseList()
@@ -47,6 +48,7 @@ public struct MailKindRules: Sendable, ExtensibleData {
             case "bounce_subjects": words.forEach { bounceSubjects.add($0) }
             case "transactional_phrases": words.forEach { transactionalPhrases.add($0) }
             case "auto_reply_subjects": words.forEach { autoReplySubjects.add($0) }
+            case "auto_reply_subject_endings": words.forEach { autoReplySubjectEndings.add($0) }
             case "unsubscribe_phrases": words.forEach { unsubscribePhrases.add($0) }
             case "newsletter_phrases": words.forEach { newsletterPhrases.add($0) }
             default: throw FileError(description: "unknown key '\(key)'")

@@ -172,6 +172,33 @@ let person = """
         #expect(verdict(person.replacingFirst("Dinner on Friday?", "Re: out of office policy")).kind == .personal)
     }
 
+    @Test func anAutoReplySubjectIsATagNotTheFirstWordsOfASentence() {
+        for subject in ["Out of Office AutoReply: Dinner", "[Auto-Reply] Dinner on Friday?", "【不在通知】Re: 打ち合わせ", "自动答复: 合同草稿",
+                        "Réponse automatique : Dîner", "Out of office", "自動返信：Re: 納期"] {
+            let v = verdict(person.replacingFirst("Dinner on Friday?", subject))
+            #expect(v.kind == .automated && v.reasons == ["auto_reply_subject"], "\(subject)")
+        }
+        for subject in ["Out of office plans for December", "On vacation next week?", "Out of office? 5 island escapes",
+                        "Auto-reply storms on the list", "自动回复的设置方法", "不在通知の設定について", "Out of office - Dan (Dec 23 - Jan 2)"] {
+            #expect(verdict(person.replacingFirst("Dinner on Friday?", subject)).kind == .personal, "\(subject)")
+        }
+    }
+
+    @Test func dominoNamesThePersonFirst() {
+        let english = verdict(person.replacingFirst("Dinner on Friday?", "Alex Rivera is out of the office.") + "\nAuto-Submitted: auto-generated")
+        #expect(english.kind == .automated && english.reasons == ["auto_reply_subject"])
+        #expect(verdict(person.replacingFirst("Dinner on Friday?", "Peter Schulz ist außer Haus.")).kind == .automated)
+        #expect(verdict(person.replacingFirst("Dinner on Friday?", "Alex is out of the office next week")).kind == .personal)
+    }
+
+    @Test func exchangesOutOfOfficeMarks() {
+        let v = verdict(person + "\nX-Auto-Response-Suppress: All\nX-MS-Exchange-Inbox-Rules-Loop: alex.rivera@example.com")
+        #expect(v.kind == .automated && v.reasons == ["exchange_auto_reply"])
+        // Either alone says less: senders of notifications ask for no auto-replies; rules forward mail too.
+        #expect(verdict(person + "\nX-Auto-Response-Suppress: All").kind == .personal)
+        #expect(verdict(person + "\nX-MS-Exchange-Inbox-Rules-Loop: alex.rivera@example.com").kind == .personal)
+    }
+
     @Test func autoReplyHeaders() {
         #expect(verdict(person + "\nX-Autoreply: yes").reasons == ["auto_reply_header:x-autoreply"])
     }
