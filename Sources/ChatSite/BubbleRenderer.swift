@@ -33,18 +33,21 @@ struct BubbleRenderer {
     /// A message's element id: stable, from its id, safe in a URL fragment.
     static func anchor(_ id: String) -> String { "m-" + SHA256.hex(Array(id.utf8)).prefix(20) }
 
-    func bubble(_ r: JSONRecord, id: String, epoch: Int?, unread: Bool, fromMe: Bool, group: Bool, conversationFile: String,
+    /// `c`'s read receipts and bounces about the message are lines under it. An auto-reply
+    /// (newsletter-detect's `automated`) is a note, never unread.
+    func bubble(_ r: JSONRecord, id: String, epoch: Int?, unread: Bool, fromMe: Bool, in c: ConversationSummary, conversationFile: String,
                 clock: inout LocalClock) throws -> [UInt8] {
         var f = Fields<BubbleField>()
         let anchor = Self.anchor(id)
+        let automated = r.string("mail_kind") == "automated"
         f.set(.anchor, anchor)
         f.set(.message_id, id)
-        f.set(.side, fromMe ? "mine" : "theirs")
+        f.set(.side, automated ? "automated" : fromMe ? "mine" : "theirs")
         let from = r.value("from")
         var senderName: String {
             from?["name"]?.stringValue.flatMap { $0.isEmpty ? nil : TextFacts.displayName($0) } ?? from?["address"]?.stringValue ?? ""
         }
-        if group && !fromMe { f.set(.sender, senderName) }
+        if (c.isGroup || automated) && !fromMe { f.set(.sender, senderName) }
         if let subject = r.string("subject"), !subject.isEmpty, !Subject.isReply(subject) { f.set(.subject, subject) }
         if r.value("forwarded") == .bool(true) { f.set(.forwarded, "forwarded") }
 
@@ -99,12 +102,15 @@ struct BubbleRenderer {
             if let e = Event(json: v) { eventCard(e, into: &cards, clock: &clock) }
         }
         f[.cards] = cards
+        var day: Int?
         if let epoch {
-            let (_, seconds) = clock.local(epoch)
+            let (days, seconds) = clock.local(epoch)
+            day = days
             f.set(.time, LocalClock.clockText(seconds: seconds))
             f.set(.datetime, CivilDate.rfc3339(epoch))
         }
-        if unread { f.set(.unread, "unread") }
+        if unread && !automated { f.set(.unread, "unread") }
+        f[.notes] = c.notes(for: id, day: day, clock: &clock)
         var out: [UInt8] = []
         out.reserveCapacity(1024 + f.values.reduce(0) { $0 + $1.count })
         templates.bubble.render(f.values, into: &out)

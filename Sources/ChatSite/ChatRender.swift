@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CivilTime
+import Conversations
 import Events
 import Hashing
 import JSONLines
@@ -75,6 +76,7 @@ public struct ChatRender {
 
         try filterRecords(run, progressNoun: "messages") { record in
             guard let id = record.string("id") ?? record.string("message_id") else { throw MissingField(name: "id") }
+            if StoredConversation.role(of: record) != nil { return nil }  // a draft, a report: no message of a conversation
             let key = Self.key(id)
             guard let k = byMessage[key] else { throw NotInConversation(id: id, conversations: conversationsPath) }
             guard seen.insert(key).inserted else { return nil }  // the same message again (Takeout's copies)
@@ -91,7 +93,7 @@ public struct ChatRender {
             // as a fault of this record
             let (html, offset) = try Self.endingOnWriteError(run) {
                 let unread = record.value("labels")?.arrayValue?.contains(.string("UNREAD")) == true
-                let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe, group: conversations[c].isGroup,
+                let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe, in: conversations[c],
                                                conversationFile: conversations[c].file, clock: &clock)
                 return (html, try spool.append(html))
             }
@@ -206,6 +208,10 @@ struct ConversationSummary {
     /// rendered for the site's state (SiteState).
     var item: [UInt8]?
     var parcelCards: [(key: String, html: [UInt8])]?
+    /// Its read receipts and bounces.
+    var reports: [ReportNote] = []
+    /// The conversation with nobody that lists the reports whose message is not in the mail.
+    var isNotices: Bool { id == ConversationGroup.noticesID }
 
     /// `withMessageIDs`: the ids are read (a site rendered from files looks each message's
     /// conversation up in them).
@@ -222,14 +228,15 @@ struct ConversationSummary {
             return Person(name: v["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }, address: address)
         }
         participants = r.value("participants")?.arrayValue?.compactMap(person) ?? []
-        title = Self.title(participants)
+        reports = r.value("reports")?.arrayValue?.compactMap(ReportNote.init) ?? []
+        title = id == ConversationGroup.noticesID ? "Delivery notices" : Self.title(participants)
         isGroup = r.value("is_group") == .bool(true)
         isNewsletter = r.value("is_newsletter") == .bool(true)
         archived = r.value("archived") == .bool(true)
         messageCount = r.value("message_count")?.intValue ?? ids.count
         unreadCount = r.value("unread_count")?.intValue ?? 0
         lastDate = r.string("last_date") ?? ""
-        snippet = r.string("snippet") ?? ""
+        snippet = r.string("snippet") ?? reports.last?.text(names: [:]) ?? ""
         lastSender = person(r.value("last_sender"))
         shipments = r.value("shipments")?.arrayValue ?? []
         messageIDs = ids.compactMap(\.stringValue)
@@ -252,6 +259,20 @@ struct ConversationSummary {
     }
 
     var avatarAddress: String { participants.first?.address ?? "" }
+
+    /// The lines under message `id` (shown on local day `day`): its read receipts and bounces.
+    func notes(for id: String, day: Int?, clock: inout LocalClock) -> [UInt8] {
+        var out: [UInt8] = []
+        for r in reports where r.of == id { r.item(names: names, day: day, clock: &clock, into: &out) }
+        return out
+    }
+
+    /// The participants' display names by lowercase address.
+    var names: [String: String] {
+        var names: [String: String] = [:]
+        for p in participants { names[p.address.lowercased()] = p.name.map(TextFacts.displayName) ?? p.address }
+        return names
+    }
 }
 
 /// The scratch file bubbles wait in until their conversation's pages are written. It is

@@ -86,6 +86,7 @@ struct PageWriter {
                 }
                 try spool.read(offset: b.offset, length: b.length, into: &content)
             }
+            if c.isNotices { content += notices(c, clock: &clock) }
             content += Array("</ol>".utf8)
             if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, labels: ("Older", "Newer")) }
             let title = c.title + (count > 1 ? " (\(page) of \(count))" : "")
@@ -95,6 +96,23 @@ struct PageWriter {
     }
 
     static func pageCount(messages: Int, pageSize: Int) -> Int { max(1, (messages + pageSize - 1) / pageSize) }
+
+    /// The notices conversation's reports, oldest first, under the days they came.
+    func notices(_ c: ConversationSummary, clock: inout LocalClock) -> [UInt8] {
+        var out: [UInt8] = []
+        var lastDay: Int?
+        for r in c.reports {
+            let day = r.date.flatMap { CivilDate.epoch(rfc3339: $0) }.map { clock.local($0).days }
+            if let day, day != lastDay {
+                out += Array("<li class=\"day\"><time datetime=\"\(CivilDate.dateText(days: day))\">\(LocalClock.dayText(days: day))</time></li>".utf8)
+                lastDay = day
+            }
+            out += Array("<li class=\"message automated\"><ul class=\"notes\">".utf8)
+            r.item(names: [:], day: day, clock: &clock, into: &out)
+            out += Array("</ul></li>".utf8)
+        }
+        return out
+    }
 
     func header(_ c: ConversationSummary) -> [UInt8] {
         let (initials, colour) = Self.avatar(c)

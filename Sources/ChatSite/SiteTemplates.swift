@@ -7,7 +7,7 @@ import UnixFilter
 public enum PageField: Int, CaseIterable { case title, root, csp, nav, content }
 public enum ItemField: Int, CaseIterable { case href, avatar, initials, title, sender, snippet, date, datetime, unread, count }
 public enum BubbleField: Int, CaseIterable {
-    case anchor, message_id, side, sender, subject, forwarded, text, lang, preview, folded, folded_label, attachments, cards, time, datetime, unread
+    case anchor, message_id, side, sender, subject, forwarded, text, lang, preview, folded, folded_label, attachments, cards, time, datetime, unread, notes
 }
 public enum ParcelField: Int, CaseIterable { case carrier, number, url, store, deadline, code, conversation, conversation_href }
 public enum EventField: Int, CaseIterable { case summary, when, datetime, location, url, status, cancelled, repeats, conversation, conversation_href }

@@ -183,7 +183,7 @@ struct StoreRender {
     mutating func renderPages(_ c: ConversationSummary, since: Int? = nil, old: SiteState.Listed? = nil) throws -> [UInt8] {
         let pageSize = render.messagesPerPage
         let ids = try store.pageMessageIDs(conversation: c.id)
-        let head = pages.header(c) + [c.isGroup ? 1 : 0]
+        let head = pages.header(c) + [c.isGroup ? 1 : 0] + (c.isNotices ? pages.notices(c, clock: &clock) : [])
         var first = 0  // the first message whose place or bubble changed
         if let since, let old, old.head == head {
             let shown = try state.shownMessages(c.id)
@@ -203,7 +203,7 @@ struct StoreRender {
             let id = record.string("id") ?? record.string("message_id") ?? ""
             let epoch = record.string("date").flatMap { CivilDate.epoch(rfc3339: $0) }
             let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe,
-                                           group: c.isGroup, conversationFile: c.file, clock: &clock)
+                                           in: c, conversationFile: c.file, clock: &clock)
             bubbles.append(ChatRender.Bubble(conversation: 0, order: Int32(bubbles.count), epoch: epoch ?? Int.min,
                                              offset: try spool.append(html), length: html.count))
             replaced.append("m/\(BubbleRenderer.anchor(id)).")

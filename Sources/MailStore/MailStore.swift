@@ -516,6 +516,13 @@ public final class MailStore {
         }
         touchedConversations.insert(conversation)
         if role == nil { try placeAnswers(to: id) }
+        if role == "report", let answers { try reportChanged(answers) }
+    }
+
+    /// A report about message `id` came or went: what the message shows (the lines under it)
+    /// changed, so its change counter moves.
+    private func reportChanged(_ id: String) throws {
+        try db.run("UPDATE messages SET change = ? WHERE id = ? AND role IS NULL", .integer(change), .text(id))
     }
 
     /// The conversation a message is stored in: a report with the message it is about (else
@@ -558,12 +565,14 @@ public final class MailStore {
             touchedEventGroups.insert($0.text(0) ?? "")
         }
         try db.run("DELETE FROM event_observations WHERE message = ?", .integer(rowid))
-        guard let (c, labels, id) = try db.row("SELECT conversation_id, labels, id FROM messages WHERE rowid = ?", [.integer(rowid)],
-                                               { ($0.text(0) ?? "", Self.strings($0.text(1) ?? "[]"), $0.text(2) ?? "") }) else { return }
+        guard let (c, labels, id, role, answers) = try db.row(
+            "SELECT conversation_id, labels, id, role, answers FROM messages WHERE rowid = ?", [.integer(rowid)],
+            { ($0.text(0) ?? "", Self.strings($0.text(1) ?? "[]"), $0.text(2) ?? "", $0.text(3), $0.text(4)) }) else { return }
         touchedConversations.insert(c)
         try labelRows(rowid: rowid, from: labels, to: [])
         try db.run("DELETE FROM messages WHERE rowid = ?", .integer(rowid))
         try placeAnswers(to: id)
+        if role == "report", let answers { try reportChanged(answers) }
     }
 
     /// Deletes a message and what was derived of it; `removed` remembers its id.

@@ -38,7 +38,7 @@ def lines(path):
 
 
 def message_ids_on(page):
-    return re.findall(r'<li class="message (mine|theirs)" id="[^"]+" data-message-id="([^"]+)"', page.read_text())
+    return re.findall(r'<li class="message (mine|theirs|automated)" id="[^"]+" data-message-id="([^"]+)"', page.read_text())
 
 
 def html_unescape(s):
@@ -55,8 +55,11 @@ def test_each_conversation_page_lists_exactly_its_messages_in_date_order_mine_ma
         shown = [(side, html_unescape(i)) for side, i in message_ids_on(page)]
         expected = sorted(c["message_ids"], key=lambda i: messages[i]["date"])
         assert [i for _, i in shown] == expected
-        assert all((side == "mine") == messages[i]["from_me"] for side, i in shown)
+        for side, i in shown:  # an auto-reply is a note, neither side's
+            m = messages[i]
+            assert side == ("automated" if m.get("mail_kind") == "automated" else "mine" if m["from_me"] else "theirs"), i
     assert any(m["from_me"] for m in messages.values())
+    assert any(m.get("mail_kind") == "automated" for m in messages.values())
 
 
 def test_the_lists_sort_conversations_into_their_pages_newest_first(sample):

@@ -108,19 +108,22 @@ def test_every_page_opens_from_disk_quietly_with_its_messages_in_order_mine_on_t
         context, page, watch = open_page(chromium, site, name)
         assert page.title()
         if name.startswith("c/"):
-            shown = page.eval_on_selector_all("li.message", "els => els.map(e => [e.dataset.messageId, e.classList.contains('mine'),"
+            shown = page.eval_on_selector_all("li.message", "els => els.map(e => [e.dataset.messageId, e.classList.contains('mine') ? 'mine'"
+                                              " : e.classList.contains('automated') ? 'automated' : 'theirs',"
                                               " e.querySelector('.bubble').getBoundingClientRect().left,"
                                               " e.querySelector('.bubble').getBoundingClientRect().right, e.getBoundingClientRect().right,"
                                               " e.getBoundingClientRect().left])")
             ids = [s[0] for s in shown]
             assert ids == sorted(ids, key=lambda i: messages[i]["date"])
-            for message_id, mine, left, right, row_right, row_left in shown:
-                assert mine == messages[message_id]["from_me"]
-                if mine:
+            for message_id, side, left, right, row_right, row_left in shown:
+                if messages[message_id].get("mail_kind") == "automated":  # an auto-reply: a note in the middle
+                    assert side == "automated" and abs((left + right) - (row_left + row_right)) < 4
+                elif messages[message_id]["from_me"]:
+                    assert side == "mine"
                     mine_seen += 1
                     assert abs(right - row_right) < 2 and left > row_left + 50
                 else:
-                    assert abs(left - row_left) < 2
+                    assert side == "theirs" and abs(left - row_left) < 2
         assert watch.all == [], name
         context.close()
     assert mine_seen >= 1

@@ -218,3 +218,73 @@ def test_the_generated_reports_in_shuffled_batches(tmp_path):
         add = run("mailstore", "add", "-q", db, "--me", "meiling.chen@gmail.com", input=b"".join(lines[k:k + 300]))
         assert add.returncode == 0, add.stderr
     assert run("mailstore", "conversations", "--all", "--now", NOW, db).stdout == expected
+
+
+def site_files(site):
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*"))
+            if p.is_file() and not p.name.startswith(".")}
+
+
+def render(*args):
+    r = run("chat-render", "--zone", "Asia/Taipei", "--now", NOW, *args)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def page(site, conversations, message_id):
+    c = by_message(conversations)[message_id]
+    return (site / "c" / f"{c['conversation_id']}.html").read_text()
+
+
+def test_chat_render_shows_reports_under_their_message_and_no_draft(small, tmp_path):
+    conversations = tmp_path / "conversations.jsonl"
+    conversations.write_bytes(run("conversation-group", "--now", NOW, input=small).stdout)
+    messages = tmp_path / "messages.jsonl"
+    messages.write_bytes(small)  # drafts and reports among them: passed over, not errors
+    site = tmp_path / "site"
+    render("--conversations", conversations, "--out", site, messages)
+    listed = records(conversations.read_bytes())
+    alex = page(site, listed, "m1@example.tw")
+    assert 'class="read">Read by Alex · <time datetime="2026-03-02T11:00:00Z">19:00</time>' in alex
+    assert "Half a thought" not in alex and "Not sent yet" not in alex
+    group = page(site, listed, "g1@example.tw")
+    assert 'class="failed">Not delivered to jordan@example.com: user unknown · <time' in group
+    # the auto-reply is a note in the group, with its sender, never marked unread
+    note = group.split('class="message automated"')[1].split("</li>")[0]
+    assert "Jordan" in note and "away until Monday" in note and "unread" not in note
+    notices = (site / "c" / f"{NOTICES}.html").read_text()
+    assert "<h1 dir=\"auto\">Delivery notices</h1>" in notices
+    assert "Not delivered to kim@example.net: no such user" in notices
+    index = (site / "index.html").read_text()
+    assert "Delivery notices" in index and "MAILER-DAEMON" not in index and "mailer-daemon" not in index
+    # the store renders the same site
+    db = tmp_path / "mail.db"
+    assert run("mailstore", "add", "-q", db, "--me", ME, input=small).returncode == 0
+    render("--store", db, "--out", tmp_path / "from-store")
+    assert site_files(tmp_path / "from-store") == site_files(site)
+
+
+# reports before their message (moved to it when it comes), and after it (a line under a page
+# already written)
+@pytest.mark.parametrize("order", [[2, 4, 0, 3, 6, 5, 1], [4, 0, 2, 5, 1, 3, 6]], ids=["before", "after"])
+def test_pages_follow_reports_as_they_come(small, tmp_path, order):
+    """Delivered one at a time: after each, the pages the store renders are those of a whole render."""
+    lines = small.splitlines(keepends=True)
+    db, site = tmp_path / "mail.db", tmp_path / "site"
+    for k in order:
+        assert run("mailstore", "add", "-q", db, "--me", ME, input=lines[k]).returncode == 0
+        render("--store", db, "--out", site)
+        whole = tmp_path / f"whole{k}"
+        render("--store", db, "--out", whole)
+        assert site_files(site) == site_files(whole), k
+    # a report that goes (Gmail deleted it) takes its line with it
+    connection = sqlite3.connect(db)
+    connection.execute("UPDATE messages SET gmail_id = 'mdn' WHERE id = 'mdn1@example.org'")
+    connection.commit()
+    connection.close()
+    gone = {"history": [{"id": "9", "messagesDeleted": [{"message": {"id": "mdn"}}]}], "historyId": "9"}
+    assert run("mailstore", "history", db, input=json.dumps(gone)).returncode == 0
+    render("--store", db, "--out", site)
+    render("--store", db, "--out", tmp_path / "last")
+    assert site_files(site) == site_files(tmp_path / "last")
+    assert not any("Read by" in text.decode(errors="replace") for text in site_files(site).values())

@@ -1,0 +1,65 @@
+import CivilTime
+import JSONLines
+
+/// A read receipt or a bounce as its conversation lists it (conversation-group's `reports`),
+/// shown as a small line under the message it is about, or in the notices conversation.
+struct ReportNote {
+    var of: String?
+    var type: String
+    var recipient: String?
+    var date: String?
+    var diagnostic: String?
+
+    init?(_ v: JSONValue) {
+        guard let type = v["type"]?.stringValue else { return nil }
+        self.type = type
+        of = v["of"]?.stringValue
+        recipient = v["recipient"]?.stringValue
+        date = v["date"]?.stringValue
+        diagnostic = v["diagnostic"]?.stringValue
+    }
+
+    /// "Read by Alex", "Not delivered to jordan@example.org: user unknown"; `names` by
+    /// lowercase address.
+    func text(names: [String: String]) -> String {
+        let address = recipient ?? "a recipient"
+        let person = recipient.flatMap { names[$0.lowercased()] } ?? address
+        switch type {
+        case "read": return "Read by \(person)"
+        case "not_read": return "Not read by \(person)"
+        case "delivered": return "Delivered to \(address)"
+        case "delayed": return "Not delivered yet to \(address)" + Self.reason(diagnostic)
+        default: return "Not delivered to \(address)" + Self.reason(diagnostic)
+        }
+    }
+
+    /// The server's words without the reply and status codes before them: "550 5.1.1 User
+    /// unknown" is ": User unknown"; long ones are cut at a word.
+    static func reason(_ diagnostic: String?) -> String {
+        guard let diagnostic else { return "" }
+        var words = diagnostic.split(separator: " ")[...]
+        while let w = words.first, w.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" || $0 == "#" }) { words = words.dropFirst() }
+        guard !words.isEmpty else { return "" }
+        var text = ""
+        for w in words {
+            if text.count + w.count > 100 {
+                text += "…"
+                break
+            }
+            text += (text.isEmpty ? "" : " ") + w
+        }
+        return ": " + text
+    }
+
+    /// The line as a list item, with the report's time (and its day, when not `day`).
+    func item(names: [String: String], day: Int?, clock: inout LocalClock, into out: inout [UInt8]) {
+        out += Array("<li class=\"\(type == "failed" ? "failed" : type == "read" ? "read" : "report")\">".utf8)
+        HTMLEscape.text(text(names: names).utf8, into: &out)
+        if let date, let epoch = CivilDate.epoch(rfc3339: date) {
+            let (days, seconds) = clock.local(epoch)
+            let when = (days == day ? "" : LocalClock.shortDayText(days: days) + " ") + LocalClock.clockText(seconds: seconds)
+            out += Array(" · <time datetime=\"\(date)\">\(when)</time>".utf8)
+        }
+        out += Array("</li>".utf8)
+    }
+}
