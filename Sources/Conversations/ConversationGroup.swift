@@ -80,13 +80,17 @@ public struct ConversationGroup {
             default: break
             }
             // by participants, the key; by thread, each message alone until all are read
-            let groupKey: String
+            var groupKey: String
             switch grouping {
             case .participants:
                 guard let hash = record.string("participant_hash") else { throw MissingField(name: "participant_hash") }
                 groupKey = hash
             case .thread:
                 groupKey = id
+            }
+            let answered = StoredConversation.answers(record, role: nil)
+            if sorted, let answered, let current, seenIDs[answered] == current {
+                groupKey = current  // an auto-reply sorted after the message it answers, in its run
             }
             if let earlier = seenIDs[id] {
                 // the same message again (Takeout repeats one per label): merge its labels
@@ -116,7 +120,7 @@ public struct ConversationGroup {
             }
             conversations[groupKey]!.messages.append(summary)
             seenIDs[id] = groupKey
-            if let original = StoredConversation.answers(record, role: nil) { autoReplies.append((id, original)) }
+            if let answered { autoReplies.append((id, answered)) }
             return nil
         }
         if grouping == .participants && !sorted {

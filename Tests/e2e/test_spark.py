@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import ENV, ROOT, SAMPLE, records
+from conftest import ENV, ROOT, SAMPLE, need_shared, records
 
 JOB = ROOT / "pipelines" / "spark" / "conversations.py"
 SCRIPT = ROOT / "pipelines" / "mbox-to-conversations"
@@ -47,6 +47,19 @@ def test_generated_mailbox_gives_the_same_conversations(tmp_path, generated_mbox
     conversation gathered from all partitions, counted once."""
     spark, single = both(tmp_path, generated_mbox[0], "meiling.chen@gmail.com", partitions=4)
     assert len(records(spark[0])) == 2465
+    assert spark == single
+
+
+def test_receipts_bounces_auto_replies_and_drafts_give_the_same_conversations(tmp_path):
+    """../shared/gen's reports (2,000 messages, a fifth of them receipts, bounces, auto-replies,
+    drafts and bad dates): each report is brought to its message's partition, each auto-reply
+    after the message it answers, as the single pipeline places them."""
+    mbox = tmp_path / "r.mbox"
+    subprocess.run([sys.executable, str(need_shared("gen/gen_mbox.py")), "--messages", "2000", "--seed", "32",
+                    "--reports-rate", "0.2", "--out", str(mbox)], check=True, capture_output=True)
+    spark, single = both(tmp_path, mbox, "meiling.chen@gmail.com", partitions=3)
+    conversations = records(single[1])
+    assert sum(len(c["reports"]) for c in conversations) > 100
     assert spark == single
 
 

@@ -79,8 +79,16 @@ def run(sc, args, env):
             f.write(line + "\n")
 
     # Each conversation's messages in one partition, together and in mailbox order
-    # (conversation-group --sorted wants them so); then newest first, ties by id.
-    keyed = records.zipWithIndex().map(lambda li: ((json.loads(li[0])["participant_hash"], li[1]), li[0]))
+    # (conversation-group --sorted wants them so); then newest first, ties by id. A read receipt
+    # or a bounce goes with the message it is about (else with the others whose message is not
+    # there, under the empty key), an auto-reply after the message it answers.
+    parsed = records.zipWithIndex().map(lambda li: (json.loads(li[0]), li[0], li[1]))
+    home = (parsed.filter(lambda t: role(t[0]) is None).map(lambda t: (t[0]["id"], t[0]["participant_hash"]))
+            .reduceByKey(lambda a, b: a))
+    placed = (parsed.filter(lambda t: answers(t[0]) is not None or role(t[0]) == "report")
+              .map(lambda t: (answers(t[0]), t)).leftOuterJoin(home).map(lambda kv: placed_key(kv[1][0], kv[1][1])))
+    keyed = parsed.filter(lambda t: answers(t[0]) is None and role(t[0]) != "report") \
+        .map(lambda t: ((t[0]["participant_hash"], t[2]), t[1])).union(placed)
     grouped = keyed.repartitionAndSortWithinPartitions(
         numPartitions=max(1, records.getNumPartitions()), partitionFunc=lambda key: portable_hash(key[0]))
     conversations = (grouped.values().pipe("conversation-group --sorted", env=env, checkCode=True)
@@ -90,6 +98,33 @@ def run(sc, args, env):
     with open(os.path.join(args.out, "conversations.jsonl"), "w") as f:
         for line in conversations.toLocalIterator():
             f.write(line + "\n")
+
+
+def role(record):
+    """conversation-group's: a draft is in no conversation, a report is listed with its message."""
+    if record.get("is_draft") is True:
+        return "draft"
+    if isinstance(record.get("report"), dict) and record["report"].get("type"):
+        return "report"
+    return None
+
+
+def answers(record):
+    """The id of the message whose conversation a report or an auto-reply joins, or None."""
+    if role(record) == "report":
+        return record["report"].get("original_message_id")
+    if role(record) is None and record.get("mail_kind") == "automated":
+        return (record.get("in_reply_to") or record.get("references", [])[-1:] or [None])[0]
+    return None
+
+
+def placed_key(t, original_hash):
+    record, line, index = t
+    if role(record) == "report":
+        return (original_hash or "", index), line
+    if original_hash is None:
+        return (record["participant_hash"], index), line
+    return (original_hash, (1 << 62) + index), line  # after every message of its run
 
 
 def descending(date):
