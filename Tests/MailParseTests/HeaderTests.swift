@@ -27,6 +27,9 @@ import JSONLines
         ("=?gb2312?B?1tDOxA?=", "中文"),  // missing padding
         ("=?unknown-x?Q?caf=C3=A9?=", "café"),
         ("=?ks_c_5601-1987?B?x9G x2w==?=", "한글"),  // space inside a B word
+        // each ISO-2022-JP word back in ASCII at its end, the next starting with its own escape
+        ("=?iso-2022-jp?b?GyRCJDkbKEI=?=\n =?iso-2022-jp?b?GyRCJDkbKEI=?=", "すす"),
+        ("=?iso-2022-jp?b?GyRCJDkbKEI=?= =?iso-2022-jp?b?YQ==?=", "すa"),  // the next word in ASCII
     ])
     func decodesEncodedWords(_ raw: String, _ expected: String) throws {
         let r = try record("Subject: \(raw)\n\n")

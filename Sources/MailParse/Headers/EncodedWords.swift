@@ -53,6 +53,12 @@ struct HeaderTextDecoder {
             }
             if let p = pending, p.charset != word.charset { flushPending() }
             if pending == nil { pending = (word.charset, []) }
+            // ISO-2022-JP encoders end each word in ASCII (ESC ( B) and start the next with its
+            // own escape; joined, the two escapes in a row are an error to ICU (a U+FFFD)
+            if word.bytes.first == 0x1B, pending!.bytes.count >= 3, pending!.bytes[pending!.bytes.count - 3] == 0x1B,
+               pending!.bytes[pending!.bytes.count - 2] == UInt8(ascii: "(") {
+                pending!.bytes.removeLast(3)
+            }
             pending!.bytes.append(contentsOf: word.bytes)
             if word.malformed { defects.append("invalid_encoded_word") }
             i = word.end
