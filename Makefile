@@ -1,7 +1,7 @@
 # mailpipe: `make` builds, `make test` tests, `make pipeline` runs the pipeline on the sample.
 PREFIX ?= /usr/local
 MANDIR ?= $(PREFIX)/share/man
-TOOLS := mime-parse event-extract html-sanitize text-extract newsletter-detect carrier-detect participant-hash conversation-group event-group chat-render mailstore
+TOOLS := mime-parse event-extract html-sanitize text-extract newsletter-detect carrier-detect participant-hash conversation-group event-group parcel-group chat-render mailstore
 BIN := .build/release
 MBOX ?= samples/sample.mbox
 OUT ?= out
@@ -35,6 +35,9 @@ pipeline: build
 	pipelines/mbox-to-conversations --me "$(ME)" --zone "$(ZONE)" --out "$(OUT)" --html "$(OUT)/site" "$(MBOX)"
 	@echo "The calendar ($(OUT)/events.jsonl, $(OUT)/calendar.ics):"
 	@jq -r '[.start_local // .start, .status // "-", .summary, (.recurrence.rule // "")] | @tsv' "$(OUT)/events.jsonl"
+	@echo "The parcels still coming or waiting when the mailbox's last mail came ($(OUT)/parcels.jsonl):"
+	@$(BIN)/parcel-group --open --now "$$(jq -rs 'map(.date // empty) | max' "$(OUT)/messages.jsonl")" "$(OUT)/messages.jsonl" \
+	  | jq -r '[.status // "-", .carrier, .tracking_number // "-", (.pickup.store // ""), (.pickup.code // ""), (.pickup.deadline // .expected_delivery // "")] | @tsv'
 	@echo "The conversations, to open in a browser: file://$$(cd "$(OUT)/site" && pwd)/index.html"
 
 # The sample's site in Chromium at a phone's and a desktop's width, into $(OUT)/screenshots

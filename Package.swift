@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group", "event-extract", "event-group", "chat-render", "mailstore"]
+let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group", "event-extract", "event-group", "parcel-group", "chat-render", "mailstore"]
 
 
 let package = Package(
@@ -73,6 +73,7 @@ let package = Package(
         .executableTarget(name: "conversation-group", dependencies: ["Conversations", "UnixFilter"]),
         .executableTarget(name: "event-extract", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "event-group", dependencies: ["Events", "UnixFilter"]),
+        .executableTarget(name: "parcel-group", dependencies: ["Events", "Parcels", "UnixFilter"]),
         .executableTarget(name: "mailstore", dependencies: ["MailStore", "Conversations", "Events", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "MailStore", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 

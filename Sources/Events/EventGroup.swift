@@ -255,6 +255,11 @@ extension EventGroup {
         return String(t.localText.prefix(10))
     }
 
+    /// Tomorrow's date in `zone`.
+    public static func tomorrow(zone: String) -> String {
+        CivilDate.dateText(days: CivilDate.days(dateText: today(zone: zone))! + 1)
+    }
+
     /// The machine's zone: TZ (an IANA id, with or without its leading colon), else the zone
     /// /etc/localtime links to, else UTC.
     public static func systemZone() -> String {

@@ -174,3 +174,28 @@ func numbers(_ s: [Shipment]) -> [String] { s.map { $0.carrier + ":" + $0.tracki
         }
     }
 }
+
+@Suite struct ParcelGroupTests {
+    func observation(_ status: String?, _ time: String, order: Int) -> ParcelGroup.Observation {
+        ParcelGroup.Observation(carrier: "tcat", number: "904012345678", status: status, time: time, stated: false, pickup: nil,
+                                expectedDelivery: nil, trackingURL: nil, messageID: "m\(order)", conversationID: nil, order: order)
+    }
+
+    @Test func numbersPrintedInGroupsAreOneNumber() {
+        #expect(ParcelGroup.normalized("8602 7135-4127") == "860271354127")
+        #expect(ParcelGroup.normalized("tw399080321531g") == "TW399080321531G")
+    }
+
+    @Test func theLatestStatusUnlessTheParcelIsFinished() {
+        let parcels = ParcelGroup.group([
+            observation("out_for_delivery", "2026-03-02T00:00:00Z", order: 0),
+            observation("attempt_failed", "2026-03-02T10:00:00Z", order: 1),
+            observation(nil, "2026-03-02T11:00:00Z", order: 2),
+            observation("delivered", "2026-03-03T10:00:00Z", order: 3),
+            observation("in_transit", "2026-03-04T10:00:00Z", order: 4),
+        ])
+        #expect(parcels.count == 1)
+        #expect(parcels[0].status?.status == "delivered" && parcels[0].status?.observation.order == 3)
+        #expect(!parcels[0].isOpen(now: 1_772_600_000, within: 86_400 * 60))
+    }
+}

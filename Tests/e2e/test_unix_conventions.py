@@ -18,7 +18,7 @@ FILTERS = {
     "carrier-detect": [],
     "participant-hash": ["--me", "mei@example.tw"],
 }
-PROGRAMS = {"mime-parse": [], **FILTERS, "conversation-group": []}
+PROGRAMS = {"mime-parse": [], **FILTERS, "conversation-group": [], "event-group": [], "parcel-group": []}
 
 
 @pytest.fixture(scope="module")

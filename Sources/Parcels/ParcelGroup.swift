@@ -1,0 +1,213 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CivilTime
+import JSONLines
+import UnixFilter
+
+/// parcel-group's run: every message's `shipments` in, one record per parcel out, its status the
+/// latest its mail tells (a finished parcel is not reopened by mail that comes late). See
+/// parcel-group(1).
+public struct ParcelGroup {
+    /// Only parcels still coming or waiting (not delivered, picked up or returned) whose latest
+    /// news is not older than `openWithin` seconds before `now`.
+    public var openOnly = false
+    public var openWithin = 60 * 86_400
+    /// Only the parcels due on this day (YYYY-MM-DD): pickups whose deadline it is, and
+    /// deliveries expected then.
+    public var agendaDay: String?
+    public var now = Int(Glibc.time(nil))
+
+    public init() {}
+
+    struct MissingField: Error, CustomStringConvertible {
+        var name: String
+        var description: String {
+            name == "shipments" ? "the record has no shipments (run carrier-detect first)" : "the record has no \(name)"
+        }
+    }
+
+    /// One mail's word on one parcel.
+    struct Observation {
+        var carrier: String?
+        var number: String?
+        var status: String?
+        /// When it happened: the time the mail states, else the mail's date.
+        var time: String
+        var stated: Bool
+        var pickup: Pickup?
+        var expectedDelivery: String?
+        var trackingURL: String?
+        var messageID: String
+        var conversationID: String?
+        var order: Int
+    }
+
+    public static let finished: Set<String> = ["delivered", "picked_up", "returned"]
+
+    public func run(_ run: FilterRun) throws {
+        var observations: [Observation] = []
+        try filterRecords(run, progressNoun: "messages") { record in
+            guard let id = record.string("id") ?? record.string("message_id") else { throw MissingField(name: "id") }
+            guard let shipments = record.value("shipments")?.arrayValue else { throw MissingField(name: "shipments") }
+            let date = record.string("date") ?? ""
+            let conversation = record.string("conversation_id") ?? record.string("participant_hash")
+            for s in shipments {
+                guard let o = Self.observation(s, messageID: id, date: date, conversationID: conversation, order: observations.count)
+                else { continue }
+                observations.append(o)
+            }
+            return nil
+        }
+        var parcels = Self.group(observations)
+        if openOnly { parcels = parcels.filter { $0.isOpen(now: now, within: openWithin) } }
+        if let day = agendaDay { parcels = parcels.filter { $0.isDue(on: day) } }
+        for p in parcels { try run.write(p.json()) }
+    }
+
+    static func observation(_ s: JSONValue, messageID: String, date: String, conversationID: String?, order: Int) -> Observation? {
+        let pickup = s["pickup"].flatMap(Self.pickup)
+        let number = s["tracking_number"]?.stringValue.map(normalized).flatMap { $0.isEmpty ? nil : $0 }
+        guard number != nil || pickup?.code != nil else { return nil }
+        let statusTime = s["status_time"]?.stringValue
+        return Observation(carrier: s["carrier"]?.stringValue, number: number, status: s["status"]?.stringValue,
+                           time: statusTime ?? date, stated: statusTime != nil, pickup: pickup,
+                           expectedDelivery: s["expected_delivery"]?.stringValue, trackingURL: s["tracking_url"]?.stringValue,
+                           messageID: messageID, conversationID: conversationID, order: order)
+    }
+
+    static func pickup(_ v: JSONValue) -> Pickup? {
+        let p = Pickup(store: v["store"]?.stringValue, storeID: v["store_id"]?.stringValue, code: v["code"]?.stringValue,
+                       deadline: v["deadline"]?.stringValue)
+        return p == Pickup() ? nil : p
+    }
+
+    /// A tracking number as one string: without the spaces and hyphens it is printed in groups
+    /// with, in upper case.
+    static func normalized(_ number: String) -> String {
+        String(number.unicodeScalars.filter { $0 != " " && $0 != "-" }.map(Character.init)).uppercased()
+    }
+
+    /// The parcels the observations tell of: by carrier and tracking number; a mail with only a
+    /// pickup code joins the parcel with that code at that carrier (else is a parcel of its own).
+    static func group(_ observations: [Observation]) -> [Parcel] {
+        var parcels: [String: Parcel] = [:]
+        var byCode: [String: String] = [:]  // carrier and pickup code → parcel key
+        func codeKey(_ o: Observation) -> String? { o.pickup?.code.map { (o.carrier ?? "") + "\u{0}" + $0 } }
+        for o in observations where o.number != nil {
+            let key = (o.carrier ?? "") + ":" + o.number!
+            parcels[key, default: Parcel(carrier: o.carrier, number: o.number)].observations.append(o)
+            if let c = codeKey(o), byCode[c] == nil { byCode[c] = key }
+        }
+        for o in observations where o.number == nil {
+            let key = codeKey(o).flatMap { byCode[$0] } ?? "pickup:" + (o.carrier ?? "") + ":" + o.pickup!.code!
+            parcels[key, default: Parcel(carrier: o.carrier, number: nil)].observations.append(o)
+        }
+        return parcels.values.map { p in
+            var p = p
+            p.observations.sort { ($0.time, $0.messageID, $0.order) < ($1.time, $1.messageID, $1.order) }
+            return p
+        }.sorted { a, b in a.lastTime != b.lastTime ? a.lastTime > b.lastTime : a.id < b.id }
+    }
+
+    public struct Parcel {
+        var carrier: String?
+        var number: String?
+        var observations: [Observation] = []
+
+        init(carrier: String?, number: String?) {
+            self.carrier = carrier
+            self.number = number
+        }
+
+        /// carrier:number, or for a parcel known only by its pickup code, pickup:carrier:code.
+        var id: String {
+            if let number { return (carrier ?? "") + ":" + number }
+            return "pickup:" + (carrier ?? "") + ":" + (observations.first?.pickup?.code ?? "")
+        }
+
+        var lastTime: String { observations.last?.time ?? "" }
+
+        /// The latest status by when it happened; a finished parcel stays finished whatever
+        /// earlier news comes after (a late "shipped" after "picked up").
+        var status: (status: String, observation: Observation)? {
+            var current: (status: String, observation: Observation)?
+            for o in observations {
+                guard let s = o.status else { continue }
+                if let c = current, ParcelGroup.finished.contains(c.status), !ParcelGroup.finished.contains(s) { continue }
+                current = (s, o)
+            }
+            return current
+        }
+
+        /// The latest stated store, store id, code and deadline, each on its own.
+        var pickup: Pickup? {
+            var merged = Pickup()
+            for o in observations {
+                guard let p = o.pickup else { continue }
+                merged.store = p.store ?? merged.store
+                merged.storeID = p.storeID ?? merged.storeID
+                merged.code = p.code ?? merged.code
+                merged.deadline = p.deadline ?? merged.deadline
+            }
+            return merged == Pickup() ? nil : merged
+        }
+
+        var expectedDelivery: String? { observations.last(where: { $0.expectedDelivery != nil })?.expectedDelivery }
+
+        func isOpen(now: Int, within: Int) -> Bool {
+            if let s = status?.status, ParcelGroup.finished.contains(s) { return false }
+            guard let last = CivilDate.epoch(rfc3339: lastTime) else { return false }
+            return last >= now - within
+        }
+
+        func isDue(on day: String) -> Bool {
+            guard let s = status?.status, !ParcelGroup.finished.contains(s) else { return false }
+            if s == "available_for_pickup", pickup?.deadline == day { return true }
+            return expectedDelivery == day
+        }
+
+        func json() -> [UInt8] {
+            var w = JSONWriter(capacity: 1024)
+            w.beginObject()
+            w.field("parcel_id", id)
+            w.field("carrier", carrier)
+            w.field("tracking_number", number)
+            let current = status
+            w.field("status", current?.status)
+            w.field("status_time", current?.observation.time)
+            w.key("statuses")
+            w.beginArray()
+            for o in observations where o.status != nil {
+                w.beginObject()
+                w.field("status", o.status)
+                w.field("time", o.time)
+                w.field("time_stated", o.stated)
+                w.field("message_id", o.messageID)
+                w.endObject()
+            }
+            w.endArray()
+            w.key("pickup")
+            if let p = pickup {
+                w.beginObject()
+                w.field("store", p.store)
+                w.field("store_id", p.storeID)
+                w.field("code", p.code)
+                w.field("deadline", p.deadline)
+                w.endObject()
+            } else {
+                w.null()
+            }
+            w.field("expected_delivery", expectedDelivery)
+            w.field("tracking_url", observations.last(where: { $0.trackingURL != nil })?.trackingURL)
+            w.field("conversation_id", observations.last?.conversationID)
+            var ids: [String] = []
+            for o in observations where !ids.contains(o.messageID) { ids.append(o.messageID) }
+            w.field("message_ids", strings: ids)
+            w.field("first_date", observations.first?.time)
+            w.field("last_date", observations.last?.time)
+            w.endObject()
+            return w.bytes
+        }
+    }
+}

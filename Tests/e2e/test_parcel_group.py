@@ -1,0 +1,120 @@
+"""parcel-group: one record per parcel from the shipments of its mails, its status the latest
+told (by when it happened, not by mailbox order), a finished parcel never reopened, a pickup
+reminder that gives only its code joined to its parcel; --open and --agenda."""
+import json
+
+from conftest import SAMPLE, records, run
+
+
+def shipment(carrier, number, status=None, status_time=None, pickup=None, expected=None):
+    return {"carrier": carrier, "tracking_number": number, "check_digit": None, "confidence": 0.9, "evidence": [],
+            "tracking_url": None, "format": None, "status": status, "status_time": status_time,
+            "expected_delivery": expected, **({"pickup": pickup} if pickup else {})}
+
+
+def mail(id, date, *shipments, conversation=None):
+    return {"id": id, "date": date, "shipments": list(shipments),
+            **({"participant_hash": conversation} if conversation else {})}
+
+
+def group(*mails, args=()):
+    r = run("parcel-group", *args, input="".join(json.dumps(m) + "\n" for m in mails))
+    assert r.returncode == 0, r.stderr
+    return records(r.stdout)
+
+
+STORE = {"store": "7-ELEVEN 中山門市", "store_id": "123456", "code": "8842", "deadline": "2026-03-12"}
+
+
+def story():
+    """A store pickup told in four mails, the last one delivered late: its Date is when it
+    happened, before the pickup."""
+    return [
+        mail("m1", "2026-03-01T02:00:00Z", shipment("seven_eleven", "F1234-5678 90", "in_transit"), conversation="c1"),
+        mail("m2", "2026-03-05T02:00:00Z", shipment("seven_eleven", "f1234567890", "available_for_pickup", pickup=STORE), conversation="c1"),
+        mail("m4", "2026-03-07T09:00:00Z", shipment("seven_eleven", "F1234567890", "picked_up", "2026-03-07T08:55:00Z"), conversation="c1"),
+        mail("m3", "2026-03-06T02:00:00Z", shipment("seven_eleven", None, "available_for_pickup",
+                                                    pickup={"store": None, "store_id": None, "code": "8842", "deadline": None}), conversation="c1"),
+    ]
+
+
+def test_a_store_pickup_told_in_four_mails_is_one_parcel_picked_up():
+    [p] = group(*story())
+    assert p["parcel_id"] == "seven_eleven:F1234567890" and p["tracking_number"] == "F1234567890"
+    assert (p["status"], p["status_time"]) == ("picked_up", "2026-03-07T08:55:00Z")
+    assert [(s["status"], s["message_id"], s["time_stated"]) for s in p["statuses"]] == [
+        ("in_transit", "m1", False), ("available_for_pickup", "m2", False), ("available_for_pickup", "m3", False),
+        ("picked_up", "m4", True)]
+    assert p["message_ids"] == ["m1", "m2", "m3", "m4"]
+    assert p["pickup"] == STORE
+    assert p["conversation_id"] == "c1"
+    assert (p["first_date"], p["last_date"]) == ("2026-03-01T02:00:00Z", "2026-03-07T08:55:00Z")
+
+
+def test_the_input_order_does_not_matter():
+    mails = story()
+    assert group(*mails) == group(*reversed(mails)) == group(*mails[2:], *mails[:2])
+
+
+def test_a_finished_parcel_is_not_reopened_by_mail_that_comes_late():
+    late = mail("m5", "2026-03-09T00:00:00Z", shipment("seven_eleven", "F1234567890", "in_transit"))
+    [p] = group(*story(), late)
+    assert p["status"] == "picked_up" and p["statuses"][-1]["status"] == "in_transit"
+    # a finished one may still become another finished one: not collected, sent back
+    returned = mail("m6", "2026-03-10T00:00:00Z", shipment("seven_eleven", "F1234567890", "returned"))
+    assert group(*story(), returned)[0]["status"] == "returned"
+
+
+def test_a_code_without_its_parcel_is_a_parcel_of_its_own_and_carriers_keep_apart():
+    alone = mail("r1", "2026-03-06T00:00:00Z", shipment("family_mart", None, "available_for_pickup",
+                                                         pickup={"store": "全家 大安店", "store_id": None, "code": "5511", "deadline": "2026-03-13"}))
+    other = mail("r2", "2026-03-06T00:00:00Z", shipment("family_mart", None, None,
+                                                         pickup={"store": None, "store_id": None, "code": "8842", "deadline": None}))
+    parcels = {p["parcel_id"]: p for p in group(*story(), alone, other)}
+    assert set(parcels) == {"seven_eleven:F1234567890", "pickup:family_mart:5511", "pickup:family_mart:8842"}
+    assert parcels["pickup:family_mart:5511"]["tracking_number"] is None
+    assert parcels["pickup:family_mart:5511"]["status"] == "available_for_pickup"
+
+
+def test_newest_news_first_and_mail_without_shipments_passes():
+    parcel = mail("u1", "2026-03-08T00:00:00Z", shipment("ups", "1Z999AA10123456784", "out_for_delivery", expected="2026-03-08"))
+    plain = mail("x", "2026-03-09T00:00:00Z")
+    out = group(*story(), parcel, plain)
+    assert [p["parcel_id"] for p in out] == ["ups:1Z999AA10123456784", "seven_eleven:F1234567890"]
+    assert out[0]["expected_delivery"] == "2026-03-08" and out[0]["pickup"] is None
+
+
+def test_open_and_agenda():
+    waiting = story()[:2]
+    coming = mail("u1", "2026-03-04T00:00:00Z", shipment("ups", "1Z999AA10123456784", "in_transit", expected="2026-03-12"))
+    old = mail("d1", "2025-10-01T00:00:00Z", shipment("dhl", "9558000804", "in_transit"))
+    done = mail("f1", "2026-03-03T00:00:00Z", shipment("fedex", "449044304137821", "delivered"))
+    everything = [*waiting, coming, old, done]
+    opened = group(*everything, args=("--open", "--now", "2026-03-06T00:00:00Z"))
+    assert [p["parcel_id"] for p in opened] == ["seven_eleven:F1234567890", "ups:1Z999AA10123456784"]
+    longer = group(*everything, args=("--open", "--within", "365", "--now", "2026-03-06T00:00:00Z"))
+    assert "dhl:9558000804" in [p["parcel_id"] for p in longer]
+    due = group(*everything, args=("--agenda", "2026-03-12"))
+    assert [p["parcel_id"] for p in due] == ["seven_eleven:F1234567890", "ups:1Z999AA10123456784"]
+    assert group(*everything, args=("--agenda", "2026-03-11")) == []
+
+
+def test_bad_input_and_usage():
+    r = run("parcel-group", input=b'{"id": "a", "date": "2026-03-01T00:00:00Z"}\n{broken\n')
+    assert r.returncode == 1
+    err = r.stderr.decode()
+    assert "parcel-group: -:1: the record has no shipments (run carrier-detect first)" in err
+    assert "parcel-group: -:2: " in err
+    for bad in (["--within", "3"], ["--agenda", "someday"], ["--now", "2026-03-01"], ["--zone", "Mars/Base"]):
+        u = run("parcel-group", *bad, input=b"")
+        assert u.returncode == 64, bad
+
+
+def test_the_sample_mailbox():
+    data = run("mime-parse", "--no-progress", SAMPLE).stdout
+    for stage in ["text-extract", "carrier-detect"]:
+        data = run(stage, "--no-progress", input=data).stdout
+    parcels = records(run("parcel-group", input=data).stdout)
+    numbers = {s["tracking_number"].replace(" ", "").replace("-", "").upper()
+               for m in records(data) for s in m["shipments"] if s["tracking_number"]}
+    assert {p["tracking_number"] for p in parcels if p["tracking_number"]} == numbers and numbers
