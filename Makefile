@@ -87,7 +87,7 @@ bench:
 # seeds are the external corpora's real mail (../shared), without which the fuzzers start blind.
 FUZZ_SECONDS ?= 120
 FUZZ_TARGETS ?= mime-parse mime-parse-eml mime-parse-mbox mime-parse-gmail-api json-lines html-sanitize \
-  text-extract newsletter-detect carrier-detect participant-hash event-extract conversation-group event-group
+  text-extract newsletter-detect carrier-detect participant-hash event-extract conversation-group event-group parcel-group
 FUZZ_FLAGS = -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=1
 fuzz:
 	@scripts/need-shared "make fuzz" corpus vectors/html2text vectors/xss vectors/ical/thunderbird-invitations

@@ -47,6 +47,9 @@ elif target.startswith("mime-parse"):
 else:
     parsed = subprocess.run([str(root / ".build" / "release" / "mime-parse"), "--no-progress", *map(str, message_files())],
                             capture_output=True, check=False).stdout.splitlines(keepends=True)
+    if target == "parcel-group":  # records with shipments, as carrier-detect writes them
+        parsed = subprocess.run([str(root / ".build" / "release" / "carrier-detect"), "--no-progress"], input=b"".join(parsed),
+                                capture_output=True, check=False).stdout.splitlines(keepends=True)
     parsed = [line for line in parsed if len(line) <= 65536]
     seeds = [b"".join(parsed[i:i + 3]) for i in range(0, len(parsed), 3)]
 for seed in seeds:

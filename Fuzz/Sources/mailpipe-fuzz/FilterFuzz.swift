@@ -51,6 +51,7 @@ nonisolated(unsafe) let targets: [String: Target] = [
     "event-extract": Target(input: .records, oneLinePerRecord: true, idempotent: true) { try EventExtract().run($0) },
     "conversation-group": Target(input: .records) { try ConversationGroup().run($0) },
     "event-group": Target(input: .records) { try EventGroup().run($0) },
+    "parcel-group": Target(input: .records) { try ParcelGroup().run($0) },
     "json-lines": Target(input: .records) { _ in },
 ]
 
