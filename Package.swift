@@ -62,7 +62,7 @@ let package = Package(
                 resources: [.embedInCode("templates")]),
 
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "JSONLines", "SQLite", "UnixFilter"]),
+        .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "JSONLines", "Parcels", "SQLite", "UnixFilter"]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
         .executableTarget(name: "html-sanitize", dependencies: ["Sanitize", "UnixFilter"]),
@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(name: "event-extract", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "event-group", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "parcel-group", dependencies: ["Events", "Parcels", "UnixFilter"]),
-        .executableTarget(name: "mailstore", dependencies: ["MailStore", "Conversations", "Events", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "mailstore", dependencies: ["MailStore", "Conversations", "Events", "Parcels", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "MailStore", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),

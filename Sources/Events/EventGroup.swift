@@ -255,6 +255,15 @@ extension EventGroup {
         return String(t.localText.prefix(10))
     }
 
+    /// today, tomorrow (in `zone`) or a date, as YYYY-MM-DD; nil for anything else.
+    public static func agendaDay(_ text: String, zone: String) -> String? {
+        switch text {
+        case "today": return today(zone: zone)
+        case "tomorrow": return tomorrow(zone: zone)
+        default: return text.utf8.count == 10 && day(text, zone: zone) != nil ? text : nil
+        }
+    }
+
     /// Tomorrow's date in `zone`.
     public static func tomorrow(zone: String) -> String {
         CivilDate.dateText(days: CivilDate.days(dateText: today(zone: zone))! + 1)

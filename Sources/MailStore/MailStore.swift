@@ -5,6 +5,7 @@ import Conversations
 import Events
 import Hashing
 import JSONLines
+import Parcels
 import SQLite
 import UnixFilter
 
@@ -54,6 +55,8 @@ public final class MailStore {
     // what the open batch has touched, derived again when it ends
     var touchedConversations = Set<String>()
     private var touchedEventGroups = Set<String>()
+    /// The parcels' number and pickup-code keys the batch touched (parcel-group's grouping).
+    private var touchedParcels: (numbers: Set<String>, codes: Set<String>) = ([], [])
     /// The lists in the database's table.
     private var savedLists = Set<String>()
     private(set) var change = 0
@@ -126,6 +129,11 @@ public final class MailStore {
             try db.query("SELECT DISTINCT conversation_id FROM messages UNION SELECT id FROM conversations") {
                 touchedConversations.insert($0.text(0) ?? "")
             }
+            var withShipments: [(Int, [UInt8])] = []
+            try db.query("SELECT rowid, record FROM messages WHERE json_array_length(record, '$.shipments') > 0") {
+                withShipments.append(($0.integer(0), $0.bytes(1)))
+            }
+            for (r, bytes) in withShipments { try storeParcelObservations(of: try JSONRecord(bytes), rowid: r) }
         }
     }
 
@@ -336,6 +344,7 @@ public final class MailStore {
                 lists = savedLists
                 touchedConversations.removeAll()
                 touchedEventGroups.removeAll()
+                touchedParcels = ([], [])
                 let before = db.totalChanges
                 let result = try body()
                 try deriveTouched()
@@ -514,9 +523,35 @@ public final class MailStore {
                        .integer(r), .integer(k), .text(group), .textBytes(w.bytes))
             touchedEventGroups.insert(group)
         }
+        try storeParcelObservations(of: record, rowid: r)
         touchedConversations.insert(conversation)
         if role == nil { try placeAnswers(to: id) }
         if role == "report", let answers { try reportChanged(answers) }
+    }
+
+    /// Each shipment of a message that names a parcel (parcel-group's observation of it).
+    private func storeParcelObservations(of record: JSONRecord, rowid: Int) throws {
+        for (k, s) in (record.value("shipments")?.arrayValue ?? []).enumerated() {
+            guard let o = ParcelGroup.observation(s, messageID: "", date: "", conversationID: nil, order: k) else { continue }
+            var w = JSONWriter(capacity: 512)
+            w.value(s)
+            try db.run("INSERT INTO parcel_observations(message, position, number_key, code_key, shipment) VALUES(?, ?, ?, ?, ?)",
+                       .integer(rowid), .integer(k), o.numberKey.map(SQLValue.text) ?? .null, o.codeKey.map(SQLValue.text) ?? .null,
+                       .textBytes(w.bytes))
+            touchParcels(number: o.numberKey, code: o.codeKey)
+        }
+    }
+
+    private func touchParcels(number: String?, code: String?) {
+        if let number { touchedParcels.numbers.insert(number) }
+        if let code { touchedParcels.codes.insert(code) }
+    }
+
+    /// The parcels a message's shipments tell of are derived again (it went, or moved).
+    private func touchParcels(ofMessage rowid: Int) throws {
+        try db.query("SELECT number_key, code_key FROM parcel_observations WHERE message = ?", [.integer(rowid)]) {
+            touchParcels(number: $0.text(0), code: $0.text(1))
+        }
     }
 
     /// A report about message `id` came or went: what the message shows (the lines under it)
@@ -553,6 +588,7 @@ public final class MailStore {
         try db.run("UPDATE messages SET conversation_id = ?, change = ? WHERE rowid = ?", .text(target), .integer(change), .integer(rowid))
         touchedConversations.insert(current)
         touchedConversations.insert(target)
+        try touchParcels(ofMessage: rowid)
     }
 
     /// Removes a message: its row and what `insert` derived of it (its conversation and events
@@ -565,6 +601,8 @@ public final class MailStore {
             touchedEventGroups.insert($0.text(0) ?? "")
         }
         try db.run("DELETE FROM event_observations WHERE message = ?", .integer(rowid))
+        try touchParcels(ofMessage: rowid)
+        try db.run("DELETE FROM parcel_observations WHERE message = ?", .integer(rowid))
         guard let (c, labels, id, role, answers) = try db.row(
             "SELECT conversation_id, labels, id, role, answers FROM messages WHERE rowid = ?", [.integer(rowid)],
             { ($0.text(0) ?? "", Self.strings($0.text(1) ?? "[]"), $0.text(2) ?? "", $0.text(3), $0.text(4)) }) else { return }
@@ -629,6 +667,7 @@ public final class MailStore {
         touchedConversations.insert(old)
         touchedConversations.insert(conversation)
         if role == nil && conversation != old { try placeAnswers(to: id) }
+        if conversation != old { try touchParcels(ofMessage: rowid) }
         try db.query("SELECT DISTINCT event_group FROM event_observations WHERE message = ?", [.integer(rowid)]) {
             touchedEventGroups.insert($0.text(0) ?? "")
         }
@@ -651,8 +690,60 @@ public final class MailStore {
     private func deriveTouched() throws {
         for id in touchedConversations.sorted() { try deriveConversation(id) }
         for group in touchedEventGroups.sorted() { try deriveEvents(group) }
+        try deriveParcels()
         touchedConversations.removeAll()
         touchedEventGroups.removeAll()
+    }
+
+    /// The parcels of the touched keys, gathered as parcel-group gathers them: every number
+    /// that shares a pickup code with them, and every code-only mail of those codes, come too.
+    private func deriveParcels() throws {
+        var (numbers, codes) = touchedParcels
+        touchedParcels = ([], [])
+        guard !numbers.isEmpty || !codes.isEmpty else { return }
+        var numbersDone = Set<String>(), codesDone = Set<String>()
+        while numbersDone != numbers || codesDone != codes {
+            for n in numbers.subtracting(numbersDone) {
+                numbersDone.insert(n)
+                try db.query("SELECT code_key FROM parcel_observations WHERE number_key = ? AND code_key IS NOT NULL", [.text(n)]) {
+                    codes.insert($0.text(0) ?? "")
+                }
+            }
+            for c in codes.subtracting(codesDone) {
+                codesDone.insert(c)
+                try db.query("SELECT number_key FROM parcel_observations WHERE code_key = ? AND number_key IS NOT NULL", [.text(c)]) {
+                    numbers.insert($0.text(0) ?? "")
+                }
+            }
+        }
+        var observations: [ParcelGroup.Observation] = []
+        let select = """
+            SELECT o.shipment, m.id, m.date, m.conversation_id, o.position FROM parcel_observations o
+            JOIN messages m ON m.rowid = o.message WHERE
+            """
+        func read(_ s: Statement) throws {
+            if let o = ParcelGroup.observation(try JSONValue.parse(s.bytes(0)), messageID: s.text(1) ?? "", date: s.text(2) ?? "",
+                                               conversationID: s.text(3), order: s.integer(4)) { observations.append(o) }
+        }
+        for n in numbers.sorted() { try db.query(select + " o.number_key = ?", [.text(n)], read) }
+        for c in codes.sorted() { try db.query(select + " o.code_key = ? AND o.number_key IS NULL", [.text(c)], read) }
+        let parcels = ParcelGroup.group(observations)
+        var gone = Set(numbers).union(codes.map { "pickup:" + $0 })
+        var existing = Set<String>()
+        for id in gone {
+            if try db.integer("SELECT count(*) FROM parcels WHERE id = ?", .text(id)) ?? 0 > 0 { existing.insert(id) }
+            try db.run("DELETE FROM parcels WHERE id = ?", .text(id))
+        }
+        for p in parcels {
+            let f = p.facts
+            try db.run("INSERT OR REPLACE INTO parcels(id, status, last_date, deadline, expected_delivery, record, change) VALUES(?, ?, ?, ?, ?, ?, ?)",
+                       .text(p.id), f.status.map(SQLValue.text) ?? .null, .text(f.lastDate), f.deadline.map(SQLValue.text) ?? .null,
+                       f.expectedDelivery.map(SQLValue.text) ?? .null, .textBytes(p.json()), .integer(change))
+            gone.remove(p.id)
+        }
+        for id in gone.intersection(existing).sorted() {
+            try db.run("INSERT INTO removed(kind, id, change) VALUES('parcel', ?, ?)", .text(id), .integer(change))
+        }
     }
 
     /// The stored messages of a conversation, in the order they were stored.

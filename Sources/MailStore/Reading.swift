@@ -2,6 +2,7 @@ import Conversations
 import Events
 import Hashing
 import JSONLines
+import Parcels
 import SQLite
 
 /// What the store answers, as JSON Lines in the filters' record forms.
@@ -125,18 +126,17 @@ extension MailStore {
         for record in StoredEvents.occurrences(of: try calendar(), in: window, zone: zone) { try write(record) }
     }
 
-    /// Each tracking number once, from its newest message: carrier-detect's shipment with the
-    /// message's id, date and conversation.
-    public func parcels(_ write: ([UInt8]) throws -> Void) throws {
-        var seen = Set<String>()
-        try db.query("SELECT message_id, date, conversation_id, tracking_number, shipment FROM shipments") { s in
-            let number = s.text(3) ?? s.text(4) ?? ""
-            guard seen.insert(number).inserted, let shipment = try? JSONRecord(s.bytes(4)) else { return }
-            var id = JSONWriter(capacity: 80), date = JSONWriter(capacity: 32), conversation = JSONWriter(capacity: 80)
-            id.string(s.text(0) ?? "")
-            if let d = s.text(1) { date.string(d) } else { date.null() }
-            conversation.string(s.text(2) ?? "")
-            try write(shipment.updated([("message_id", id.bytes), ("date", date.bytes), ("conversation_id", conversation.bytes)]))
+    /// The parcels, as parcel-group writes them (newest news first), those `filter` keeps.
+    public func parcels(_ filter: ParcelGroup = ParcelGroup(), changedAfter: Int? = nil, _ write: ([UInt8]) throws -> Void) throws {
+        var sql = "SELECT record, status, last_date, deadline, expected_delivery FROM parcels"
+        var values: [SQLValue] = []
+        if let changedAfter {
+            sql += " WHERE change > ?"
+            values.append(.integer(changedAfter))
+        }
+        try db.query(sql + " ORDER BY last_date DESC, id", values) { s in
+            let facts = ParcelGroup.Facts(status: s.text(1), lastDate: s.text(2) ?? "", deadline: s.text(3), expectedDelivery: s.text(4))
+            if filter.keeps(facts) { try write(s.bytes(0)) }
         }
     }
 

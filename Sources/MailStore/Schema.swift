@@ -107,8 +107,9 @@ enum Schema {
         CREATE INDEX messages_listing ON messages(rowid, date, id, conversation_id);
         """,
         // 3: drafts and reports (read receipts, bounces) are in no conversation's messages; a report,
-        // and an auto-reply, are placed with the message they answer. `MailStore.init` places the
-        // stored ones and derives every conversation again (each record gains `reports`).
+        // and an auto-reply, are placed with the message they answer; parcels, as parcel-group
+        // gathers them. `MailStore.init` places the stored ones, derives every conversation again
+        // (each record gains `reports`) and reads the stored messages' parcels.
         """
         ALTER TABLE messages ADD COLUMN role TEXT;
         ALTER TABLE messages ADD COLUMN answers TEXT;
@@ -124,6 +125,25 @@ enum Schema {
         DROP INDEX messages_by_conversation;
         CREATE INDEX messages_by_conversation ON messages(conversation_id, role, date, id, change);
         CREATE INDEX messages_answering ON messages(answers) WHERE answers IS NOT NULL;
+        CREATE TABLE parcel_observations(
+          message INTEGER NOT NULL,
+          position INTEGER NOT NULL,
+          number_key TEXT,
+          code_key TEXT,
+          shipment TEXT NOT NULL,
+          PRIMARY KEY(message, position)) WITHOUT ROWID;
+        CREATE INDEX parcel_observations_by_number ON parcel_observations(number_key) WHERE number_key IS NOT NULL;
+        CREATE INDEX parcel_observations_by_code ON parcel_observations(code_key) WHERE code_key IS NOT NULL;
+        CREATE TABLE parcels(
+          id TEXT PRIMARY KEY,
+          status TEXT,
+          last_date TEXT,
+          deadline TEXT,
+          expected_delivery TEXT,
+          record TEXT NOT NULL,
+          change INTEGER NOT NULL);
+        CREATE INDEX parcels_by_date ON parcels(last_date DESC, id);
+        CREATE INDEX parcels_by_change ON parcels(change);
         """,
     ]
 

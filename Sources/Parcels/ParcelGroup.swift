@@ -28,7 +28,7 @@ public struct ParcelGroup {
     }
 
     /// One mail's word on one parcel.
-    struct Observation {
+    public struct Observation {
         var carrier: String?
         var number: String?
         var status: String?
@@ -41,6 +41,11 @@ public struct ParcelGroup {
         var messageID: String
         var conversationID: String?
         var order: Int
+
+        /// carrier:number, the id of the parcel it tells of; nil when it gives only a pickup code.
+        public var numberKey: String? { number.map { (carrier ?? "") + ":" + $0 } }
+        /// carrier:code of its pickup, or nil.
+        public var codeKey: String? { pickup?.code.map { (carrier ?? "") + ":" + $0 } }
     }
 
     public static let finished: Set<String> = ["delivered", "picked_up", "returned"]
@@ -59,13 +64,38 @@ public struct ParcelGroup {
             }
             return nil
         }
-        var parcels = Self.group(observations)
-        if openOnly { parcels = parcels.filter { $0.isOpen(now: now, within: openWithin) } }
-        if let day = agendaDay { parcels = parcels.filter { $0.isDue(on: day) } }
-        for p in parcels { try run.write(p.json()) }
+        for p in Self.group(observations) where keeps(p.facts) { try run.write(p.json()) }
     }
 
-    static func observation(_ s: JSONValue, messageID: String, date: String, conversationID: String?, order: Int) -> Observation? {
+    /// What --open and --agenda ask of a parcel.
+    public struct Facts {
+        public var status: String?
+        public var lastDate: String
+        public var deadline: String?
+        public var expectedDelivery: String?
+        public init(status: String?, lastDate: String, deadline: String?, expectedDelivery: String?) {
+            self.status = status
+            self.lastDate = lastDate
+            self.deadline = deadline
+            self.expectedDelivery = expectedDelivery
+        }
+    }
+
+    /// Whether a parcel is written with --open and --agenda as they are set.
+    public func keeps(_ p: Facts) -> Bool {
+        let finished = p.status.map(Self.finished.contains) ?? false
+        if openOnly {
+            guard !finished, let last = CivilDate.epoch(rfc3339: p.lastDate), last >= now - openWithin else { return false }
+        }
+        if let day = agendaDay {
+            guard let status = p.status, !finished else { return false }
+            return (status == "available_for_pickup" && p.deadline == day) || p.expectedDelivery == day
+        }
+        return true
+    }
+
+    /// A shipment's word on its parcel, or nil when it names neither a number nor a pickup code.
+    public static func observation(_ s: JSONValue, messageID: String, date: String, conversationID: String?, order: Int) -> Observation? {
         let pickup = s["pickup"].flatMap(Self.pickup)
         let number = s["tracking_number"]?.stringValue.map(normalized).flatMap { $0.isEmpty ? nil : $0 }
         guard number != nil || pickup?.code != nil else { return nil }
@@ -89,18 +119,18 @@ public struct ParcelGroup {
     }
 
     /// The parcels the observations tell of: by carrier and tracking number; a mail with only a
-    /// pickup code joins the parcel with that code at that carrier (else is a parcel of its own).
-    static func group(_ observations: [Observation]) -> [Parcel] {
+    /// pickup code joins the parcel with that code at that carrier (of two, the first by
+    /// number), else is a parcel of its own.
+    public static func group(_ observations: [Observation]) -> [Parcel] {
         var parcels: [String: Parcel] = [:]
         var byCode: [String: String] = [:]  // carrier and pickup code → parcel key
-        func codeKey(_ o: Observation) -> String? { o.pickup?.code.map { (o.carrier ?? "") + "\u{0}" + $0 } }
         for o in observations where o.number != nil {
-            let key = (o.carrier ?? "") + ":" + o.number!
+            let key = o.numberKey!
             parcels[key, default: Parcel(carrier: o.carrier, number: o.number)].observations.append(o)
-            if let c = codeKey(o), byCode[c] == nil { byCode[c] = key }
+            if let c = o.codeKey, byCode[c].map({ key < $0 }) ?? true { byCode[c] = key }
         }
         for o in observations where o.number == nil {
-            let key = codeKey(o).flatMap { byCode[$0] } ?? "pickup:" + (o.carrier ?? "") + ":" + o.pickup!.code!
+            let key = byCode[o.codeKey!] ?? "pickup:" + o.codeKey!
             parcels[key, default: Parcel(carrier: o.carrier, number: nil)].observations.append(o)
         }
         return parcels.values.map { p in
@@ -121,12 +151,12 @@ public struct ParcelGroup {
         }
 
         /// carrier:number, or for a parcel known only by its pickup code, pickup:carrier:code.
-        var id: String {
+        public var id: String {
             if let number { return (carrier ?? "") + ":" + number }
             return "pickup:" + (carrier ?? "") + ":" + (observations.first?.pickup?.code ?? "")
         }
 
-        var lastTime: String { observations.last?.time ?? "" }
+        public var lastTime: String { observations.last?.time ?? "" }
 
         /// The latest status by when it happened; a finished parcel stays finished whatever
         /// earlier news comes after (a late "shipped" after "picked up").
@@ -155,19 +185,11 @@ public struct ParcelGroup {
 
         var expectedDelivery: String? { observations.last(where: { $0.expectedDelivery != nil })?.expectedDelivery }
 
-        func isOpen(now: Int, within: Int) -> Bool {
-            if let s = status?.status, ParcelGroup.finished.contains(s) { return false }
-            guard let last = CivilDate.epoch(rfc3339: lastTime) else { return false }
-            return last >= now - within
+        public var facts: Facts {
+            Facts(status: status?.status, lastDate: lastTime, deadline: pickup?.deadline, expectedDelivery: expectedDelivery)
         }
 
-        func isDue(on day: String) -> Bool {
-            guard let s = status?.status, !ParcelGroup.finished.contains(s) else { return false }
-            if s == "available_for_pickup", pickup?.deadline == day { return true }
-            return expectedDelivery == day
-        }
-
-        func json() -> [UInt8] {
+        public func json() -> [UInt8] {
             var w = JSONWriter(capacity: 1024)
             w.beginObject()
             w.field("parcel_id", id)

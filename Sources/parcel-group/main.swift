@@ -43,15 +43,8 @@ struct ParcelGroupCommand: ParsableCommand {
         if within != nil && !open { throw ValidationError("--within goes with --open") }
         if let within, within < 0 { throw ValidationError("--within: not a number of days: \(within)") }
         if let now, EventGroup.instant(now, zone: "UTC") == nil || !now.hasSuffix("Z") { throw ValidationError("--now: not an RFC 3339 UTC time: '\(now)'") }
-        if let agenda, agendaDay(agenda) == nil { throw ValidationError("--agenda: not a day: '\(agenda)' (today, tomorrow or YYYY-MM-DD)") }
-    }
-
-    /// today, tomorrow (in --zone) or a date, as YYYY-MM-DD.
-    func agendaDay(_ text: String) -> String? {
-        switch text {
-        case "today": return EventGroup.today(zone: effectiveZone)
-        case "tomorrow": return EventGroup.tomorrow(zone: effectiveZone)
-        default: return EventGroup.day(text, zone: effectiveZone) != nil && text.utf8.count == 10 ? text : nil
+        if let agenda, EventGroup.agendaDay(agenda, zone: effectiveZone) == nil {
+            throw ValidationError("--agenda: not a day: '\(agenda)' (today, tomorrow or YYYY-MM-DD)")
         }
     }
 
@@ -60,7 +53,7 @@ struct ParcelGroupCommand: ParsableCommand {
         tool.openOnly = open
         if let within { tool.openWithin = within * 86_400 }
         if let now { tool.now = EventGroup.instant(now, zone: "UTC")! }
-        tool.agendaDay = agenda.flatMap(agendaDay)
+        tool.agendaDay = agenda.flatMap { EventGroup.agendaDay($0, zone: effectiveZone) }
         FilterRun.main(program: "parcel-group", options: common) { try tool.run($0) }
     }
 }

@@ -146,3 +146,29 @@ def browser():
     b = Browser()
     yield b
     b.close()
+
+
+def as_schema_2(db):
+    """Turns a mailstore database back into what the landed schema 2 made of the same records
+    (no role, answers or parcels; every message with its own participants; no reports in the
+    conversations' records), to test the migration."""
+    import sqlite3
+    connection = sqlite3.connect(db)
+    connection.executescript("""
+        DROP TABLE parcel_observations;
+        DROP TABLE parcels;
+        DROP INDEX messages_answering;
+        DROP INDEX messages_by_conversation;
+        ALTER TABLE messages DROP COLUMN role;
+        ALTER TABLE messages DROP COLUMN answers;
+        CREATE INDEX messages_by_conversation ON messages(conversation_id, date, id, change);
+        UPDATE messages SET summary = json_remove(summary, '$.report', '$.is_draft');
+        UPDATE conversations SET record = json_remove(record, '$.reports');
+        PRAGMA user_version = 2;
+    """)
+    for rowid, record in connection.execute("SELECT rowid, record FROM messages").fetchall():
+        key = json.loads(record).get("participant_hash")
+        if key:
+            connection.execute("UPDATE messages SET conversation_id = ? WHERE rowid = ?", (key, rowid))
+    connection.commit()
+    connection.close()

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import need_shared, records, run
+from conftest import as_schema_2, need_shared, records, run
 
 NOW = "2026-03-09T00:00:00Z"
 ME = "mei@example.tw"
@@ -157,23 +157,7 @@ def test_a_store_of_schema_2_is_migrated(small, tmp_path):
     participants) is made current when it is opened: the same as a new one."""
     db = tmp_path / "mail.db"
     assert run("mailstore", "add", "-q", db, "--me", ME, input=small).returncode == 0
-    connection = sqlite3.connect(db)
-    connection.executescript("""
-        DROP INDEX messages_answering;
-        DROP INDEX messages_by_conversation;
-        ALTER TABLE messages DROP COLUMN role;
-        ALTER TABLE messages DROP COLUMN answers;
-        CREATE INDEX messages_by_conversation ON messages(conversation_id, date, id, change);
-        UPDATE messages SET summary = json_remove(summary, '$.report', '$.is_draft');
-        UPDATE conversations SET record = json_remove(record, '$.reports');
-        PRAGMA user_version = 2;
-    """)
-    # as schema 2 placed them: every message with its own participants
-    for rowid, record in connection.execute("SELECT rowid, record FROM messages").fetchall():
-        key = json.loads(record)["participant_hash"]
-        connection.execute("UPDATE messages SET conversation_id = ? WHERE rowid = ?", (key, rowid))
-    connection.commit()
-    connection.close()
+    as_schema_2(db)
     expected = run("conversation-group", "--now", NOW, input=small).stdout
     got = run("mailstore", "conversations", "--all", "--now", NOW, db)
     assert got.returncode == 0, got.stderr

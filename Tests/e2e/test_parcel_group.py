@@ -118,3 +118,72 @@ def test_the_sample_mailbox():
     numbers = {s["tracking_number"].replace(" ", "").replace("-", "").upper()
                for m in records(data) for s in m["shipments"] if s["tracking_number"]}
     assert {p["tracking_number"] for p in parcels if p["tracking_number"]} == numbers and numbers
+
+
+# -- the store: the same parcels, kept one message at a time
+
+import random
+import subprocess
+
+import pytest
+
+from conftest import as_schema_2, need_shared
+
+
+def store_parcels(db, *args):
+    r = run("mailstore", "parcels", *args, db)
+    assert r.returncode == 0, r.stderr
+    return records(r.stdout)
+
+
+def keyed(mails):
+    """Records the store can key: the story's mails with a sender and a recipient."""
+    out = []
+    for m in mails:
+        m = dict(m, **{"from": {"name": "7-ELEVEN", "address": "notice@7-11.example.tw"},
+                       "to": [{"name": None, "address": "mei@example.tw"}], "cc": [], "labels": []})
+        m.pop("participant_hash", None)
+        out.append(m)
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_store_in_any_order_equals_parcel_group(tmp_path, seed):
+    late = mail("m5", "2026-03-09T00:00:00Z", shipment("seven_eleven", "F1234567890", "in_transit"))
+    alone = mail("r1", "2026-03-06T00:00:00Z", shipment("family_mart", None, "available_for_pickup",
+                                                         pickup={"store": "全家", "store_id": None, "code": "5511", "deadline": "2026-03-13"}))
+    other = mail("n2", "2026-03-02T00:00:00Z", shipment("seven_eleven", "A0000000001", "in_transit",
+                                                        pickup={"store": None, "store_id": None, "code": "8842", "deadline": None}))
+    mails = keyed([*story(), late, alone, other])
+    random.Random(seed).shuffle(mails)
+    db = tmp_path / "mail.db"
+    for m in mails:
+        assert run("mailstore", "add", "-q", db, "--me", "mei@example.tw", input=json.dumps(m) + "\n").returncode == 0
+    conversation = json.loads(run("mailstore", "search", "--output", "conversations", db, "id:m1").stdout)["conversation_id"]
+    expected = group(*[dict(m, participant_hash=conversation) for m in mails])
+    assert store_parcels(db) == expected
+    # the code both numbers carry goes with the first number
+    assert [p["message_ids"] for p in expected if p["parcel_id"] == "seven_eleven:A0000000001"] == [["n2", "m3"]]
+    for args in (["--open", "--now", "2026-03-10T00:00:00Z"], ["--agenda", "2026-03-13"]):
+        assert store_parcels(db, *args) == group(*[dict(m, participant_hash=conversation) for m in mails], args=args)
+
+
+def test_the_generated_parcel_stories_in_shuffled_batches(tmp_path):
+    mbox = tmp_path / "p.mbox"
+    subprocess.run(["python3", str(need_shared("gen/gen_mbox.py")), "--messages", "600", "--seed", "31",
+                    "--parcel-stories-rate", "0.4", "--out", str(mbox)], check=True, capture_output=True)
+    data = run("mime-parse", "--no-progress", mbox).stdout
+    for stage in ["text-extract", "carrier-detect"]:
+        data = run(stage, "--no-progress", input=data).stdout
+    data = run("participant-hash", "--me", "meiling.chen@gmail.com", input=data).stdout
+    expected = run("parcel-group", input=data).stdout
+    assert len(records(expected)) > 50
+    lines = data.splitlines(keepends=True)
+    random.Random(4).shuffle(lines)
+    db = tmp_path / "mail.db"
+    for k in range(0, len(lines), 100):
+        assert run("mailstore", "add", "-q", db, "--me", "meiling.chen@gmail.com", input=b"".join(lines[k:k + 100])).returncode == 0
+    assert run("mailstore", "parcels", db).stdout == expected
+    # a store of the landed schema 2 gets its parcels when it is first opened
+    as_schema_2(db)
+    assert run("mailstore", "parcels", db).stdout == expected
