@@ -32,10 +32,30 @@ public struct CarrierDetect {
 
     static func shipments(in record: JSONRecord, _ detector: ParcelDetector) throws -> [Shipment] {
         guard ["subject", "text", "html", "body_text"].contains(where: { record.member($0) != nil }) else { throw NotAMessage() }
-        let declared = detector.markupShipments(SchemaOrg.markup(of: record).items)
+        var declared = detector.markupShipments(SchemaOrg.markup(of: record).items)
         let found = shipments(inText: record, detector, links: declared.links)
         let declaredNumbers = Set(declared.shipments.map(\.trackingNumber))
+        if !declared.shipments.isEmpty {
+            // what the markup does not say, the text may: its status and time, its expected date
+            let message = MessageText(subject: record.string("subject") ?? "", body: record.string("body_text") ?? record.string("text"),
+                                      html: record.string("html").map { Array($0.utf8) })
+            let lowered = message.text.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+            for k in declared.shipments.indices {
+                let clock = detector.clock(date: record.string("date"), mailOffset: mailOffset(record), carrier: declared.shipments[k].carrier)
+                let told = detector.statusReader.read(text: message.text, lowered: lowered, clock: clock)
+                var s = declared.shipments[k].status
+                if s.status == nil { s.status = told.status }
+                if s.status == told.status { s.time = told.time }
+                if s.expectedDelivery == nil { s.expectedDelivery = told.expectedDelivery }
+                declared.shipments[k].status = s
+            }
+        }
         return declared.shipments + found.filter { !declaredNumbers.contains($0.trackingNumber) }
+    }
+
+    /// The zone of the message's Date header, in minutes east of UTC.
+    static func mailOffset(_ record: JSONRecord) -> Int? {
+        record.value("headers")?["date"]?.arrayValue?.first?.stringValue.flatMap(dateHeaderOffset)
     }
 
 
@@ -71,7 +91,7 @@ public struct CarrierDetect {
         if let address = record.value("from")?["address"]?.stringValue, let at = address.lastIndex(of: "@") {
             domain = ASCII.lowercased(String(address[address.index(after: at)...]))
         }
-        return detector.detect(message, senderDomain: domain, date: record.string("date"))
+        return detector.detect(message, senderDomain: domain, date: record.string("date"), mailOffset: mailOffset(record))
     }
 
     static func json(_ shipments: [Shipment]) -> [UInt8] {
@@ -96,6 +116,9 @@ public struct CarrierDetect {
                 w.field("deadline", p.deadline)
                 w.endObject()
             }
+            w.field("status", s.status.status)
+            w.field("status_time", s.status.time)
+            w.field("expected_delivery", s.status.expectedDelivery)
             w.endObject()
         }
         w.endArray()
