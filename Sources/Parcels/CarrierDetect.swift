@@ -71,6 +71,7 @@ public struct CarrierDetect {
         // colours), only a link to a carrier's tracking page can matter.
         let textWorth = [subjectRaw, bodyRaw].contains { $0.map(mayHoldTrackingNumber) ?? false }
             || bodyRaw.map(detector.linksToTrackingPage) ?? false
+            || bodyRaw.map(mayHoldPickupCode) ?? false
         let htmlWorth = htmlRaw.map { mayHoldTrackingNumber($0) || detector.linksToTrackingPage($0) } ?? false
         guard textWorth || htmlWorth || !extraLinks.isEmpty else { return [] }
         var links = extraLinks
@@ -124,4 +125,21 @@ public struct CarrierDetect {
         w.endArray()
         return w.bytes
     }
+}
+
+/// Whether raw text holds a pickup-code label (取件驗證碼, 取貨代碼, 取件號碼): a reminder that
+/// gives only the code is read for its pickup.
+func mayHoldPickupCode(_ raw: ArraySlice<UInt8>) -> Bool {
+    for word in ["取件", "取貨", "領貨"] {
+        let w = Array(word.utf8)
+        var i = raw.startIndex
+        while let start = raw[i...].firstIndex(of: w[0]) {
+            if raw[start...].starts(with: w) {
+                let rest = raw[(start + w.count)...].prefix(9)
+                if ["驗證碼", "代碼", "序號", "號碼", "密碼", "碼"].contains(where: { rest.starts(with: Array($0.utf8)) }) { return true }
+            }
+            i = start + 1
+        }
+    }
+    return false
 }
