@@ -32,10 +32,30 @@ public struct CarrierDetect {
 
     static func shipments(in record: JSONRecord, _ detector: ParcelDetector) throws -> [Shipment] {
         guard ["subject", "text", "html", "body_text"].contains(where: { record.member($0) != nil }) else { throw NotAMessage() }
-        let declared = detector.markupShipments(SchemaOrg.markup(of: record).items)
+        var declared = detector.markupShipments(SchemaOrg.markup(of: record).items)
         let found = shipments(inText: record, detector, links: declared.links)
         let declaredNumbers = Set(declared.shipments.map(\.trackingNumber))
+        if !declared.shipments.isEmpty {
+            // what the markup does not say, the text may: its status and time, its expected date
+            let message = MessageText(subject: record.string("subject") ?? "", body: record.string("body_text") ?? record.string("text"),
+                                      html: record.string("html").map { Array($0.utf8) })
+            let lowered = message.text.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+            for k in declared.shipments.indices {
+                let clock = detector.clock(date: record.string("date"), mailOffset: mailOffset(record), carrier: declared.shipments[k].carrier)
+                let told = detector.statusReader.read(text: message.text, lowered: lowered, clock: clock)
+                var s = declared.shipments[k].status
+                if s.status == nil { s.status = told.status }
+                if s.status == told.status { s.time = told.time }
+                if s.expectedDelivery == nil { s.expectedDelivery = told.expectedDelivery }
+                declared.shipments[k].status = s
+            }
+        }
         return declared.shipments + found.filter { !declaredNumbers.contains($0.trackingNumber) }
+    }
+
+    /// The zone of the message's Date header, in minutes east of UTC.
+    static func mailOffset(_ record: JSONRecord) -> Int? {
+        record.value("headers")?["date"]?.arrayValue?.first?.stringValue.flatMap(dateHeaderOffset)
     }
 
 
@@ -51,6 +71,7 @@ public struct CarrierDetect {
         // colours), only a link to a carrier's tracking page can matter.
         let textWorth = [subjectRaw, bodyRaw].contains { $0.map(mayHoldTrackingNumber) ?? false }
             || bodyRaw.map(detector.linksToTrackingPage) ?? false
+            || bodyRaw.map(mayHoldPickupCode) ?? false
         let htmlWorth = htmlRaw.map { mayHoldTrackingNumber($0) || detector.linksToTrackingPage($0) } ?? false
         guard textWorth || htmlWorth || !extraLinks.isEmpty else { return [] }
         var links = extraLinks
@@ -71,7 +92,7 @@ public struct CarrierDetect {
         if let address = record.value("from")?["address"]?.stringValue, let at = address.lastIndex(of: "@") {
             domain = ASCII.lowercased(String(address[address.index(after: at)...]))
         }
-        return detector.detect(message, senderDomain: domain, date: record.string("date"))
+        return detector.detect(message, senderDomain: domain, date: record.string("date"), mailOffset: mailOffset(record))
     }
 
     static func json(_ shipments: [Shipment]) -> [UInt8] {
@@ -96,9 +117,29 @@ public struct CarrierDetect {
                 w.field("deadline", p.deadline)
                 w.endObject()
             }
+            w.field("status", s.status.status)
+            w.field("status_time", s.status.time)
+            w.field("expected_delivery", s.status.expectedDelivery)
             w.endObject()
         }
         w.endArray()
         return w.bytes
     }
+}
+
+/// Whether raw text holds a pickup-code label (取件驗證碼, 取貨代碼, 取件號碼): a reminder that
+/// gives only the code is read for its pickup.
+func mayHoldPickupCode(_ raw: ArraySlice<UInt8>) -> Bool {
+    for word in ["取件", "取貨", "領貨"] {
+        let w = Array(word.utf8)
+        var i = raw.startIndex
+        while let start = raw[i...].firstIndex(of: w[0]) {
+            if raw[start...].starts(with: w) {
+                let rest = raw[(start + w.count)...].prefix(9)
+                if ["驗證碼", "代碼", "序號", "號碼", "密碼", "碼"].contains(where: { rest.starts(with: Array($0.utf8)) }) { return true }
+            }
+            i = start + 1
+        }
+    }
+    return false
 }

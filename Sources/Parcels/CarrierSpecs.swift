@@ -142,6 +142,16 @@ public final class CarrierSpecs: ExtensibleData {
     var trackingLinks: [TrackingLinkTemplate] = []
     var labels: [String] = []
     var notLabels: [String] = []
+    /// What notices say happened (statuses.json): phrases to a status, or to nil for the
+    /// phrases that hide a status phrase inside them.
+    var statusPhrases: [(phrase: String, status: String?)] = []
+    /// The statuses, surest first: of several a message states, the first wins.
+    var statusPrecedence: [String] = ShipmentStatus.all
+    var expectedLabels: [String] = []
+    var otherDateLabels: [String] = []
+    var schemaOrgStatuses: [String: String] = [:]
+    /// Minutes east of UTC of each carrier's country, for the local times its notices write.
+    var utcOffsets: [String: Int] = [:]
 
     public struct SpecError: Error, CustomStringConvertible {
         public var description: String
@@ -181,6 +191,25 @@ public final class CarrierSpecs: ExtensibleData {
                 for (code, context) in contexts { try addContext(code, context) }
             case ("labels", .array(let items)): labels += items.compactMap(\.stringValue).map(ASCII.lowercased)
             case ("not_labels", .array(let items)): notLabels += items.compactMap(\.stringValue).map(ASCII.lowercased)
+            case ("statuses", .object(let byStatus)):
+                for (status, phrases) in byStatus {
+                    guard ShipmentStatus.all.contains(status) else { throw .init("unknown status '\(status)' (one of \(ShipmentStatus.all.joined(separator: ", ")))") }
+                    statusPhrases += (phrases.arrayValue ?? []).compactMap(\.stringValue).map { (ASCII.lowercased($0), status) }
+                }
+            case ("not_statuses", .array(let items)): statusPhrases += items.compactMap(\.stringValue).map { (ASCII.lowercased($0), nil) }
+            case ("precedence", .array(let items)):
+                let order = items.compactMap(\.stringValue)
+                guard Set(order) == Set(ShipmentStatus.all), order.count == ShipmentStatus.all.count else {
+                    throw .init("precedence must list each status once: \(ShipmentStatus.all.joined(separator: ", "))")
+                }
+                statusPrecedence = order
+            case ("expected_labels", .array(let items)): expectedLabels += items.compactMap(\.stringValue).map(ASCII.lowercased)
+            case ("other_date_labels", .array(let items)): otherDateLabels += items.compactMap(\.stringValue).map(ASCII.lowercased)
+            case ("schema_org", .object(let values)):
+                for (value, status) in values {
+                    guard let status = status.stringValue, ShipmentStatus.all.contains(status) else { throw .init("schema_org: '\(value)' needs a known status") }
+                    schemaOrgStatuses[value] = status
+                }
             default: throw .init("unknown key '\(key)'")
             }
         }
@@ -198,6 +227,10 @@ public final class CarrierSpecs: ExtensibleData {
         func strings(_ key: String) -> [String] { context[key]?.arrayValue?.compactMap(\.stringValue).map(ASCII.lowercased) ?? [] }
         words[code, default: []] += strings("words")
         senderDomains[code, default: []] += strings("sender_domains")
+        if let written = context["utc_offset"]?.stringValue {
+            guard let minutes = utcOffsetMinutes(written) else { throw .init("\(code): utc_offset '\(written)' is not +HH:MM or -HH:MM") }
+            utcOffsets[code] = minutes
+        }
         trackingHosts[code, default: []] += strings("tracking_hosts")
         for written in context["tracking_links"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
             guard let template = TrackingLinkTemplate(carrier: code, written) else {

@@ -1,3 +1,4 @@
+import CivilTime
 import JSONLines
 import StructuredData
 import UTF8Text
@@ -19,9 +20,23 @@ extension ParcelDetector {
             let number = String(written.unicodeScalars.filter { !$0.properties.isWhitespace && $0 != "-" }).uppercased()
             let company = item["carrier"] ?? item["provider"]
             let name = SchemaOrg.text(company?["name"]) ?? SchemaOrg.text(company)
+            var status = ShipmentStatus()
+            // deliveryStatus (a value, or a DeliveryEvent's), else the order's orderStatus
+            let order = item["partOfOrder"]
+            for value in [item["deliveryStatus"]?["name"], item["deliveryStatus"], order?["orderStatus"], item["orderStatus"]] {
+                guard let written = SchemaOrg.text(value) else { continue }
+                let name = written.split(separator: "/").last.map(String.init) ?? written
+                if let s = specs.schemaOrgStatuses[name] { status.status = s; break }
+            }
+            if let until = SchemaOrg.text(item["expectedArrivalUntil"]) ?? SchemaOrg.text(item["expectedArrivalFrom"]) {
+                let b = Array(until.utf8)
+                if b.count >= 10, CivilDate.days(dateText: String(decoding: b[0..<10], as: UTF8.self)) != nil {
+                    status.expectedDelivery = String(decoding: b[0..<10], as: UTF8.self)
+                }
+            }
             shipments.append(Shipment(carrier: carrier(named: name, link: link) ?? "unknown", format: "schema.org",
                                       trackingNumber: number, checkDigit: nil, confidence: 1, evidence: ["schema.org"],
-                                      trackingURL: link, pickup: nil))
+                                      trackingURL: link, pickup: nil, status: status))
         }
         return (shipments, links)
     }

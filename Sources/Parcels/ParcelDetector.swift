@@ -1,3 +1,4 @@
+import CivilTime
 import UTF8Text
 import UnicodeServices
 
@@ -5,12 +6,27 @@ import UnicodeServices
 public struct Shipment: Equatable, Sendable {
     public var carrier: String
     public var format: String
-    public var trackingNumber: String
+    /// Nil for a store pickup known only by its pickup code (a reminder that gives no number).
+    public var trackingNumber: String?
     public var checkDigit: String?
     public var confidence: Double
     public var evidence: [String]
     public var trackingURL: String?
     public var pickup: Pickup?
+    public var status: ShipmentStatus
+
+    public init(carrier: String, format: String, trackingNumber: String?, checkDigit: String?, confidence: Double,
+                evidence: [String], trackingURL: String?, pickup: Pickup?, status: ShipmentStatus = .init(status: nil, time: nil, expectedDelivery: nil)) {
+        self.carrier = carrier
+        self.format = format
+        self.trackingNumber = trackingNumber
+        self.checkDigit = checkDigit
+        self.confidence = confidence
+        self.evidence = evidence
+        self.trackingURL = trackingURL
+        self.pickup = pickup
+        self.status = status
+    }
 }
 
 /// Finds tracking numbers in a message's text and links, and weighs the evidence for each.
@@ -29,10 +45,12 @@ final class ParcelDetector {
     /// Which characters start one of them: most positions are passed over with one bit test.
     private var labelStarts = [UInt64](repeating: 0, count: 1024)
     private let pickupReader = PickupReader()
+    let statusReader: StatusReader
     private let trackingHosts: Set<ArraySlice<UInt8>>
 
     init(specs: CarrierSpecs) {
         self.specs = specs
+        statusReader = StatusReader(specs: specs)
         trackingHosts = Set(specs.trackingHosts.values.joined().map { Array($0.utf8)[...] })
         var labelWords: [UInt16: [(word: [UInt16], tracks: Bool)]] = [:]
         for (words, tracks) in [(specs.labels, true), (specs.notLabels, false)] {
@@ -62,7 +80,68 @@ final class ParcelDetector {
 
     }
 
-    func detect(_ message: MessageText, senderDomain: String, date: String?) -> [Shipment] {
+    /// The shipments a message tracks, each with the status the message states. `mailOffset`:
+    /// the zone of its Date header, in minutes east of UTC.
+    func detect(_ message: MessageText, senderDomain: String, date: String?, mailOffset: Int? = nil) -> [Shipment] {
+        var out = numbers(message, senderDomain: senderDomain, date: date)
+        let lowered = message.text.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+        // Pickup lines are read only in a message that tracks something, or in a reminder that
+        // gives the pickup code of a carrier it names (no number: the code joins it to its parcel).
+        let pickup = pickupReader.read(message.text, date: date)
+        if out.isEmpty {
+            guard let pickup, pickup.code != nil, let (carrier, evidence) = namedCarrier(lowered, senderDomain: senderDomain) else { return [] }
+            out = [Shipment(carrier: carrier, format: "pickup_code", trackingNumber: nil, checkDigit: nil, confidence: 0.7,
+                            evidence: ["pickup_code", evidence], trackingURL: nil, pickup: nil)]
+        }
+        if let pickup { for k in out.indices { out[k].pickup = pickup } }
+        let status = statusReader.read(text: message.text, lowered: lowered, clock: clock(date: date, mailOffset: mailOffset, carrier: out[0].carrier))
+        for k in out.indices {
+            var s = status
+            if out[k].carrier != out[0].carrier {
+                s = statusReader.read(text: message.text, lowered: lowered, clock: clock(date: date, mailOffset: mailOffset, carrier: out[k].carrier))
+            }
+            out[k].status = s
+        }
+        return out
+    }
+
+    /// The mail's date, and the zone its local times are read in: the carrier's country's,
+    /// else the mail's own (its Date header's), else UTC.
+    func clock(date: String?, mailOffset: Int?, carrier: String) -> MailClock {
+        MailClock(epoch: date.flatMap { CivilDate.epoch(rfc3339: $0) }, offsetMinutes: specs.utcOffsets[carrier] ?? mailOffset ?? 0)
+    }
+
+    /// The carrier of a pickup reminder: its sender's, else the one named first in its text.
+    private func namedCarrier(_ lowered: [UInt16], senderDomain: String) -> (String, String)? {
+        for (code, domains) in specs.senderDomains.sorted(by: { $0.key < $1.key })
+        where domains.contains(where: { LinkHost.host(senderDomain, isWithin: $0) }) {
+            return (code, "sender_domain")
+        }
+        var best: (Int, String)?
+        for (code, words) in specs.words {
+            for word in words {
+                let w = Array(word.utf16)
+                guard let p = firstWord(lowered, w) else { continue }
+                if best == nil || p < best!.0 || (p == best!.0 && code < best!.1) { best = (p, code) }
+            }
+        }
+        return best.map { ($0.1, "carrier_named") }
+    }
+
+    private func firstWord(_ text: [UInt16], _ word: [UInt16]) -> Int? {
+        guard !word.isEmpty, text.count >= word.count else { return nil }
+        for i in 0...(text.count - word.count) where text[i] == word[0] && text[i..<(i + word.count)].elementsEqual(word) {
+            if word.allSatisfy({ $0 < 0x80 }) {
+                let before = i == 0 ? 0x20 : text[i - 1], after = i + word.count < text.count ? text[i + word.count] : 0x20
+                if isASCIIAlnum(before) || isASCIIAlnum(after) { continue }
+            }
+            return i
+        }
+        return nil
+    }
+
+    /// The tracking numbers a message holds, without status or pickup.
+    private func numbers(_ message: MessageText, senderDomain: String, date: String?) -> [Shipment] {
         var candidates: [Candidate] = []
         var seen: Set<String> = []
         for link in message.links where seen.insert(link).inserted { candidates += linkCandidates(link) }
@@ -133,27 +212,26 @@ final class ParcelDetector {
         // One carrier per number: its own link, then the carrier named, then the surest.
         var best: [String: Candidate] = [:]
         var order: [String] = []
+        // (`86027135-4127` and `860271354127` are one number: read with and without its hyphen)
+        func key(_ number: String) -> String { number.contains("-") ? number.replacing("-", with: "") : number }
         for c in candidates {
-            guard let current = best[c.number] else {
-                best[c.number] = c
-                order.append(c.number)
+            guard let current = best[key(c.number)] else {
+                best[key(c.number)] = c
+                order.append(key(c.number))
                 continue
             }
-            if rank(c) > rank(current) { best[c.number] = c }
+            if rank(c) > rank(current) { best[key(c.number)] = c }
         }
         var out: [Shipment] = []
-        for number in order {
-            guard let c = best[number], c.confidence >= minimumConfidence else { continue }
+        for k in order {
+            guard let c = best[k], c.confidence >= minimumConfidence else { continue }
+            let number = c.number
             // the evidence of every finding of the number for this carrier, or in the same format
-            let evidence = candidates.filter { $0.number == number && ($0.carrier == c.carrier || $0.formatID == c.formatID) }
+            let evidence = candidates.filter { key($0.number) == k && ($0.carrier == c.carrier || $0.formatID == c.formatID) }
                 .flatMap(\.evidence).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             out.append(Shipment(carrier: c.carrier, format: c.formatID, trackingNumber: number, checkDigit: c.checkDigit,
                                 confidence: (c.confidence * 100).rounded() / 100, evidence: evidence,
                                 trackingURL: c.trackingURL, pickup: nil))
-        }
-        // Pickup lines are read only in a message that tracks something.
-        if !out.isEmpty, let pickup = pickupReader.read(message.text, date: date) {
-            for k in out.indices { out[k].pickup = pickup }
         }
         return out
     }
@@ -242,6 +320,45 @@ final class ParcelDetector {
 
     private func regionCandidates(_ text: [UInt16], _ region: Range<Int>, lowered: [UInt16]) -> [Candidate] {
         let chunk = text[region].map { $0 &- 0x61 < 26 ? $0 & ~0x20 : $0 }
+        var out = chunkCandidates(chunk, region: region, places: nil, lowered: lowered)
+        // A number printed in groups of four or more digits joined by hyphens (`86027135-4127`,
+        // `4521-9873-6205`) is one number: read again with those hyphens out. (Phone numbers
+        // have shorter groups: `0800-365-365`, `02-2768-5532`.)
+        if let (joined, places) = joinedDigitGroups(chunk) {
+            out += chunkCandidates(joined, region: region, places: places, lowered: lowered)
+        }
+        return out
+    }
+
+    /// `chunk` without the hyphens between groups of at least four digits, and where each of
+    /// its characters was; nil when it has no such groups.
+    private func joinedDigitGroups(_ chunk: [UInt16]) -> ([UInt16], [Int])? {
+        let hyphen = UInt16(UInt8(ascii: "-"))
+        var drop = Set<Int>()
+        var i = 0
+        while i < chunk.count {
+            guard chunk[i] &- 0x30 < 10, i == 0 || !isASCIIAlnum(chunk[i - 1]) else { i += 1; continue }
+            // a token of digit groups joined by single hyphens
+            var groups: [Int] = [], hyphens: [Int] = [], j = i, length = 0
+            while j < chunk.count {
+                if chunk[j] &- 0x30 < 10 { length += 1; j += 1; continue }
+                if chunk[j] == hyphen, j + 1 < chunk.count, chunk[j + 1] &- 0x30 < 10, length > 0 {
+                    groups.append(length); hyphens.append(j); length = 0; j += 1; continue
+                }
+                break
+            }
+            groups.append(length)
+            let endsToken = j == chunk.count || !isASCIIAlnum(chunk[j])
+            if endsToken, groups.count >= 2, groups.allSatisfy({ $0 >= 4 }) { drop.formUnion(hyphens) }
+            i = max(j, i + 1)
+        }
+        guard !drop.isEmpty else { return nil }
+        let places = chunk.indices.filter { !drop.contains($0) }
+        return (places.map { chunk[$0] }, places)
+    }
+
+    /// The candidates in one chunk; `places` maps a joined chunk's characters back to the region's.
+    private func chunkCandidates(_ chunk: [UInt16], region: Range<Int>, places: [Int]?, lowered: [UInt16]) -> [Candidate] {
         let compactLength = chunk.lazy.filter { !isSpace($0) }.count
         // what `\d` may match beyond ASCII counts as a digit too
         let digits = chunk.lazy.filter { $0 &- 0x30 < 10 || $0 >= 0x80 }.count
@@ -266,7 +383,7 @@ final class ParcelDetector {
                     }
                 }
                 guard !isDegenerate(number), let v = validated, v.valid else { return true }
-                let position = region.lowerBound + r.lowerBound
+                let position = region.lowerBound + (places?[r.lowerBound] ?? r.lowerBound)
                 let label = labelBefore(lowered, position)
                 let hasLetters = number.contains(where: { $0 &- 0x41 < 26 })
                 // "Order #", "Tel:" before a number say what it is, unless its shape alone is a

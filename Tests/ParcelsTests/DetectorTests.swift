@@ -19,7 +19,7 @@ func shipments(subject: String = "Your order", text: String? = nil, html: String
     return try CarrierDetect.shipments(in: JSONRecord(w.bytes), ParcelDetector(specs: specs))
 }
 
-func numbers(_ s: [Shipment]) -> [String] { s.map { $0.carrier + ":" + $0.trackingNumber } }
+func numbers(_ s: [Shipment]) -> [String] { s.map { $0.carrier + ":" + ($0.trackingNumber ?? "-") } }
 
 @Suite struct NumbersInText {
     @Test func aUPSNumberStandsAlone() throws {
