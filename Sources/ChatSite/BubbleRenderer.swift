@@ -17,6 +17,8 @@ struct BubbleRenderer {
     let site: SiteWriter
     let sanitizer: HTMLSanitizer
     let cwd: String
+    /// The record of the parcel a shipment of a message is about (its latest status), when known.
+    var parcelOf: (_ shipment: JSONValue, _ messageID: String) -> JSONValue? = { _, _ in nil }
 
     init(templates: SiteTemplates, remoteImages: Bool, site: SiteWriter) {
         self.templates = templates
@@ -97,7 +99,7 @@ struct BubbleRenderer {
         }
         f[.attachments] = chips(attachments)
         var cards: [UInt8] = []
-        for s in r.value("shipments")?.arrayValue ?? [] { parcelCard(s, into: &cards) }
+        for s in r.value("shipments")?.arrayValue ?? [] { parcelCard(parcelOf(s, id) ?? s, into: &cards) }
         for v in r.value("events")?.arrayValue ?? [] {
             if let e = Event(json: v) { eventCard(e, into: &cards, clock: &clock) }
         }
@@ -272,8 +274,15 @@ struct BubbleRenderer {
         return "\(tenths / 10).\(tenths % 10) MB"
     }
 
+    /// A parcel's card, from a shipment or from parcel-group's record of the parcel (the same
+    /// members, and its latest status).
     func parcelCard(_ s: JSONValue, conversation: (title: String, href: String)? = nil, into out: inout [UInt8]) {
         var f = Fields<ParcelField>()
+        if let status = s["status"]?.stringValue {
+            f.set(.status, Self.statusWords[status] ?? status)
+            f.set(.status_class, String(status.map { $0 == "_" ? "-" : $0 }))
+        }
+        f.set(.expected, s["expected_delivery"]?.stringValue.flatMap { CivilDate.days(dateText: $0) }.map(LocalClock.dayText))
         let code = s["carrier"]?.stringValue ?? ""
         f.set(.carrier, CarrierNames.builtIn[code] ?? code)
         f.set(.number, s["tracking_number"]?.stringValue)
@@ -288,6 +297,13 @@ struct BubbleRenderer {
         }
         templates.parcel.render(f.values, into: &out)
     }
+
+    /// What a parcel's status says to a person.
+    static let statusWords = [
+        "info_received": "Label created", "in_transit": "On the way", "out_for_delivery": "Out for delivery",
+        "available_for_pickup": "Waiting for pickup", "attempt_failed": "Delivery attempted", "delivered": "Delivered",
+        "picked_up": "Picked up", "returned": "Returned to sender", "exception": "Problem",
+    ]
 
     /// Only http(s) links are made links: a record is not trusted to hold a safe URL.
     static func webLink(_ url: String) -> String? {

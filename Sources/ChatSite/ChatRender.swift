@@ -6,6 +6,7 @@ import Conversations
 import Events
 import Hashing
 import JSONLines
+import Parcels
 import UnixFilter
 
 /// chat-render's run: conversation-group's conversations and the messages they hold in, a
@@ -22,6 +23,9 @@ public struct ChatRender {
     /// Conversations on one page of a list, messages on one page of a conversation.
     public var listPageSize = 200
     public var messagesPerPage = 500
+    /// parcel-group's records of the same mail: the cards show each parcel's latest status.
+    /// Without them the parcels are gathered from the messages, and a card shows its mail's.
+    public var parcelsPath: String?
 
     public init() {}
 
@@ -72,7 +76,15 @@ public struct ChatRender {
         var bubbles: [Bubble] = []
         var seen = Set<UInt64>()
         var eventMail: [EventMail] = []
-        let renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site)
+        var renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site)
+        var parcels: [JSONValue]?
+        if let parcelsPath {
+            let known = try readParcels(parcelsPath, run)
+            parcels = known
+            let index = ParcelIndex(known)
+            renderer.parcelOf = { index.parcel(of: $0, in: $1) }
+        }
+        var observations: [ParcelGroup.Observation] = []
 
         try filterRecords(run, progressNoun: "messages") { record in
             guard let id = record.string("id") ?? record.string("message_id") else { throw MissingField(name: "id") }
@@ -99,6 +111,12 @@ public struct ChatRender {
             }
             bubbles.append(Bubble(conversation: k, order: Int32(truncatingIfNeeded: bubbles.count), epoch: epoch ?? Int.min,
                                   offset: offset, length: html.count))
+            if parcels == nil {
+                for s in record.value("shipments")?.arrayValue ?? [] {
+                    if let o = ParcelGroup.observation(s, messageID: id, date: date ?? "", conversationID: conversations[c].id,
+                                                       order: observations.count) { observations.append(o) }
+                }
+            }
             if let events = record.value("events")?.arrayValue, !events.isEmpty {
                 eventMail.append(EventMail(epoch: epoch ?? Int.min, order: eventMail.count, id: id, date: date, conversation: Int(k),
                                            sender: record.value("from")?["address"]?.stringValue?.lowercased(), events: events))
@@ -124,7 +142,8 @@ public struct ChatRender {
                 try pages.conversation(c, bubbles: [], spool: spool, pageSize: messagesPerPage, clock: &clock)
             }
             let calendar = Self.calendar(eventMail)
-            try pages.lists(conversations, calendar: calendar, now: now, pageSize: listPageSize, clock: &clock)
+            let gathered = parcels ?? ParcelGroup.group(observations).compactMap { try? JSONValue.parse($0.json()) }
+            try pages.lists(conversations, calendar: calendar, parcels: gathered, now: now, pageSize: listPageSize, clock: &clock)
             try site.write("style.css", templates.stylesheet)
             try site.finish()
         }
@@ -155,6 +174,31 @@ public struct ChatRender {
     /// A message id's key in the lookup (64 bits: a million ids fit in a few megabytes, and
     /// two that collide are astronomically unlikely).
     static func key(_ id: String) -> UInt64 { TextFacts.fnv1a(id) }
+
+    /// parcel-group's records, from --parcels.
+    func readParcels(_ path: String, _ run: FilterRun) throws -> [JSONValue] {
+        let input: Input
+        do { input = try Input.open(path) } catch {
+            run.diagnostics.error(error.description, file: path)
+            throw Exit(error.status)
+        }
+        defer { input.close() }
+        var all: [JSONValue] = []
+        try forEachLine(of: input, in: run) { l in
+            if l.bytes.isEmpty { return true }
+            do {
+                let v = try JSONValue.parse(Array(l.bytes))
+                guard v["parcel_id"]?.stringValue != nil else { throw MissingField(name: "parcel_id (is it parcel-group's output?)") }
+                all.append(v)
+            } catch {
+                run.diagnostics.error("\(error)", file: input.name, line: l.number)
+                run.diagnostics.countSkipped()
+                run.raise(.someRecordsFailed)
+            }
+            return true
+        }
+        return all
+    }
 
     func readConversations(_ run: FilterRun) throws -> [ConversationSummary] {
         let input: Input
@@ -204,10 +248,8 @@ struct ConversationSummary {
     var isList = false
     var lastEpoch = Int.min
     var lastFromMe = false
-    /// Its item in the lists and its parcels' cards (each with its carrier and number), once
-    /// rendered for the site's state (SiteState).
+    /// Its item in the lists, once rendered for the site's state (SiteState).
     var item: [UInt8]?
-    var parcelCards: [(key: String, html: [UInt8])]?
     /// Its read receipts and bounces.
     var reports: [ReportNote] = []
     /// The conversation with nobody that lists the reports whose message is not in the mail.
@@ -316,5 +358,27 @@ final class Spool {
             guard n > 0 else { throw SiteWriter.WriteError(path: "spool", errno: n < 0 ? errno : EIO) }
             done += n
         }
+    }
+}
+
+/// Which parcel-group record a message's shipment is about: by carrier and number, or, for a
+/// pickup code alone, the parcel of that carrier that holds the message.
+struct ParcelIndex {
+    private var byID: [String: JSONValue] = [:]
+    private var byMessage: [String: JSONValue] = [:]
+
+    init(_ parcels: [JSONValue]) {
+        for p in parcels {
+            guard let id = p["parcel_id"]?.stringValue else { continue }
+            byID[id] = p
+            let carrier = p["carrier"]?.stringValue ?? ""
+            for m in p["message_ids"]?.arrayValue ?? [] { if let m = m.stringValue { byMessage[m + "\u{0}" + carrier] = p } }
+        }
+    }
+
+    func parcel(of shipment: JSONValue, in messageID: String) -> JSONValue? {
+        guard let o = ParcelGroup.observation(shipment, messageID: messageID, date: "", conversationID: nil, order: 0) else { return nil }
+        if let key = o.numberKey, let p = byID[key] { return p }
+        return byMessage[messageID + "\u{0}" + (shipment["carrier"]?.stringValue ?? "")]
     }
 }

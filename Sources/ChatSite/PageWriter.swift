@@ -1,6 +1,7 @@
 import CivilTime
 import Events
 import JSONLines
+import Parcels
 
 /// The site's pages: each conversation's, and the lists (chats, newsletters, discussion lists,
 /// parcels, events, archived), all in the page template.
@@ -11,10 +12,11 @@ struct PageWriter {
     let bubbles: BubbleRenderer
 
     enum Section: String, CaseIterable {
-        case chats = "index", newsletters, lists, parcels, events, archived
+        case chats = "index", today, newsletters, lists, parcels, events, archived
         var title: String {
             switch self {
             case .chats: "Chats"
+            case .today: "Today"
             case .newsletters: "Newsletters"
             case .lists: "Discussion lists"
             case .parcels: "Parcels"
@@ -139,7 +141,7 @@ struct PageWriter {
 
     // MARK: the lists
 
-    mutating func lists(_ all: [ConversationSummary], calendar: [EventStore.Tracked], now: Int, pageSize: Int,
+    mutating func lists(_ all: [ConversationSummary], calendar: [EventStore.Tracked], parcels: [JSONValue], now: Int, pageSize: Int,
                         clock: inout LocalClock) throws {
         // newest first, whatever order conversation-group wrote them in
         let newest = all.indices.sorted { a, b in
@@ -151,15 +153,99 @@ struct PageWriter {
                 for c in list[range] { item(c, into: &out, clock: &clock) }
             }
         }
-        var cards: [[UInt8]] = []
-        var seen = Set<String>()
-        for c in newest {
-            for (key, html) in c.parcelCards ?? parcelCards(c) where seen.insert(key).inserted { cards.append(html) }
-        }
-        try parcelList(NewestFirstPages(count: cards.count, pageSize: pageSize)) { range, out in
-            for card in cards[range] { out += card }
-        }
+        let byID = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let link = { (id: String) in byID[id].map { ($0.title, "c/" + $0.file + ".html") } }
+        try self.parcels(parcels, conversation: link, now: now, pageSize: pageSize, clock: &clock)
         try events(calendar, conversations: all, now: now, pageSize: pageSize, clock: &clock)
+        let eventLink = { (k: String) in Int(k).map { all[$0] }.map { ($0.title, "c/" + $0.file + ".html") } }
+        try today(calendar: calendar, eventConversation: eventLink, parcels: parcels, conversation: link, now: now, clock: &clock)
+    }
+
+    // MARK: parcels and today
+
+    /// How long a parcel without news stays where it was on the parcels page (as parcel-group
+    /// --open counts): after that it is with the earlier ones.
+    static let parcelNewsDays = 60
+
+    /// The parcels page's groups, in order: those waiting at a store (the nearest deadline
+    /// first), on their way, returned or in trouble, delivered or picked up (newest news first),
+    /// and those without news for two months.
+    static func parcelGroups(_ parcels: [JSONValue], now: Int) -> [(title: String, parcels: [JSONValue])] {
+        var groups: [[JSONValue]] = Array(repeating: [], count: 5)
+        for p in parcels {
+            let last = p["last_date"]?.stringValue.flatMap { CivilDate.epoch(rfc3339: $0) } ?? Int.min
+            let status = p["status"]?.stringValue
+            let k: Int
+            if last < now - parcelNewsDays * 86_400 { k = 4 }
+            else if status == "available_for_pickup" { k = 0 }
+            else if status == "returned" || status == "exception" { k = 2 }
+            else if status == "delivered" || status == "picked_up" { k = 3 }
+            else { k = 1 }
+            groups[k].append(p)
+        }
+        groups[0].sort { a, b in
+            let (x, y) = (a["pickup"]?["deadline"]?.stringValue ?? "~", b["pickup"]?["deadline"]?.stringValue ?? "~")
+            return x != y ? x < y : (a["parcel_id"]?.stringValue ?? "") < (b["parcel_id"]?.stringValue ?? "")
+        }
+        let titles = ["Waiting for pickup", "On the way", "Returned or in trouble", "Delivered or picked up", "Earlier"]
+        return zip(titles, groups).filter { !$0.1.isEmpty }.map { ($0.0, $0.1) }
+    }
+
+    /// The parcels' pages (parcel-group's records, newest news first), in groups, top-anchored
+    /// as the calendar's.
+    func parcels(_ parcels: [JSONValue], conversation: (String) -> (String, String)?, now: Int, pageSize: Int,
+                 clock: inout LocalClock) throws {
+        let all = Self.parcelGroups(parcels, now: now).flatMap { g in g.parcels.map { (g.title, $0) } }
+        var pages: [[UInt8]] = []
+        for start in stride(from: 0, to: all.count, by: pageSize) {
+            var content: [UInt8] = []
+            var heading: String?
+            for (part, p) in all[start..<min(all.count, start + pageSize)] {
+                if part != heading {
+                    if heading != nil { content += Array("</ul>".utf8) }
+                    content += Array("<h2>\(part)</h2><ul class=\"cards parcels\">".utf8)
+                    heading = part
+                }
+                bubbles.parcelCard(p, conversation: p["conversation_id"]?.stringValue.flatMap(conversation), into: &content)
+            }
+            pages.append(content + Array("</ul>".utf8))
+        }
+        try write(.parcels, pages: pages, empty: "No parcels.")
+    }
+
+    /// Today and tomorrow (in the site's zone): the events on them, the pickups due and the
+    /// deliveries expected.
+    func today(calendar: [EventStore.Tracked], eventConversation: (String) -> (String, String)?, parcels: [JSONValue],
+               conversation: (String) -> (String, String)?, now: Int, clock: inout LocalClock) throws {
+        var content = Array("<h1>Today</h1>".utf8)
+        let today = clock.local(now).days
+        for (k, name) in ["Today", "Tomorrow"].enumerated() {
+            let day = today + k
+            let date = CivilDate.dateText(days: day)
+            content += Array("<section class=\"today\"><h2>\(name) · <time datetime=\"\(date)\">\(LocalClock.dayText(days: day))</time></h2>".utf8)
+            var cards: [UInt8] = []
+            if let window = EventGroup.day(date, zone: clock.zone) {
+                for record in StoredEvents.occurrences(of: calendar, in: window, zone: clock.zone) {
+                    guard let v = try? JSONValue.parse(record), var e = Event(json: v) else { continue }
+                    if let start = v["occurrence_start"]?.stringValue {  // the occurrence, not the series' first
+                        let end = v["occurrence_end"]?.stringValue
+                        if e.allDay || start.hasSuffix("Z") { (e.start, e.end) = (start, end) } else { (e.startLocal, e.endLocal) = (start, end) }
+                    }
+                    bubbles.eventCard(e, conversation: v["conversation_id"]?.stringValue.flatMap(eventConversation), into: &cards, clock: &clock)
+                }
+            }
+            for p in parcels {
+                let status = p["status"]?.stringValue
+                guard let status, !ParcelGroup.finished.contains(status) else { continue }
+                let due = (status == "available_for_pickup" && p["pickup"]?["deadline"]?.stringValue == date)
+                    || p["expected_delivery"]?.stringValue == date
+                if due { bubbles.parcelCard(p, conversation: p["conversation_id"]?.stringValue.flatMap(conversation), into: &cards) }
+            }
+            content += cards.isEmpty ? Array("<p class=\"empty\">Nothing.</p>".utf8) : Array("<ul class=\"cards\">".utf8) + cards + Array("</ul>".utf8)
+            content += Array("</section>".utf8)
+        }
+        try site.write("today.html", Self.page(templates, title: "Today", root: "", nav: nav(root: "", current: .today),
+                                                content: content, remoteImages: remoteImages))
     }
 
     /// A list of conversations: the pages `pages` of it (all by default), each item written by `items`.
@@ -167,12 +253,6 @@ struct PageWriter {
                           items: (Range<Int>, inout [UInt8]) throws -> Void) throws {
         try write(section, layout, pages: pages ?? 1...layout.pageCount, list: "<ol class=\"conversations\">", end: "</ol>",
                   empty: "Nothing here.", items: items)
-    }
-
-    /// The parcels' cards, each parcel once.
-    func parcelList(_ layout: NewestFirstPages, pages: ClosedRange<Int>? = nil, items: (Range<Int>, inout [UInt8]) throws -> Void) throws {
-        try write(.parcels, layout, pages: pages ?? 1...layout.pageCount, list: "<ul class=\"cards parcels\">", end: "</ul>",
-                  empty: "No parcels.", items: items)
     }
 
     /// Pages of a list that is newest first, numbered from its oldest as a conversation's are.
@@ -241,15 +321,6 @@ struct PageWriter {
         if c.unreadCount > 0 { f.set(.unread, String(c.unreadCount)) }
         f.set(.count, String(c.messageCount))
         templates.item.render(f.values, into: &out)
-    }
-
-    /// The cards of a conversation's parcels, each with its carrier and number.
-    func parcelCards(_ c: ConversationSummary) -> [(key: String, html: [UInt8])] {
-        c.shipments.map { s in
-            var out: [UInt8] = []
-            bubbles.parcelCard(s, conversation: (c.title, "c/" + c.file + ".html"), into: &out)
-            return ((s["carrier"]?.stringValue ?? "") + "\u{0}" + (s["tracking_number"]?.stringValue ?? ""), out)
-        }
     }
 
     /// The calendar's cards, upcoming (soonest first) then past (latest first), --list-page-size

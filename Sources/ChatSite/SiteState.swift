@@ -5,12 +5,12 @@ import SQLite
 
 /// What a site rendered from a mailstore database remembers, in `.mailstore-site.db` in its
 /// folder: the database, settings and change counter it was last rendered at, what the lists
-/// show of each conversation, which messages each conversation's pages show, the parcels' cards,
-/// and the site's files. A delivery then renders the pages of what changed and the list pages
+/// show of each conversation, which messages each conversation's pages show, and the site's
+/// files. A delivery then renders the pages of what changed and the list pages
 /// the change reaches, and every other file is left as it is, however big the mailbox.
 final class SiteState {
     static let name = ".mailstore-site.db"
-    static let version = 2
+    static let version = 3
     let db: Database
 
     /// A conversation as the lists show it.
@@ -53,10 +53,6 @@ final class SiteState {
                   last_date TEXT NOT NULL, file TEXT NOT NULL, title TEXT NOT NULL, head BLOB NOT NULL, item BLOB NOT NULL);
                 CREATE INDEX listed_in_order ON listed(section, last_date DESC, id);
                 CREATE UNIQUE INDEX listed_by_file ON listed(file);
-                CREATE TABLE cards(conversation TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL,
-                  last_date TEXT NOT NULL, shown INTEGER NOT NULL, html BLOB NOT NULL, PRIMARY KEY(conversation, seq));
-                CREATE INDEX cards_in_order ON cards(shown, last_date DESC, conversation, seq);
-                CREATE INDEX cards_by_key ON cards(key);
                 CREATE TABLE files(name TEXT PRIMARY KEY) WITHOUT ROWID;
                 CREATE TABLE shown(conversation TEXT NOT NULL, position INTEGER NOT NULL, message TEXT NOT NULL,
                   PRIMARY KEY(conversation, position)) WITHOUT ROWID;
@@ -98,10 +94,10 @@ final class SiteState {
         return try value("counter").flatMap { Int($0) }
     }
 
-    /// Forgets every conversation, card and page (not the files: a whole render removes those it
-    /// does not write again).
+    /// Forgets every conversation and page (not the files: a whole render removes those it does
+    /// not write again).
     func reset() throws {
-        try db.execute("DELETE FROM listed; DELETE FROM cards; DELETE FROM shown; DELETE FROM state")
+        try db.execute("DELETE FROM listed; DELETE FROM shown; DELETE FROM state")
     }
 
     // MARK: the lists
@@ -122,16 +118,10 @@ final class SiteState {
         try db.run("INSERT OR REPLACE INTO listed(id, change, section, last_date, file, title, head, item) VALUES(?, ?, ?, ?, ?, ?, ?, ?)",
                    .text(c.id), .integer(change), .text(c.section.rawValue), .text(c.lastDate), .text(c.file), .textBytes(Array(c.title.utf8)),
                    .blob(head), .blob(c.item ?? []))
-        try db.run("DELETE FROM cards WHERE conversation = ?", .text(c.id))
-        for (seq, card) in (c.parcelCards ?? []).enumerated() {
-            try db.run("INSERT INTO cards(conversation, seq, key, last_date, shown, html) VALUES(?, ?, ?, ?, 0, ?)",
-                       .text(c.id), .integer(seq), Self.key(card.key), .text(c.lastDate), .blob(card.html))
-        }
     }
 
     func remove(conversation id: String) throws {
         try db.run("DELETE FROM listed WHERE id = ?", .text(id))
-        try db.run("DELETE FROM cards WHERE conversation = ?", .text(id))
         try db.run("DELETE FROM shown WHERE conversation = ?", .text(id))
     }
 
@@ -155,8 +145,7 @@ final class SiteState {
     }
 
     func count(_ section: PageWriter.Section) throws -> Int {
-        section == .parcels ? try db.integer("SELECT count(*) FROM cards WHERE shown = 1") ?? 0
-            : try db.integer("SELECT count(*) FROM listed WHERE section = ?", .text(section.rawValue)) ?? 0
+        try db.integer("SELECT count(*) FROM listed WHERE section = ?", .text(section.rawValue)) ?? 0
     }
 
     /// How many of its list come before the conversation that was last at `lastDate` with `id`
@@ -169,54 +158,8 @@ final class SiteState {
 
     /// The items `range` (counted from the newest) of a list, one after the other.
     func items(_ section: PageWriter.Section, _ range: Range<Int>, into out: inout [UInt8]) throws {
-        let sql = section == .parcels
-            ? "SELECT html FROM cards WHERE shown = 1 ORDER BY last_date DESC, conversation, seq LIMIT ? OFFSET ?"
-            : "SELECT item FROM listed WHERE section = '\(section.rawValue)' ORDER BY last_date DESC, id LIMIT ? OFFSET ?"
+        let sql = "SELECT item FROM listed WHERE section = '\(section.rawValue)' ORDER BY last_date DESC, id LIMIT ? OFFSET ?"
         try db.query(sql, [.integer(range.count), .integer(range.lowerBound)]) { s in s.appendBytes(0, to: &out) }
-    }
-
-    // MARK: the parcels' cards
-
-    /// A card's key (carrier and number, a zero between them) as stored.
-    static func key(_ key: String) -> SQLValue { .textBytes(Array(key.utf8)) }
-
-    /// The keys of a conversation's cards.
-    func cardKeys(of conversation: String) throws -> [String] {
-        var keys: [String] = []
-        try db.query("SELECT key FROM cards WHERE conversation = ?", [.text(conversation)]) { s in
-            keys.append(String(decoding: s.bytes(0), as: UTF8.self))
-        }
-        return keys
-    }
-
-    /// Shows the card of `key` that comes first (the newest conversation's, its first), as the
-    /// parcels page shows each parcel once.
-    func chooseShownCard(_ key: String) throws {
-        try db.run("UPDATE cards SET shown = 0 WHERE key = ? AND shown = 1", Self.key(key))
-        try db.run("""
-            UPDATE cards SET shown = 1 WHERE rowid =
-              (SELECT rowid FROM cards WHERE key = ?1 ORDER BY last_date DESC, conversation, seq LIMIT 1)
-            """, Self.key(key))
-    }
-
-    /// How many shown cards come before the one shown for `key`, counted from the newest; nil when none is.
-    func newerCards(than key: String) throws -> Int? {
-        guard let (conversation, seq, lastDate) = try db.row("SELECT conversation, seq, last_date FROM cards WHERE key = ? AND shown = 1",
-                                                             [Self.key(key)], { s in (s.text(0) ?? "", s.integer(1), s.text(2) ?? "") })
-        else { return nil }
-        let (c, d) = (SQLValue.text(conversation), SQLValue.text(lastDate))
-        return (try db.integer("SELECT count(*) FROM cards WHERE shown = 1 AND last_date > ?", d) ?? 0)
-            + (try db.integer("SELECT count(*) FROM cards WHERE shown = 1 AND last_date = ? AND conversation < ?", d, c) ?? 0)
-            + (try db.integer("SELECT count(*) FROM cards WHERE shown = 1 AND last_date = ? AND conversation = ? AND seq < ?", d, c,
-                              .integer(seq)) ?? 0)
-    }
-
-    /// Marks the first card of each key shown, every card stored in the lists' order: a whole render.
-    func showFirstCards() throws {
-        try db.execute("""
-            UPDATE cards SET shown = 1 WHERE rowid IN
-              (SELECT first_value(rowid) OVER (PARTITION BY key ORDER BY last_date DESC, conversation, seq) FROM cards)
-            """)
     }
 
     // MARK: the files

@@ -9,7 +9,7 @@ public enum ItemField: Int, CaseIterable { case href, avatar, initials, title, s
 public enum BubbleField: Int, CaseIterable {
     case anchor, message_id, side, sender, subject, forwarded, text, lang, preview, folded, folded_label, attachments, cards, time, datetime, unread, notes
 }
-public enum ParcelField: Int, CaseIterable { case carrier, number, url, store, deadline, code, conversation, conversation_href }
+public enum ParcelField: Int, CaseIterable { case carrier, number, url, store, deadline, code, conversation, conversation_href, status, status_class, expected }
 public enum EventField: Int, CaseIterable { case summary, when, datetime, location, url, status, cancelled, repeats, conversation, conversation_href }
 
 /// The look of the site: five templates and a stylesheet. Built in; a folder given with

@@ -5,6 +5,7 @@ import CivilTime
 import Events
 import JSONLines
 import MailStore
+import Parcels
 import SQLite
 import UnixFilter
 
@@ -16,8 +17,9 @@ import UnixFilter
 extension ChatRender {
     /// Raised when the same records make other pages (the site of an older chat-render is then
     /// rendered whole, not left half in the old way): 2, a message's HTML in a file of its own;
-    /// 3, hard-wrapped text flowing; 4, the lists numbered from their oldest page.
-    static let pagesVersion = "4"
+    /// 3, hard-wrapped text flowing; 4, the lists numbered from their oldest page; 5, parcels by
+    /// their status and a Today page.
+    static let pagesVersion = "5"
     /// What sites of earlier versions kept beside their pages.
     static let formerStateFiles = [".mailstore-render", ".mailstore-lists"]
 
@@ -31,8 +33,9 @@ extension ChatRender {
             run.diagnostics.error("\(out)/\(SiteState.name): \(error)")
             throw Exit(.ioError)
         }
-        var job = StoreRender(store: store, state: state, site: site, spool: spool, clock: clock, render: self,
-                              renderer: BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site))
+        var renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site)
+        renderer.parcelOf = { shipment, id in (try? store.parcel(of: shipment, in: id)) ?? nil }
+        var job = StoreRender(store: store, state: state, site: site, spool: spool, clock: clock, render: self, renderer: renderer)
         try store.snapshot {
             let settings = [Self.pagesVersion, try store.storeID(), zone, String(remoteImages), String(messagesPerPage), String(listPageSize),
                             templates.fingerprint].joined(separator: " ")
@@ -87,9 +90,9 @@ struct StoreRender {
             list(&c)
             try state.put(c, change: row.change, head: try renderPages(c))
         }
-        try state.showFirstCards()
-        for section in Self.conversationLists + [.parcels] { try writeList(section, from: nil, count: try state.count(section)) }
+        for section in Self.conversationLists { try writeList(section, from: nil, count: try state.count(section)) }
         try writeCalendar()
+        try writeParcels()
         superseded = previous  // every file of before: those not written again go
         replaced = []
         try finish()
@@ -102,28 +105,22 @@ struct StoreRender {
         let changed = try store.conversations(changedAfter: since)
         let removed = try store.removed(after: since)
         // where each change was: the lists from there to their newest page change
-        let lists = Self.conversationLists + [.parcels]
+        let lists = Self.conversationLists
         func counts() throws -> [PageWriter.Section: Int] { Dictionary(uniqueKeysWithValues: try lists.map { ($0, try state.count($0)) }) }
         var count = try counts()  // the lists as they were, then as they are
         let countBefore = count
         var reached: [PageWriter.Section: Int] = [:]
-        var cardKeys = Set<String>()
         func reach(_ section: PageWriter.Section, newer: Int) {
             let layout = NewestFirstPages(count: count[section] ?? 0, pageSize: render.listPageSize)
             let page = layout.page(ofItem: layout.count - 1 - newer)
             reached[section] = min(reached[section] ?? page, page)
-        }
-        func reachCards() throws {
-            for key in cardKeys { if let n = try state.newerCards(than: key) { reach(.parcels, newer: n) } }
         }
         var before: [String: SiteState.Listed] = [:]
         for id in changed.map(\.id) + removed.conversations {
             guard before[id] == nil, let old = try state.listed(id) else { continue }
             before[id] = old
             reach(old.section, newer: try state.newer(than: id, lastDate: old.lastDate, in: old.section))
-            cardKeys.formUnion(try state.cardKeys(of: id))
         }
-        try reachCards()
 
         let calendarChanged = try store.calendarChanged(after: since)
         let present = Set(changed.map(\.id))
@@ -141,13 +138,10 @@ struct StoreRender {
             }
             list(&c)
             try state.put(c, change: row.change, head: try renderPages(c, since: since, old: before[row.id]))
-            cardKeys.formUnion((c.parcelCards ?? []).map(\.key))
             after.append(c)
         }
-        for key in cardKeys { try state.chooseShownCard(key) }
         count = try counts()
         for c in after { reach(c.section, newer: try state.newer(than: c.id, lastDate: c.lastDate, in: c.section)) }
-        try reachCards()
         replaced += removed.messages.map { "m/\(BubbleRenderer.anchor($0))." }
 
         for section in lists {
@@ -155,6 +149,14 @@ struct StoreRender {
         }
         let due = try state.value("calendar_until").flatMap { Int($0) } ?? 0
         if calendarChanged || render.now >= due { try writeCalendar() }
+        let parcelsDue = try state.value("parcels_until").flatMap { Int($0) } ?? 0
+        // a parcel's card names its conversation: one whose title changed is named again
+        let renamed = after.contains { c in before[c.id].map { $0.title != c.title } ?? false }
+        if try store.parcelsChanged(after: since) || renamed || render.now >= parcelsDue {
+            try writeParcels()
+        } else {
+            try writeToday()
+        }
         try finish()
     }
 
@@ -173,7 +175,6 @@ struct StoreRender {
         var item: [UInt8] = []
         pages.item(c, into: &item, clock: &clock)
         c.item = item
-        c.parcelCards = pages.parcelCards(c)
     }
 
     /// A conversation's pages, and those of its messages: after change counter `since`, of a
@@ -233,11 +234,7 @@ struct StoreRender {
             superseded += (layout.pageCount..<before).map { section.rawValue + ".p\($0).html" }
         }
         let items = { (range: Range<Int>, out: inout [UInt8]) in try state.items(section, range, into: &out) }
-        if section == .parcels {
-            try pages.parcelList(layout, pages: first...layout.pageCount, items: items)
-        } else {
-            try pages.conversationList(section, layout, pages: first...layout.pageCount, items: items)
-        }
+        try pages.conversationList(section, layout, pages: first...layout.pageCount, items: items)
     }
 
     /// The calendar's pages, and when they are due again though nothing changes (when an
@@ -260,6 +257,41 @@ struct StoreRender {
         try pages.events(calendar, conversations: conversations, now: render.now, pageSize: render.listPageSize, clock: &clock)
         replaced.append("events.")  // its pages that are not written again are no more
         try state.set("calendar_until", String(until))
+    }
+
+    /// A conversation's title and page, as the site lists it.
+    func link(_ id: String) -> (String, String)? {
+        (try? state.listed(id))?.map { ($0.title, "c/" + $0.file + ".html") }
+    }
+
+    /// The parcels' pages, the Today page, and when the parcels' pages are due again though
+    /// nothing changes (when a parcel's news grows old enough to move it to the earlier ones).
+    mutating func writeParcels() throws {
+        var parcels: [JSONValue] = []
+        try store.parcels { parcels.append(try JSONValue.parse($0)) }
+        try pages.parcels(parcels, conversation: link, now: render.now, pageSize: render.listPageSize, clock: &clock)
+        replaced.append("parcels.")
+        var until = Int.max
+        for p in parcels {
+            guard let last = p["last_date"]?.stringValue.flatMap({ CivilDate.epoch(rfc3339: $0) }) else { continue }
+            let moves = last + PageWriter.parcelNewsDays * 86_400 + 1
+            if moves > render.now { until = min(until, moves) }
+        }
+        try state.set("parcels_until", String(until))
+        try writeToday(parcels)
+    }
+
+    /// Today's and tomorrow's events, pickups and deliveries: written at every run, as the day moves.
+    mutating func writeToday(_ known: [JSONValue]? = nil) throws {
+        var parcels = known ?? []
+        if known == nil {
+            var open = ParcelGroup()
+            open.openOnly = true
+            open.now = render.now
+            try store.parcels(open) { parcels.append(try JSONValue.parse($0)) }
+        }
+        let calendar = try store.calendar()
+        try pages.today(calendar: calendar, eventConversation: link, parcels: parcels, conversation: link, now: render.now, clock: &clock)
     }
 
     /// Waits for the pages to be written; removes the files this run replaced and did not write

@@ -688,9 +688,9 @@ public final class MailStore {
     // MARK: deriving
 
     private func deriveTouched() throws {
+        try deriveParcels()  // first: a parcel's news touches the conversations its cards are in
         for id in touchedConversations.sorted() { try deriveConversation(id) }
         for group in touchedEventGroups.sorted() { try deriveEvents(group) }
-        try deriveParcels()
         touchedConversations.removeAll()
         touchedEventGroups.removeAll()
     }
@@ -729,19 +729,27 @@ public final class MailStore {
         for c in codes.sorted() { try db.query(select + " o.code_key = ? AND o.number_key IS NULL", [.text(c)], read) }
         let parcels = ParcelGroup.group(observations)
         var gone = Set(numbers).union(codes.map { "pickup:" + $0 })
-        var existing = Set<String>()
+        var existing: [String: [UInt8]] = [:]
         for id in gone {
-            if try db.integer("SELECT count(*) FROM parcels WHERE id = ?", .text(id)) ?? 0 > 0 { existing.insert(id) }
+            if let record = try db.row("SELECT record FROM parcels WHERE id = ?", [.text(id)], { $0.bytes(0) }) { existing[id] = record }
             try db.run("DELETE FROM parcels WHERE id = ?", .text(id))
         }
         for p in parcels {
             let f = p.facts
+            let record = p.json()
             try db.run("INSERT OR REPLACE INTO parcels(id, status, last_date, deadline, expected_delivery, record, change) VALUES(?, ?, ?, ?, ?, ?, ?)",
                        .text(p.id), f.status.map(SQLValue.text) ?? .null, .text(f.lastDate), f.deadline.map(SQLValue.text) ?? .null,
-                       f.expectedDelivery.map(SQLValue.text) ?? .null, .textBytes(p.json()), .integer(change))
+                       f.expectedDelivery.map(SQLValue.text) ?? .null, .textBytes(record), .integer(change))
             gone.remove(p.id)
+            if existing[p.id] != record {
+                // every card of it shows its latest status: the messages that carry one change
+                for id in p.messageIDs {
+                    try db.run("UPDATE messages SET change = ? WHERE id = ?", .integer(change), .text(id))
+                    if let c = try db.text("SELECT conversation_id FROM messages WHERE id = ?", .text(id)) { touchedConversations.insert(c) }
+                }
+            }
         }
-        for id in gone.intersection(existing).sorted() {
+        for id in gone.intersection(existing.keys).sorted() {
             try db.run("INSERT INTO removed(kind, id, change) VALUES('parcel', ?, ?)", .text(id), .integer(change))
         }
     }

@@ -240,10 +240,35 @@ extension MailStore {
     /// The ids of the conversations and messages removed after change counter `after`.
     public func removed(after: Int) throws -> (conversations: [String], messages: [String]) {
         var result: (conversations: [String], messages: [String]) = ([], [])
-        try db.query("SELECT kind, id FROM removed WHERE change > ?", [.integer(after)]) { s in
+        try db.query("SELECT kind, id FROM removed WHERE change > ? AND kind IN ('conversation', 'message')", [.integer(after)]) { s in
             if s.text(0) == "message" { result.messages.append(s.text(1) ?? "") } else { result.conversations.append(s.text(1) ?? "") }
         }
         return result
+    }
+
+    /// Whether a parcel changed, came or went after change counter `after`.
+    public func parcelsChanged(after: Int) throws -> Bool {
+        try db.integer("SELECT EXISTS (SELECT 1 FROM parcels WHERE change > ?1) OR EXISTS (SELECT 1 FROM removed WHERE kind = 'parcel' AND change > ?1)",
+                       .integer(after)) != 0
+    }
+
+    /// parcel-group's record of the parcel a shipment of message `messageID` is about: by its
+    /// carrier and number, else (a pickup code alone) the parcel that holds the message.
+    public func parcel(of shipment: JSONValue, in messageID: String) throws -> JSONValue? {
+        guard let o = ParcelGroup.observation(shipment, messageID: messageID, date: "", conversationID: nil, order: 0) else { return nil }
+        var ids: [String] = []
+        if let key = o.numberKey { ids.append(key) }
+        if let code = o.codeKey {
+            ids.append("pickup:" + code)
+            try db.query("SELECT number_key FROM parcel_observations WHERE code_key = ? AND number_key IS NOT NULL ORDER BY number_key LIMIT 1",
+                         [.text(code)]) { ids.append($0.text(0) ?? "") }
+        }
+        for id in ids {
+            if let record = try db.row("SELECT record FROM parcels WHERE id = ?", [.text(id)], { $0.bytes(0) }) {
+                return try JSONValue.parse(record)
+            }
+        }
+        return nil
     }
 
     /// The calendar, in event-group's order.

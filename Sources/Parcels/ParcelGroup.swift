@@ -158,6 +158,13 @@ public struct ParcelGroup {
 
         public var lastTime: String { observations.last?.time ?? "" }
 
+        /// Its mails' ids, in the order their news happened.
+        public var messageIDs: [String] {
+            var ids: [String] = []
+            for o in observations where !ids.contains(o.messageID) { ids.append(o.messageID) }
+            return ids
+        }
+
         /// The latest status by when it happened; a finished parcel stays finished whatever
         /// earlier news comes after (a late "shipped" after "picked up").
         var status: (status: String, observation: Observation)? {
@@ -223,9 +230,7 @@ public struct ParcelGroup {
             w.field("expected_delivery", expectedDelivery)
             w.field("tracking_url", observations.last(where: { $0.trackingURL != nil })?.trackingURL)
             w.field("conversation_id", observations.last?.conversationID)
-            var ids: [String] = []
-            for o in observations where !ids.contains(o.messageID) { ids.append(o.messageID) }
-            w.field("message_ids", strings: ids)
+            w.field("message_ids", strings: messageIDs)
             w.field("first_date", observations.first?.time)
             w.field("last_date", observations.last?.time)
             w.endObject()

@@ -11,8 +11,8 @@ struct ChatRenderCommand: ParsableCommand {
         discussion: """
             Reads conversation-group's conversations (--conversations) and the message records \
             they hold (the inputs), and writes into --out an index of conversations, a page per \
-            conversation, lists of newsletters, discussion lists, parcels, events and archived \
-            conversations, and a stylesheet. Pages that would not change are not written. \
+            conversation, a Today page, lists of newsletters, discussion lists, parcels, events \
+            and archived conversations, and a stylesheet. Pages that would not change are not written. \
             See chat-render(1).
 
             Example:
@@ -26,6 +26,9 @@ struct ChatRenderCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("conversation-group's output (without --embed).", valueName: "file"))
     var conversations: String?
+
+    @Option(help: ArgumentHelp("parcel-group's output for the same mail: each parcel card shows its parcel's latest status (without it, the mail's own).", valueName: "file"))
+    var parcels: String?
 
     @Option(help: ArgumentHelp("Render a mailstore database instead of files: only what changed since the site's last render.", valueName: "db"))
     var store: String?
@@ -58,11 +61,13 @@ struct ChatRenderCommand: ParsableCommand {
         if out.isEmpty { throw ValidationError("--out: give a folder") }
         if (conversations == nil) == (store == nil) { throw ValidationError("give --conversations and the message files, or --store") }
         if store != nil && !common.inputs.isEmpty { throw ValidationError("--store renders the database: give no message files") }
+        if store != nil && parcels != nil { throw ValidationError("--store has its parcels: give no --parcels") }
     }
 
     func run() throws {
         var tool = ChatRender()
         tool.conversationsPath = conversations ?? ""
+        tool.parcelsPath = parcels
         tool.out = out
         tool.zone = zone ?? EventGroup.systemZone()
         if let now { tool.now = EventGroup.instant(now, zone: tool.zone)! }

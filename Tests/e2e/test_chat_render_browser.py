@@ -101,7 +101,7 @@ def open_page(browser, root, name, scheme="light", width=1100):
 
 def test_every_page_opens_from_disk_quietly_with_its_messages_in_order_mine_on_the_right(chromium, site):
     messages = {json.loads(l)["id"]: json.loads(l) for l in (site.parent / "messages.jsonl").read_text().splitlines()}
-    pages = ["index.html", "newsletters.html", "lists.html", "parcels.html", "events.html", "archived.html"]
+    pages = ["index.html", "today.html", "newsletters.html", "lists.html", "parcels.html", "events.html", "archived.html"]
     pages += ["c/" + p.name for p in sorted((site / "c").glob("*.html"))] + ["m/" + p.name for p in sorted((site / "m").glob("*.html"))]
     mine_seen = 0
     for name in pages:
@@ -134,7 +134,7 @@ def test_axe_finds_no_serious_or_critical_violation(chromium, site, scheme):
     from axe_playwright_python.sync_playwright import Axe
     group = next(p for p in (site / "c").glob("*.html") if "Trip photos" in p.read_text())
     newsletter = next(p for p in (site / "c").glob("*.html") if "Spring reading list" in p.read_text())
-    for name in ["index.html", "c/" + group.name, "c/" + newsletter.name, "events.html", "parcels.html"]:
+    for name in ["index.html", "c/" + group.name, "c/" + newsletter.name, "events.html", "parcels.html", "today.html"]:
         for width in (320, 1100):
             context, page, _ = open_page(chromium, site, name, scheme, width)
             results = Axe().run(page)

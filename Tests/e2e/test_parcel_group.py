@@ -136,11 +136,16 @@ def store_parcels(db, *args):
     return records(r.stdout)
 
 
+SHOP = {"m1", "m2"}  # the shop writes the first mails, 7-ELEVEN the rest: two conversations
+
+
 def keyed(mails):
     """Records the store can key: the story's mails with a sender and a recipient."""
     out = []
     for m in mails:
-        m = dict(m, **{"from": {"name": "7-ELEVEN", "address": "notice@7-11.example.tw"},
+        sender = {"name": "山海家居", "address": "orders@shop.example.tw"} if m["id"] in SHOP else \
+            {"name": "7-ELEVEN", "address": "notice@7-11.example.tw"}
+        m = dict(m, **{"from": sender,
                        "to": [{"name": None, "address": "mei@example.tw"}], "cc": [], "labels": []})
         m.pop("participant_hash", None)
         out.append(m)
@@ -159,13 +164,14 @@ def test_the_store_in_any_order_equals_parcel_group(tmp_path, seed):
     db = tmp_path / "mail.db"
     for m in mails:
         assert run("mailstore", "add", "-q", db, "--me", "mei@example.tw", input=json.dumps(m) + "\n").returncode == 0
-    conversation = json.loads(run("mailstore", "search", "--output", "conversations", db, "id:m1").stdout)["conversation_id"]
-    expected = group(*[dict(m, participant_hash=conversation) for m in mails])
+    hashes = {m["id"]: json.loads(run("mailstore", "search", "--output", "conversations", db, f"id:{m['id']}").stdout)["conversation_id"]
+              for m in mails}
+    expected = group(*[dict(m, participant_hash=hashes[m["id"]]) for m in mails])
     assert store_parcels(db) == expected
     # the code both numbers carry goes with the first number
     assert [p["message_ids"] for p in expected if p["parcel_id"] == "seven_eleven:A0000000001"] == [["n2", "m3"]]
     for args in (["--open", "--now", "2026-03-10T00:00:00Z"], ["--agenda", "2026-03-13"]):
-        assert store_parcels(db, *args) == group(*[dict(m, participant_hash=conversation) for m in mails], args=args)
+        assert store_parcels(db, *args) == group(*[dict(m, participant_hash=hashes[m["id"]]) for m in mails], args=args)
 
 
 def test_the_generated_parcel_stories_in_shuffled_batches(tmp_path):
@@ -205,3 +211,81 @@ def test_the_generated_stories_end_in_their_state(tmp_path):
     counts, misses = compare(json.loads((tmp_path / "p.truth.parcels.json").read_text()), parcels)
     assert counts["right"] >= 0.82 * counts["parcels"], (counts, misses[:10])
     assert counts["split"] <= 0.05 * counts["parcels"], counts
+
+
+# -- chat-render: the parcels page by status, cards with the parcel's latest status, Today
+
+import re
+import shutil
+
+
+def site_text(site, name):
+    return (site / name).read_text()
+
+
+def render_files(tmp_path, mails, out, *args, with_parcels=True, now="2026-03-10T00:00:00Z"):
+    lines = "".join(json.dumps(m) + "\n" for m in keyed(mails))
+    keyed_lines = run("participant-hash", "--me", "mei@example.tw", input=lines).stdout
+    (tmp_path / "m.jsonl").write_bytes(keyed_lines)
+    (tmp_path / "c.jsonl").write_bytes(run("conversation-group", "--now", now, input=keyed_lines).stdout)
+    (tmp_path / "p.jsonl").write_bytes(run("parcel-group", input=keyed_lines).stdout)
+    extra = ["--parcels", tmp_path / "p.jsonl"] if with_parcels else []
+    r = run("chat-render", "--conversations", tmp_path / "c.jsonl", *extra, "--out", out, "--zone", "Asia/Taipei",
+            "--now", now, *args, tmp_path / "m.jsonl")
+    assert r.returncode == 0, r.stderr
+    return keyed_lines
+
+
+def others():
+    return [mail("u1", "2026-03-08T00:00:00Z", shipment("ups", "1Z999AA10123456784", "out_for_delivery", expected="2026-03-10")),
+            mail("d1", "2025-10-01T00:00:00Z", shipment("dhl", "9558000804", "in_transit")),
+            mail("f1", "2026-03-03T00:00:00Z", shipment("fedex", "449044304137821", "exception"))]
+
+
+def test_the_parcels_page_groups_parcels_by_where_they_are(tmp_path):
+    render_files(tmp_path, story()[:2] + others(), tmp_path / "site")
+    page = site_text(tmp_path / "site", "parcels.html")
+    headings = re.findall(r"<h2>([^<]+)</h2>", page)
+    assert headings == ["Waiting for pickup", "On the way", "Returned or in trouble", "Earlier"]
+    waiting = page.split("<h2>Waiting for pickup</h2>")[1].split("<h2>")[0]
+    assert "F1234567890" in waiting and '<span class="code">8842</span>' in waiting and "Thu 12 Mar 2026" in waiting
+    assert "9558000804" in page.split("<h2>Earlier</h2>")[1]
+
+
+def test_a_card_shows_its_parcels_latest_status(tmp_path):
+    render_files(tmp_path, story(), tmp_path / "latest")
+    render_files(tmp_path, story(), tmp_path / "own", with_parcels=False)
+    latest = "".join(site_text(tmp_path / "latest", "c/" + p.name) for p in sorted((tmp_path / "latest" / "c").glob("*.html")))
+    own = "".join(site_text(tmp_path / "own", "c/" + p.name) for p in sorted((tmp_path / "own" / "c").glob("*.html")))
+    assert latest.count('<span class="parcel-status">Picked up</span>') == 4
+    assert '<span class="parcel-status">On the way</span>' in own  # without --parcels, each mail's own
+    # the parcels page is the same either way: gathered from the messages when not given
+    assert site_text(tmp_path / "latest", "parcels.html") == site_text(tmp_path / "own", "parcels.html")
+
+
+def test_today_shows_the_pickups_due_and_the_deliveries_expected(tmp_path):
+    render_files(tmp_path, story()[:2] + others(), tmp_path / "site", now="2026-03-11T02:00:00Z")
+    today = site_text(tmp_path / "site", "today.html")
+    tomorrow = today.split("Tomorrow")[1]
+    assert "F1234567890" in tomorrow and "8842" in tomorrow
+    assert "1Z999AA10123456784" not in today  # expected yesterday
+    assert 'aria-current="page">Today<' in today
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_stores_pages_follow_a_parcel_mail_by_mail(tmp_path, seed):
+    """Each mail of a story delivered alone, in an order: after each, chat-render --store's pages
+    are a whole render's (a card in an older mail shows the parcel's new status)."""
+    mails = keyed(story() + others())
+    random.Random(seed).shuffle(mails)
+    db, site = tmp_path / "mail.db", tmp_path / "site"
+    for k, m in enumerate(mails):
+        assert run("mailstore", "add", "-q", db, "--me", "mei@example.tw", input=json.dumps(m) + "\n").returncode == 0
+        for out in (site, tmp_path / "whole"):
+            # a message to a page: a card on an older page shows the parcel's news too
+            r = run("chat-render", "--store", db, "--out", out, "--zone", "Asia/Taipei", "--now", "2026-03-10T00:00:00Z",
+                    "--messages-per-page", "1")
+            assert r.returncode == 0, r.stderr
+        files = lambda d: {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file() and not p.name.startswith(".")}
+        assert files(site) == files(tmp_path / "whole"), k
+        shutil.rmtree(tmp_path / "whole")
