@@ -152,9 +152,10 @@ struct StoreRender {
         let parcelsDue = try state.value("parcels_until").flatMap { Int($0) } ?? 0
         // a parcel's card names its conversation: one whose title changed is named again
         let renamed = after.contains { c in before[c.id].map { $0.title != c.title } ?? false }
+        let todayWritten = try state.value("today")
         if try store.parcelsChanged(after: since) || renamed || render.now >= parcelsDue {
             try writeParcels()
-        } else {
+        } else if calendarChanged || todayWritten != Self.day(render.now, &clock) {
             try writeToday()
         }
         try finish()
@@ -292,7 +293,11 @@ struct StoreRender {
         }
         let calendar = try store.calendar()
         try pages.today(calendar: calendar, eventConversation: link, parcels: parcels, conversation: link, now: render.now, clock: &clock)
+        try state.set("today", Self.day(render.now, &clock))
     }
+
+    /// The date of `now` in the site's zone: the Today page is written again when it changes.
+    static func day(_ now: Int, _ clock: inout LocalClock) -> String { CivilDate.dateText(days: clock.local(now).days) }
 
     /// Waits for the pages to be written; removes the files this run replaced and did not write
     /// again, and lists those it wrote.

@@ -289,3 +289,16 @@ def test_the_stores_pages_follow_a_parcel_mail_by_mail(tmp_path, seed):
         files = lambda d: {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file() and not p.name.startswith(".")}
         assert files(site) == files(tmp_path / "whole"), k
         shutil.rmtree(tmp_path / "whole")
+
+
+def test_the_stores_today_page_moves_with_the_day(tmp_path):
+    db, site = tmp_path / "mail.db", tmp_path / "site"
+    for m in keyed(story()[:2] + others()):
+        assert run("mailstore", "add", "-q", db, "--me", "mei@example.tw", input=json.dumps(m) + "\n").returncode == 0
+    for now in ["2026-03-10T02:00:00Z", "2026-03-11T02:00:00Z", "2026-03-11T09:00:00Z"]:
+        for out in (site, tmp_path / "whole"):
+            r = run("chat-render", "--store", db, "--out", out, "--zone", "Asia/Taipei", "--now", now)
+            assert r.returncode == 0, r.stderr
+        assert site_text(site, "today.html") == site_text(tmp_path / "whole", "today.html"), now
+        shutil.rmtree(tmp_path / "whole")
+    assert "F1234567890" in site_text(site, "today.html").split("Tomorrow")[1]
