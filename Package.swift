@@ -62,7 +62,7 @@ let package = Package(
                 resources: [.embedInCode("templates")]),
 
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "JSONLines", "Parcels", "SQLite", "UnixFilter"]),
+        .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "JSONLines", "Parcels", "SQLite", "UnixFilter"]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
         .executableTarget(name: "html-sanitize", dependencies: ["Sanitize", "UnixFilter"]),

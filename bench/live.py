@@ -37,12 +37,16 @@ TURNS = 3
 
 
 def conversations(size, mbox):
-    """mbox-to-conversations' output for the mailbox: messages.jsonl and conversations.jsonl."""
+    """mbox-to-conversations' output for the mailbox: messages.jsonl, conversations.jsonl and
+    parcels.jsonl (parcel-group's, made here for an output of before it)."""
     out = DATA / f"{size}.live"
     if not (out / "conversations.jsonl").exists():
         print(f"running mbox-to-conversations on {mbox} into {out}...", file=sys.stderr)
         run([ROOT / "pipelines" / "mbox-to-conversations", "--me", ME, "--zone", ZONE, "--out", out, mbox],
             env=dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}"))
+    if not (out / "parcels.jsonl").exists():
+        with open(out / "messages.jsonl", "rb") as messages, open(out / "parcels.jsonl", "wb") as parcels:
+            subprocess.run([BIN / "parcel-group", "--no-progress"], stdin=messages, stdout=parcels, check=True)
     return out
 
 
@@ -93,7 +97,8 @@ def measure(size, scratch):
     for _ in range(TURNS):  # in turns, so that a spell of load from elsewhere falls on both
         for site, times, cmd in [
             (file_site, from_files, [BIN / "chat-render", "--no-progress", "--zone", ZONE, "--now", NOW,
-                                     "--conversations", work / "conversations.jsonl", "--out", file_site, work / "messages.jsonl"]),
+                                     "--conversations", work / "conversations.jsonl", "--parcels", work / "parcels.jsonl",
+                                     "--out", file_site, work / "messages.jsonl"]),
             (store_site, from_store, [BIN / "chat-render", "--no-progress", "--zone", ZONE, "--now", NOW,
                                       "--store", db, "--out", store_site]),
         ]:

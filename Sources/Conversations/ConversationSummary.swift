@@ -1,5 +1,4 @@
 import Events
-import Hashing
 import JSONLines
 
 /// What conversation-group keeps of one message: enough to summarize its conversation, not
@@ -57,7 +56,6 @@ struct Conversation {
     /// The read receipts and bounces of its messages (in the notices conversation: those whose
     /// message is not in the input).
     var reports: [MessageSummary] = []
-
 
     init(id: String, participants: [String]) {
         self.id = id

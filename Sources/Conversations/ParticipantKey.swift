@@ -22,7 +22,9 @@ public struct ParticipantKey: Equatable, Sendable {
 
     /// The joined participants: what is hashed, and readable.
     public var conversationKey: String { participants.joined(separator: ",") }
-    public var hash: String { SHA256.hex(Array(conversationKey.utf8)) }
+    public var hash: String { Self.hash(participants) }
+    /// The participant_hash of a key's participants.
+    public static func hash(_ participants: [String]) -> String { SHA256.hex(Array(participants.joined(separator: ",").utf8)) }
     public var isGroup: Bool { kind == .people && participants.count > 1 }
 
     public struct MissingFields: Error, CustomStringConvertible {

@@ -1,4 +1,3 @@
-import Hashing
 import JSONLines
 import UTF8Text
 
@@ -76,9 +75,9 @@ public enum StoredConversation {
     }
 
     /// The conversation `id` of `messages` (in the order they were stored: it breaks ties of
-    /// date), written as conversation-group writes it with `now`. Nil when there is no message.
-    /// Drafts among `messages` are left out; reports (read receipts, bounces) are listed as the
-    /// conversation's `reports`. Nil when there is neither a message nor a report.
+    /// date), written as conversation-group writes it with `now`. Drafts among `messages` are left
+    /// out; reports (read receipts, bounces) are listed as the conversation's `reports`. Nil when
+    /// there is neither a message nor a report.
     public static func derive(id: String, messages: [Message], rules: AddressRules, now: Int) -> Derived? {
         let normalizer = AddressNormalizer(rules: rules)
         var c = Conversation(id: id, participants: [])
@@ -94,7 +93,7 @@ public enum StoredConversation {
             if !keyed {  // the participants of the conversation's own messages, not of an auto-reply placed in it
                 let participants = m.summary.value("participants")?.arrayValue?.compactMap(\.stringValue) ?? []
                 if c.messages.isEmpty { c.participants = participants }
-                if SHA256.hex(Array(participants.joined(separator: ",").utf8)) == id {
+                if ParticipantKey.hash(participants) == id {
                     c.participants = participants
                     keyed = true
                 }

@@ -3,7 +3,6 @@ import Glibc
 #endif
 import Conversations
 import Events
-import Hashing
 import JSONLines
 import Parcels
 import SQLite
@@ -120,7 +119,7 @@ public final class MailStore {
     }
 
     /// A store of schema 1 or 2 made current: its reports and auto-replies placed with the
-    /// messages they answer, and every conversation derived again.
+    /// messages they answer, every conversation derived again, its messages' parcels read.
     private func placeAfterSchema3() throws {
         try batch {
             var rowids: [Int] = []
@@ -582,8 +581,7 @@ public final class MailStore {
         guard let (role, answers, current, participants) = try db.row(
             "SELECT role, answers, conversation_id, json_extract(summary, '$.participants') FROM messages WHERE rowid = ?", [.integer(rowid)],
             { s in (s.text(0), s.text(1), s.text(2) ?? "", Self.strings(s.text(3) ?? "[]")) }) else { return }
-        let key = SHA256.hex(Array(participants.joined(separator: ",").utf8))
-        let target = try placement(role: role, answers: answers, key: key)
+        let target = try placement(role: role, answers: answers, key: ParticipantKey.hash(participants))
         guard target != current else { return }
         try db.run("UPDATE messages SET conversation_id = ?, change = ? WHERE rowid = ?", .text(target), .integer(change), .integer(rowid))
         touchedConversations.insert(current)

@@ -1,6 +1,5 @@
 import Conversations
 import Events
-import Hashing
 import JSONLines
 import Parcels
 import SQLite
@@ -52,11 +51,10 @@ extension MailStore {
         let summary = try JSONRecord(s.bytes(2))
         // the message's own key: a report or an auto-reply is stored in the conversation it answers
         let participants = summary.value("participants")?.arrayValue?.compactMap(\.stringValue) ?? []
-        let joined = participants.joined(separator: ",")
         var conversation = JSONWriter(capacity: 80)
-        conversation.string(SHA256.hex(Array(joined.utf8)))
+        conversation.string(ParticipantKey.hash(participants))
         var key = JSONWriter(capacity: 80)
-        key.string(joined)
+        key.string(participants.joined(separator: ","))
         return record.updated([
             ("labels", s.bytes(1)),
             ("participants", Array(summary.rawValue("participants") ?? [])),
