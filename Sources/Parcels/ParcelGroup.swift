@@ -97,7 +97,9 @@ public struct ParcelGroup {
     /// A shipment's word on its parcel, or nil when it names neither a number nor a pickup code.
     public static func observation(_ s: JSONValue, messageID: String, date: String, conversationID: String?, order: Int) -> Observation? {
         let pickup = s["pickup"].flatMap(Self.pickup)
-        let number = s["tracking_number"]?.stringValue.map(normalized).flatMap { $0.isEmpty ? nil : $0 }
+        // a number that is the mail's own pickup code (a store's tracking link made with the
+        // code) is the code: the mail joins the parcel that has it
+        let number = s["tracking_number"]?.stringValue.map(normalized).flatMap { $0.isEmpty || $0 == pickup?.code ? nil : $0 }
         guard number != nil || pickup?.code != nil else { return nil }
         let statusTime = s["status_time"]?.stringValue
         return Observation(carrier: s["carrier"]?.stringValue, number: number, status: s["status"]?.stringValue,

@@ -65,6 +65,14 @@ def test_a_finished_parcel_is_not_reopened_by_mail_that_comes_late():
     assert group(*story(), returned)[0]["status"] == "returned"
 
 
+def test_a_number_that_is_the_pickup_code_is_the_code():
+    """A reminder whose store tracking link carries the pickup code, not the parcel's number."""
+    reminder = mail("m6", "2026-03-08T00:00:00Z", shipment("seven_eleven", "8842", "available_for_pickup",
+                                                            pickup={"store": None, "store_id": None, "code": "8842", "deadline": None}))
+    [p] = group(*story()[:2], reminder)
+    assert p["parcel_id"] == "seven_eleven:F1234567890" and p["message_ids"] == ["m1", "m2", "m6"]
+
+
 def test_a_code_without_its_parcel_is_a_parcel_of_its_own_and_carriers_keep_apart():
     alone = mail("r1", "2026-03-06T00:00:00Z", shipment("family_mart", None, "available_for_pickup",
                                                          pickup={"store": "全家 大安店", "store_id": None, "code": "5511", "deadline": "2026-03-13"}))
