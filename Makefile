@@ -36,7 +36,7 @@ pipeline: build
 	@echo "The calendar ($(OUT)/events.jsonl, $(OUT)/calendar.ics):"
 	@jq -r '[.start_local // .start, .status // "-", .summary, (.recurrence.rule // "")] | @tsv' "$(OUT)/events.jsonl"
 	@echo "The parcels still coming or waiting when the mailbox's last mail came ($(OUT)/parcels.jsonl):"
-	@$(BIN)/parcel-group --open --now "$$(jq -rs 'map(.date // empty) | max' "$(OUT)/messages.jsonl")" "$(OUT)/messages.jsonl" \
+	@$(BIN)/parcel-group --open --now "$$(jq -rs 'map(.date // empty) | max // "1970-01-01T00:00:00Z"' "$(OUT)/messages.jsonl")" "$(OUT)/messages.jsonl" \
 	  | jq -r '[.status // "-", .carrier, .tracking_number // "-", (.pickup.store // ""), (.pickup.code // ""), (.pickup.deadline // .expected_delivery // "")] | @tsv'
 	@echo "The conversations, to open in a browser: file://$$(cd "$(OUT)/site" && pwd)/index.html"
 

@@ -11,8 +11,9 @@
    noise at 9,860 and 48,000 messages. The same messages dated at the mailbox's start are timed too: a message
    that old renders every list page from the oldest again, the most one delivery can cost.
     .venv/bin/python bench/live.py [SIZE...]
-The binaries are taken from $MAILPIPE_BIN (default .build/release); the mailbox and the pipeline's output stay
-in .bench-data/ for the next run."""
+The binaries are taken from $MAILPIPE_BIN (default .build/release): build them as `make build` does (Swift's
+libraries linked in, as installed), since a delivery starts a dozen processes. The mailbox and the pipeline's
+output stay in .bench-data/ for the next run (remove SIZE.live/ after a filter gains fields)."""
 import filecmp
 import os
 import pathlib
