@@ -202,3 +202,40 @@ func numbers(_ s: [Shipment]) -> [String] { s.map { $0.carrier + ":" + ($0.track
         #expect(!open.keeps(parcels[0].facts))
     }
 }
+
+/// The status words, read from a notice's own wording (Sources/Parcels/carriers/statuses.json).
+/// Written after helper-7's held-out set: these sentences are new.
+@Suite struct StatusWords {
+    func status(_ subject: String, _ text: String, from: String = "orders@shop.example", date: String = "2026-04-10T02:00:00Z") throws -> ShipmentStatus? {
+        try shipments(subject: subject, text: text, from: from, date: date).first?.status
+    }
+
+    @Test func eachLanguagesOwnWords() throws {
+        #expect(try status("UPS Update", "Your package 1Z999AA10123456784 is out for delivery today.")?.status == "out_for_delivery")
+        #expect(try status("Delivered", "UPS tracking number 1Z999AA10123456784 was delivered to the front door.")?.status == "delivered")
+        #expect(try status("配達のお知らせ", "お問い合わせ番号 1Z999AA10123456784 の荷物は配達完了しました。")?.status == "delivered")
+        #expect(try status("取件通知", "您的包裹（追蹤號碼 1Z999AA10123456784）已取件，謝謝。")?.status == "picked_up")
+    }
+
+    @Test func aConditionIsNotWhatHappened() throws {
+        // "will be returned if not collected" is a warning, not a return
+        let s = try status("到店通知", "追蹤號碼 1Z999AA10123456784 已到店，逾期未取將退回寄件人。")
+        #expect(s?.status == "available_for_pickup")
+    }
+
+    @Test func anROCDateIsADate() throws {
+        let found = try shipments(subject: "7-ELEVEN 到店通知",
+                                  text: "您的包裹已送達門市。\n取件門市：新莊幸福門市\n取件驗證碼：5821\n取件期限：115/04/13 止",
+                                  from: "service@myship.7-11.com.tw", date: "2026-04-06T02:00:00Z")
+        #expect(found.first?.pickup?.deadline == "2026-04-13")
+        #expect(found.first?.pickup?.code == "5821")
+    }
+
+    @Test func aRefundDeadlineIsNotThePickupDeadline() throws {
+        let found = try shipments(subject: "7-ELEVEN 到店通知",
+                                  text: "取件驗證碼：5821\n如需退款，請於 2026/05/01 前申請。",
+                                  from: "service@myship.7-11.com.tw", date: "2026-04-06T02:00:00Z")
+        #expect(found.first?.pickup?.code == "5821")
+        #expect(found.first?.pickup?.deadline != "2026-05-01")
+    }
+}
