@@ -177,45 +177,37 @@ public struct ChatRender {
 
     /// parcel-group's records, from --parcels.
     func readParcels(_ path: String, _ run: FilterRun) throws -> [JSONValue] {
+        try Self.readLines(path, run) { line in
+            let v = try JSONValue.parse(line)
+            guard v["parcel_id"]?.stringValue != nil else { throw MissingField(name: "parcel_id (is it parcel-group's output?)") }
+            return v
+        }
+    }
+
+    func readConversations(_ run: FilterRun) throws -> [ConversationSummary] {
+        var files = Set<String>()
+        return try Self.readLines(conversationsPath, run) { line in
+            var c = try ConversationSummary(try JSONRecord(line))
+            // two ids that make the same file name (a hashed one, in theory) get a suffix
+            while !files.insert(c.file).inserted { c.file += "_" }
+            return c
+        }
+    }
+
+    /// Each line of the file at `path` made into a value; a line that cannot be is reported with
+    /// its place and counted, as a filter counts a record it skips.
+    static func readLines<T>(_ path: String, _ run: FilterRun, _ make: ([UInt8]) throws -> T) throws -> [T] {
         let input: Input
         do { input = try Input.open(path) } catch {
             run.diagnostics.error(error.description, file: path)
             throw Exit(error.status)
         }
         defer { input.close() }
-        var all: [JSONValue] = []
+        var all: [T] = []
         try forEachLine(of: input, in: run) { l in
             if l.bytes.isEmpty { return true }
             do {
-                let v = try JSONValue.parse(Array(l.bytes))
-                guard v["parcel_id"]?.stringValue != nil else { throw MissingField(name: "parcel_id (is it parcel-group's output?)") }
-                all.append(v)
-            } catch {
-                run.diagnostics.error("\(error)", file: input.name, line: l.number)
-                run.diagnostics.countSkipped()
-                run.raise(.someRecordsFailed)
-            }
-            return true
-        }
-        return all
-    }
-
-    func readConversations(_ run: FilterRun) throws -> [ConversationSummary] {
-        let input: Input
-        do { input = try Input.open(conversationsPath) } catch {
-            run.diagnostics.error(error.description, file: conversationsPath)
-            throw Exit(error.status)
-        }
-        defer { input.close() }
-        var all: [ConversationSummary] = []
-        var files = Set<String>()
-        try forEachLine(of: input, in: run) { l in
-            if l.bytes.isEmpty { return true }
-            do {
-                var c = try ConversationSummary(try JSONRecord(line: l.bytes))
-                // two ids that make the same file name (a hashed one, in theory) get a suffix
-                while !files.insert(c.file).inserted { c.file += "_" }
-                all.append(c)
+                all.append(try make(Array(l.bytes)))
             } catch {
                 run.diagnostics.error("\(error)", file: input.name, line: l.number)
                 run.diagnostics.countSkipped()

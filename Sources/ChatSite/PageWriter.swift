@@ -163,20 +163,16 @@ struct PageWriter {
 
     // MARK: parcels and today
 
-    /// How long a parcel without news stays where it was on the parcels page (as parcel-group
-    /// --open counts): after that it is with the earlier ones.
-    static let parcelNewsDays = 60
-
     /// The parcels page's groups, in order: those waiting at a store (the nearest deadline
     /// first), on their way, returned or in trouble, delivered or picked up (newest news first),
-    /// and those without news for two months.
+    /// and those without news for as long as parcel-group --open keeps a parcel open.
     static func parcelGroups(_ parcels: [JSONValue], now: Int) -> [(title: String, parcels: [JSONValue])] {
         var groups: [[JSONValue]] = Array(repeating: [], count: 5)
         for p in parcels {
             let last = p["last_date"]?.stringValue.flatMap { CivilDate.epoch(rfc3339: $0) } ?? Int.min
             let status = p["status"]?.stringValue
             let k: Int
-            if last < now - parcelNewsDays * 86_400 { k = 4 }
+            if last < now - ParcelGroup.openDays * 86_400 { k = 4 }
             else if status == "available_for_pickup" { k = 0 }
             else if status == "returned" || status == "exception" { k = 2 }
             else if status == "delivered" || status == "picked_up" { k = 3 }
@@ -234,12 +230,10 @@ struct PageWriter {
                     bubbles.eventCard(e, conversation: v["conversation_id"]?.stringValue.flatMap(eventConversation), into: &cards, clock: &clock)
                 }
             }
-            for p in parcels {
-                let status = p["status"]?.stringValue
-                guard let status, !ParcelGroup.finished.contains(status) else { continue }
-                let due = (status == "available_for_pickup" && p["pickup"]?["deadline"]?.stringValue == date)
-                    || p["expected_delivery"]?.stringValue == date
-                if due { bubbles.parcelCard(p, conversation: p["conversation_id"]?.stringValue.flatMap(conversation), into: &cards) }
+            var due = ParcelGroup()  // parcel-group --agenda DAY
+            due.agendaDay = date
+            for p in parcels where due.keeps(ParcelGroup.Facts(record: p)) {
+                bubbles.parcelCard(p, conversation: p["conversation_id"]?.stringValue.flatMap(conversation), into: &cards)
             }
             content += cards.isEmpty ? Array("<p class=\"empty\">Nothing.</p>".utf8) : Array("<ul class=\"cards\">".utf8) + cards + Array("</ul>".utf8)
             content += Array("</section>".utf8)

@@ -275,7 +275,7 @@ struct StoreRender {
         var until = Int.max
         for p in parcels {
             guard let last = p["last_date"]?.stringValue.flatMap({ CivilDate.epoch(rfc3339: $0) }) else { continue }
-            let moves = last + PageWriter.parcelNewsDays * 86_400 + 1
+            let moves = last + ParcelGroup.openDays * 86_400 + 1
             if moves > render.now { until = min(until, moves) }
         }
         try state.set("parcels_until", String(until))

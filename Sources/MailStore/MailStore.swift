@@ -742,8 +742,9 @@ public final class MailStore {
             if existing[p.id] != record {
                 // every card of it shows its latest status: the messages that carry one change
                 for id in p.messageIDs {
-                    try db.run("UPDATE messages SET change = ? WHERE id = ?", .integer(change), .text(id))
-                    if let c = try db.text("SELECT conversation_id FROM messages WHERE id = ?", .text(id)) { touchedConversations.insert(c) }
+                    try db.query("UPDATE messages SET change = ? WHERE id = ? RETURNING conversation_id", [.integer(change), .text(id)]) {
+                        touchedConversations.insert($0.text(0) ?? "")
+                    }
                 }
             }
         }

@@ -12,7 +12,10 @@ public struct ParcelGroup {
     /// Only parcels still coming or waiting (not delivered, picked up or returned) whose latest
     /// news is not older than `openWithin` seconds before `now`.
     public var openOnly = false
-    public var openWithin = 60 * 86_400
+    public var openWithin = Self.openDays * 86_400
+    /// How many days without news a parcel stays open, as parcel trackers count before they
+    /// call it expired.
+    public static let openDays = 60
     /// Only the parcels due on this day (YYYY-MM-DD): pickups whose deadline it is, and
     /// deliveries expected then.
     public var agendaDay: String?
@@ -78,6 +81,12 @@ public struct ParcelGroup {
             self.lastDate = lastDate
             self.deadline = deadline
             self.expectedDelivery = expectedDelivery
+        }
+
+        /// A parcel's facts from parcel-group's record of it.
+        public init(record p: JSONValue) {
+            self.init(status: p["status"]?.stringValue, lastDate: p["last_date"]?.stringValue ?? "",
+                      deadline: p["pickup"]?["deadline"]?.stringValue, expectedDelivery: p["expected_delivery"]?.stringValue)
         }
     }
 

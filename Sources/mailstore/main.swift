@@ -2,7 +2,7 @@ import ArgumentParser
 import Conversations
 import Events
 import MailStore
-import Parcels
+import ParcelOptions
 import UnixFilter
 
 extension MailStore.SearchOutput: ExpressibleByArgument {}
@@ -392,44 +392,15 @@ struct ParcelsCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The database.", valueName: "db"))
     var database: String
 
-    @Flag(help: "Only parcels still coming or waiting: not delivered, picked up or returned, with news in the last --within days.")
-    var open = false
-
-    @Option(help: ArgumentHelp("With --open: how many days without news a parcel stays open (default 60).", valueName: "days"))
-    var within: Int?
-
-    @Option(help: ArgumentHelp("Only the parcels due that day: pickups whose deadline it is and deliveries expected then (today, tomorrow or YYYY-MM-DD in --zone).", valueName: "day"))
-    var agenda: String?
-
-    @Option(help: ArgumentHelp("The time --open counts from (RFC 3339; default: the clock).", valueName: "time"))
-    var now: String?
-
-    @Option(help: ArgumentHelp("The IANA time zone of today and tomorrow (default: TZ, else the system's).", valueName: "zone"))
-    var zone: String?
+    @OptionGroup var parcels: ParcelFilterOptions
 
     @Option(help: ArgumentHelp("Only those changed after this change counter.", valueName: "n"))
     var changedAfter: Int?
 
     @OptionGroup var output: OutputOptions
 
-    var effectiveZone: String { zone ?? EventGroup.systemZone() }
-
-    func validate() throws {
-        if let zone, !EventGroup.isKnownZone(zone) { throw ValidationError("--zone: unknown time zone '\(zone)'") }
-        if within != nil && !open { throw ValidationError("--within goes with --open") }
-        if let within, within < 0 { throw ValidationError("--within: not a number of days: \(within)") }
-        if let now, !now.hasSuffix("Z") || EventGroup.instant(now, zone: "UTC") == nil { throw ValidationError("--now: not an RFC 3339 UTC time: '\(now)'") }
-        if let agenda, EventGroup.agendaDay(agenda, zone: effectiveZone) == nil {
-            throw ValidationError("--agenda: not a day: '\(agenda)' (today, tomorrow or YYYY-MM-DD)")
-        }
-    }
-
     func run() throws {
-        var filter = ParcelGroup()
-        filter.openOnly = open
-        if let within { filter.openWithin = within * 86_400 }
-        if let now { filter.now = EventGroup.instant(now, zone: "UTC")! }
-        filter.agendaDay = agenda.flatMap { EventGroup.agendaDay($0, zone: effectiveZone) }
+        let filter = parcels.filter
         withStore(database, access: .read, options: output.common) { store, run in
             try store.parcels(filter, changedAfter: changedAfter) { try run.write($0) }
         }

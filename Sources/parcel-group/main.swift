@@ -1,5 +1,5 @@
 import ArgumentParser
-import Events
+import ParcelOptions
 import Parcels
 import UnixFilter
 
@@ -21,39 +21,10 @@ struct ParcelGroupCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Flag(help: "Only parcels still coming or waiting: not delivered, picked up or returned, with news in the last --within days.")
-    var open = false
-
-    @Option(help: ArgumentHelp("With --open: how many days without news a parcel stays open (default 60).", valueName: "days"))
-    var within: Int?
-
-    @Option(help: ArgumentHelp("Only the parcels due that day: pickups whose deadline it is and deliveries expected then (today, tomorrow or YYYY-MM-DD in --zone).", valueName: "day"))
-    var agenda: String?
-
-    @Option(help: ArgumentHelp("The time --open counts from (RFC 3339; default: the clock).", valueName: "time"))
-    var now: String?
-
-    @Option(help: ArgumentHelp("The IANA time zone of today and tomorrow (default: TZ, else the system's).", valueName: "zone"))
-    var zone: String?
-
-    var effectiveZone: String { zone ?? EventGroup.systemZone() }
-
-    func validate() throws {
-        if let zone, !EventGroup.isKnownZone(zone) { throw ValidationError("--zone: unknown time zone '\(zone)'") }
-        if within != nil && !open { throw ValidationError("--within goes with --open") }
-        if let within, within < 0 { throw ValidationError("--within: not a number of days: \(within)") }
-        if let now, EventGroup.instant(now, zone: "UTC") == nil || !now.hasSuffix("Z") { throw ValidationError("--now: not an RFC 3339 UTC time: '\(now)'") }
-        if let agenda, EventGroup.agendaDay(agenda, zone: effectiveZone) == nil {
-            throw ValidationError("--agenda: not a day: '\(agenda)' (today, tomorrow or YYYY-MM-DD)")
-        }
-    }
+    @OptionGroup var parcels: ParcelFilterOptions
 
     func run() throws {
-        var tool = ParcelGroup()
-        tool.openOnly = open
-        if let within { tool.openWithin = within * 86_400 }
-        if let now { tool.now = EventGroup.instant(now, zone: "UTC")! }
-        tool.agendaDay = agenda.flatMap { EventGroup.agendaDay($0, zone: effectiveZone) }
+        let tool = parcels.filter
         FilterRun.main(program: "parcel-group", options: common) { try tool.run($0) }
     }
 }

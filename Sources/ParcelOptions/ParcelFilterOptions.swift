@@ -1,0 +1,48 @@
+import ArgumentParser
+import Events
+import Parcels
+
+/// The options that choose parcels (parcel-group's, and mailstore parcels'): --open, --within,
+/// --agenda, --now and --zone, read into a `ParcelGroup` that keeps those parcels.
+public struct ParcelFilterOptions: ParsableArguments {
+    @Flag(help: "Only parcels still coming or waiting: not delivered, picked up or returned, with news in the last --within days.")
+    var open = false
+
+    @Option(help: ArgumentHelp("With --open: how many days without news a parcel stays open (default \(ParcelGroup.openDays)).", valueName: "days"))
+    var within: Int?
+
+    @Option(help: ArgumentHelp("Only the parcels due that day: pickups whose deadline it is and deliveries expected then (today, tomorrow or YYYY-MM-DD in --zone).", valueName: "day"))
+    var agenda: String?
+
+    @Option(help: ArgumentHelp("The time --open counts from (RFC 3339; default: the clock).", valueName: "time"))
+    var now: String?
+
+    @Option(help: ArgumentHelp("The IANA time zone of today and tomorrow (default: TZ, else the system's).", valueName: "zone"))
+    var zone: String?
+
+    public init() {}
+
+    var effectiveZone: String { zone ?? EventGroup.systemZone() }
+
+    public func validate() throws {
+        if let zone, !EventGroup.isKnownZone(zone) { throw ValidationError("--zone: unknown time zone '\(zone)'") }
+        if within != nil && !open { throw ValidationError("--within goes with --open") }
+        if let within, within < 0 { throw ValidationError("--within: not a number of days: \(within)") }
+        if let now, !now.hasSuffix("Z") || EventGroup.instant(now, zone: "UTC") == nil {
+            throw ValidationError("--now: not an RFC 3339 UTC time: '\(now)'")
+        }
+        if let agenda, EventGroup.agendaDay(agenda, zone: effectiveZone) == nil {
+            throw ValidationError("--agenda: not a day: '\(agenda)' (today, tomorrow or YYYY-MM-DD)")
+        }
+    }
+
+    /// A parcel-group that keeps the parcels these options ask for.
+    public var filter: ParcelGroup {
+        var tool = ParcelGroup()
+        tool.openOnly = open
+        if let within { tool.openWithin = within * 86_400 }
+        if let now { tool.now = EventGroup.instant(now, zone: "UTC")! }
+        tool.agendaDay = agenda.flatMap { EventGroup.agendaDay($0, zone: effectiveZone) }
+        return tool
+    }
+}
