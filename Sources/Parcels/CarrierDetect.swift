@@ -127,16 +127,17 @@ public struct CarrierDetect {
     }
 }
 
-/// Whether raw text holds a pickup-code label (取件驗證碼, 取貨代碼, 取件號碼): a reminder that
+/// Whether raw text holds a pickup-code label (驗證碼, 取貨代碼, 取件號碼): a reminder that
 /// gives only the code is read for its pickup.
 func mayHoldPickupCode(_ raw: ArraySlice<UInt8>) -> Bool {
-    for word in ["取件", "取貨", "領貨"] {
+    for word in ["驗證碼", "取件", "取貨", "領貨"] {
         let w = Array(word.utf8)
         var i = raw.startIndex
         while let start = raw[i...].firstIndex(of: w[0]) {
             if raw[start...].starts(with: w) {
+                if word == "驗證碼" { return true }
                 let rest = raw[(start + w.count)...].prefix(9)
-                if ["驗證碼", "代碼", "序號", "號碼", "密碼", "碼"].contains(where: { rest.starts(with: Array($0.utf8)) }) { return true }
+                if ["代碼", "序號", "號碼", "密碼", "碼"].contains(where: { rest.starts(with: Array($0.utf8)) }) { return true }
             }
             i = start + 1
         }

@@ -95,6 +95,8 @@ final class ParcelDetector {
         }
         if let pickup { for k in out.indices { out[k].pickup = pickup } }
         let status = statusReader.read(text: message.text, lowered: lowered, clock: clock(date: date, mailOffset: mailOffset, carrier: out[0].carrier))
+        // a code with no number is a parcel's only when the mail says what became of it
+        if out[0].format == "pickup_code" && status.status == nil { return [] }
         for k in out.indices {
             var s = status
             if out[k].carrier != out[0].carrier {
