@@ -142,6 +142,9 @@ public final class CarrierSpecs: ExtensibleData {
     var trackingLinks: [TrackingLinkTemplate] = []
     var labels: [String] = []
     var notLabels: [String] = []
+    /// Words that label a tracking number in its carrier's own mail and another kind of number
+    /// elsewhere (`item`: USPS and DHL say "your item", a shop lists its items' numbers).
+    var ownMailLabels: [String] = []
     /// What notices say happened (statuses.json): phrases to a status, or to nil for the
     /// phrases that hide a status phrase inside them.
     var statusPhrases: [(phrase: String, status: String?)] = []
@@ -173,7 +176,7 @@ public final class CarrierSpecs: ExtensibleData {
     }
 
     /// Adds one file: a courier spec (`courier_code`, `tracking_numbers`), a list of them
-    /// (`couriers` as an array), or context (`labels`, `not_labels`, `couriers` as an object).
+    /// (`couriers` as an array), or context (`labels`, `not_labels`, `own_mail_labels`, `couriers` as an object).
     public func add(json: [UInt8]) throws(SpecError) {
         let root: JSONValue
         do { root = try JSONValue.parse(json) } catch { throw .init(error.description) }
@@ -191,6 +194,7 @@ public final class CarrierSpecs: ExtensibleData {
                 for (code, context) in contexts { try addContext(code, context) }
             case ("labels", .array(let items)): labels += items.compactMap(\.stringValue).map(ASCII.lowercased)
             case ("not_labels", .array(let items)): notLabels += items.compactMap(\.stringValue).map(ASCII.lowercased)
+            case ("own_mail_labels", .array(let items)): ownMailLabels += items.compactMap(\.stringValue).map(ASCII.lowercased)
             case ("statuses", .object(let byStatus)):
                 for (status, phrases) in byStatus {
                     guard ShipmentStatus.all.contains(status) else { throw .init("unknown status '\(status)' (one of \(ShipmentStatus.all.joined(separator: ", ")))") }

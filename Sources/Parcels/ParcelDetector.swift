@@ -41,7 +41,7 @@ final class ParcelDetector {
     let specs: CarrierSpecs
     var minimumConfidence = 0.5
     /// Tracking labels and the words for other numbers, by their first character.
-    private let labelWords: [UInt16: [(word: [UInt16], tracks: Bool)]]
+    private let labelWords: [UInt16: [(word: [UInt16], kind: Label)]]
     /// Which characters start one of them: most positions are passed over with one bit test.
     private var labelStarts = [UInt64](repeating: 0, count: 1024)
     private let pickupReader = PickupReader()
@@ -52,10 +52,10 @@ final class ParcelDetector {
         self.specs = specs
         statusReader = StatusReader(specs: specs)
         trackingHosts = Set(specs.trackingHosts.values.joined().map { Array($0.utf8)[...] })
-        var labelWords: [UInt16: [(word: [UInt16], tracks: Bool)]] = [:]
-        for (words, tracks) in [(specs.labels, true), (specs.notLabels, false)] {
+        var labelWords: [UInt16: [(word: [UInt16], kind: Label)]] = [:]
+        for (words, kind) in [(specs.labels, Label.tracking), (specs.notLabels, .notParcel), (specs.ownMailLabels, .inOwnMail)] {
             for word in words.map({ Array($0.utf16) }) where !word.isEmpty {
-                labelWords[word[0], default: []].append((word, tracks))
+                labelWords[word[0], default: []].append((word, kind))
                 labelStarts[Int(word[0] >> 6)] |= 1 << (word[0] & 63)
             }
         }
@@ -148,6 +148,7 @@ final class ParcelDetector {
         var seen: Set<String> = []
         for link in message.links where seen.insert(link).inserted { candidates += linkCandidates(link) }
         let lowered = message.text.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+        let ownCarriers = Set(specs.senderDomains.filter { $0.value.contains { LinkHost.host(senderDomain, isWithin: $0) } }.keys)
         var i = 0
         let text = message.text
         // Regions: runs of letters, digits, spaces and hyphens, cut at words (a lowercase token
@@ -156,7 +157,7 @@ final class ParcelDetector {
         var run = RunCounter()
         func flush(_ end: Int) {
             if regionStart >= 0 && run.isWorthALook {
-                candidates += regionCandidates(text, regionStart..<end, lowered: lowered)
+                candidates += regionCandidates(text, regionStart..<end, lowered: lowered, ownCarriers: ownCarriers)
             }
             regionStart = -1
             run = RunCounter()
@@ -320,14 +321,15 @@ final class ParcelDetector {
 
     // MARK: numbers in text
 
-    private func regionCandidates(_ text: [UInt16], _ region: Range<Int>, lowered: [UInt16]) -> [Candidate] {
+    /// `ownCarriers`: the carriers whose own domain sent the mail.
+    private func regionCandidates(_ text: [UInt16], _ region: Range<Int>, lowered: [UInt16], ownCarriers: Set<String>) -> [Candidate] {
         let chunk = text[region].map { $0 &- 0x61 < 26 ? $0 & ~0x20 : $0 }
-        var out = chunkCandidates(chunk, region: region, places: nil, lowered: lowered)
+        var out = chunkCandidates(chunk, region: region, places: nil, lowered: lowered, ownCarriers: ownCarriers)
         // A number printed in groups of four or more digits joined by hyphens (`86027135-4127`,
         // `4521-9873-6205`) is one number: read again with those hyphens out. (Phone numbers
         // have shorter groups: `0800-365-365`, `02-2768-5532`.)
         if let (joined, places) = joinedDigitGroups(chunk) {
-            out += chunkCandidates(joined, region: region, places: places, lowered: lowered)
+            out += chunkCandidates(joined, region: region, places: places, lowered: lowered, ownCarriers: ownCarriers)
         }
         return out
     }
@@ -360,7 +362,7 @@ final class ParcelDetector {
     }
 
     /// The candidates in one chunk; `places` maps a joined chunk's characters back to the region's.
-    private func chunkCandidates(_ chunk: [UInt16], region: Range<Int>, places: [Int]?, lowered: [UInt16]) -> [Candidate] {
+    private func chunkCandidates(_ chunk: [UInt16], region: Range<Int>, places: [Int]?, lowered: [UInt16], ownCarriers: Set<String>) -> [Candidate] {
         let compactLength = chunk.lazy.filter { !isSpace($0) }.count
         // what `\d` may match beyond ASCII counts as a digit too
         let digits = chunk.lazy.filter { $0 &- 0x30 < 10 || $0 >= 0x80 }.count
@@ -386,7 +388,8 @@ final class ParcelDetector {
                 }
                 guard !isDegenerate(number), let v = validated, v.valid else { return true }
                 let position = region.lowerBound + (places?[r.lowerBound] ?? r.lowerBound)
-                let label = labelBefore(lowered, position)
+                var label = labelBefore(lowered, position)
+                if label == .inOwnMail { label = ownCarriers.contains(format.carrier) ? .tracking : .notParcel }
                 let hasLetters = number.contains(where: { $0 &- 0x41 < 26 })
                 // "Order #", "Tel:" before a number say what it is, unless its shape alone is a
                 // parcel's (letters and a check digit: UPS 1Z, UPU S10), which no order number has.
@@ -410,22 +413,28 @@ final class ParcelDetector {
         return found.filter { a in !found.contains { b in b.1 != a.1 && b.1.contains(a.1.lowerBound) && b.1.upperBound >= a.1.upperBound } }.map(\.0)
     }
 
-    private enum Label { case tracking, notParcel, none }
+    private enum Label { case tracking, notParcel, inOwnMail, none }
 
     /// What introduces a number: a tracking label within a short distance before it, unless a
-    /// word for another kind of number (order, phone, invoice) labels it directly.
+    /// word for another kind of number (order, phone, invoice) labels it directly; or a word that
+    /// labels it directly and means a parcel only in the carrier's own mail (`item`).
     private func labelBefore(_ lowered: [UInt16], _ position: Int) -> Label {
         // the end of the nearest word of each kind: the largest end of any occurrence in the window
-        var label = -1, other = -1
+        var label = -1, other = -1, ownMail = -1
         for i in max(0, position - 48)..<position {
             let c = lowered[i]
             guard labelStarts[Int(c >> 6)] & (1 << (c & 63)) != 0, let words = labelWords[c] else { continue }
             // a word that starts with a letter must start a word of the text
             if i > 0 && isASCIILetter(c) && isASCIILetter(lowered[i - 1]) { continue }
-            for (word, tracks) in words where i + word.count <= position && lowered[i..<(i + word.count)].elementsEqual(word) {
-                if tracks { label = max(label, i + word.count) } else { other = max(other, i + word.count) }
+            for (word, kind) in words where i + word.count <= position && lowered[i..<(i + word.count)].elementsEqual(word) {
+                switch kind {
+                case .tracking: label = max(label, i + word.count)
+                case .notParcel: other = max(other, i + word.count)
+                default: ownMail = max(ownMail, i + word.count)
+                }
             }
         }
+        if ownMail > max(label, other) && lowered[ownMail..<position].allSatisfy(isLabelPunctuation) { return .inOwnMail }
         if other > label && lowered[other..<position].allSatisfy(isLabelPunctuation) { return .notParcel }
         return label >= 0 ? .tracking : .none
     }

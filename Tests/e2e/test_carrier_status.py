@@ -17,8 +17,8 @@ def test_heldout():
     messages, stories = parcel_status.score(BIN / "carrier-detect", BIN / "mime-parse")
     misses = {case for verdicts in (messages, stories) for case, (ok, _, _) in verdicts.items() if not ok}
     assert misses == listed_misses(), {c: (messages.get(c) or stories.get(c)) for c in misses ^ listed_misses()}
-    assert sum(ok for ok, _, _ in messages.values()) >= 65
-    assert sum(ok for ok, _, _ in stories.values()) >= 23
+    assert sum(ok for ok, _, _ in messages.values()) >= 69
+    assert sum(ok for ok, _, _ in stories.values()) >= 25
 
 
 def test_every_shipment_has_the_three_members():
@@ -33,10 +33,10 @@ def test_every_shipment_has_the_three_members():
 def test_generated_truth(tmp_path):
     """The generated parcel stories (seed 31, 3,000 messages, 30% story mail): the status of the
     shipment each story mail is about. Measured at 86.2% of 897 story mails, 95.4% of those where
-    carrier-detect finds the shipment (2026-11-25); 90.6% and 95.6% once plain nouns label a
-    number (包裹, 貨件, your shipment: 2026-11-27). Most of the rest are numbers the number
-    search does not find (a shop's notice that names no carrier, "your item" in a carrier's
-    mail), which no status reading can fix. The thresholds leave about two points for changes in the words."""
+    carrier-detect finds the shipment (2026-11-25); 91.6% and 95.7% once plain nouns label a
+    number (包裹, 貨件, your shipment) and a carrier's own mail says "your item" (2026-11-27).
+    Most of the rest are numbers the number search does not find (a shop's notice that names no
+    carrier, or that says "your item"), which no status reading can fix. The thresholds leave about two points for changes in the words."""
     mbox, truth = tmp_path / "p.mbox", tmp_path / "p.truth.jsonl"
     subprocess.run(["python3", str(need_shared("gen/gen_mbox.py")), "--messages", "3000", "--seed", "31",
                     "--parcel-stories-rate", "0.3", "--out", str(mbox), "--truth", str(truth)], check=True, capture_output=True)
@@ -55,5 +55,5 @@ def test_generated_truth(tmp_path):
             right_found += s["status"] == ps["status"]
         right += (s or {}).get("status") == ps["status"]
     assert total > 800
-    assert right / total >= 0.89, (right, total)
+    assert right / total >= 0.9, (right, total)
     assert right_found / found >= 0.93, (right_found, found)

@@ -205,9 +205,9 @@ def test_the_generated_parcel_stories_in_shuffled_batches(tmp_path):
 
 def test_the_generated_stories_end_in_their_state(tmp_path):
     """../shared/gen's parcel stories (3,000 messages, seed 77: not tuned on): each parcel's final
-    state by when its statuses happened. Measured 251 of 300 (83.7%) on 2026-11-25, 274 (91.3%)
-    once plain nouns label a number (2026-11-27); nearly every miss is a delivered notice in
-    which carrier-detect finds no number (Tests/e2e/parcels_truth.py
+    state by when its statuses happened. Measured 251 of 300 (83.7%) on 2026-11-25, 282 (94.0%)
+    once plain nouns label a number and a carrier's "your item" does (2026-11-27); nearly every
+    miss is a notice in which carrier-detect finds no number (Tests/e2e/parcels_truth.py
     lists them)."""
     from parcels_truth import compare
     mbox, truth = tmp_path / "p.mbox", tmp_path / "p.truth.jsonl"
@@ -218,7 +218,7 @@ def test_the_generated_stories_end_in_their_state(tmp_path):
         data = run(stage, "--no-progress", input=data).stdout
     parcels = records(run("parcel-group", input=data).stdout)
     counts, misses = compare(json.loads((tmp_path / "p.truth.parcels.json").read_text()), parcels)
-    assert counts["right"] >= 0.89 * counts["parcels"], (counts, misses[:10])
+    assert counts["right"] >= 0.92 * counts["parcels"], (counts, misses[:10])
     assert counts["split"] <= 0.02 * counts["parcels"], counts
 
 
