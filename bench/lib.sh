@@ -1,7 +1,7 @@
 # Shared by the benchmarks: warming inputs, timing a command, generating the mailboxes.
 # shellcheck shell=bash
 
-declare -A count=([50m]=2465 [1g]=48000)
+declare -A count=([50m]=2465 [200m]=9860 [1g]=48000)
 data=.bench-data
 
 warm() {  # reads a file or folder so that its pages are cached (the cache here is small)

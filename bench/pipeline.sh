@@ -1,0 +1,48 @@
+#!/bin/bash
+# The whole pipeline against mime-parse alone, in one run: mbox-to-conversations as `make
+# pipeline` runs it without the pages (every filter, then conversation-group, event-group and
+# parcel-group) on the generated mailbox; wall and CPU seconds (user + system, the pipeline's
+# processes together) and their ratios to mime-parse's. Target (issue 33): the wall ratio at
+# most 2.0x on 2 cores. Each figure is the best of RUNS runs (default 3; 1 for 1g).
+#   bench/pipeline.sh [SIZES]      SIZES: any of 50m 200m 1g (default: 200m 1g)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export SWIFT_BACKTRACE=enable=no
+. bench/lib.sh
+bin=${MAILPIPE_BIN:-.build/release}
+case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+export PATH="$bin:$PATH"
+me=meiling.chen@gmail.com
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+# a copy of the script, which otherwise prefers the binaries of its own checkout to PATH's
+mkdir "$out/pipelines" && cp pipelines/mbox-to-conversations "$out/pipelines/"
+
+best_of() {  # runs, command...: "wall cpu" of the run with the least wall time
+    local runs=$1
+    shift
+    local best="" t0 t1 cpu
+    for _ in $(seq "$runs"); do
+        t0=$(date +%s.%N)
+        /usr/bin/time -o "$out/time" -f "%U %S" "$@" > /dev/null 2> /dev/null
+        cpu=$(awk '{print $1 + $2}' "$out/time")
+        t1=$(date +%s.%N)
+        local wall
+        wall=$(echo "$t1 - $t0" | bc)
+        if [ -z "$best" ] || [ "$(echo "$wall < ${best% *}" | bc)" = 1 ]; then best="$wall $cpu"; fi
+    done
+    echo "$best"
+}
+
+echo "binaries: $(command -v mime-parse | xargs dirname) ($(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+for size in ${*:-200m 1g}; do
+    mbox=$(generated_mbox "$size")
+    runs=${RUNS:-$([ "$size" = 1g ] && echo 1 || echo 3)}
+    warm "$mbox"
+    read -r pw pc <<< "$(best_of "$runs" mime-parse --no-progress "$mbox")"
+    read -r aw ac <<< "$(best_of "$runs" "$out/pipelines/mbox-to-conversations" --me "$me" --zone Asia/Taipei --out "$out/site" "$mbox")"
+    echo "== $size: ${count[$size]} messages, best of $runs =="
+    printf "%-24s %8s %8s %8s %8s\n" "" "wall s" "ratio" "CPU s" "ratio"
+    printf "%-24s %8.2f %8s %8.2f %8s\n" mime-parse "$pw" "" "$pc" ""
+    printf "%-24s %8.2f %7.2fx %8.2f %7.2fx   (target: wall <= 2.0x)\n" mbox-to-conversations "$aw" "$(echo "$aw / $pw" | bc -l)" "$ac" "$(echo "$ac / $pc" | bc -l)"
+done
