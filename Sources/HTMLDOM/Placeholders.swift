@@ -72,9 +72,17 @@ struct Placeholders {
                         i = end
                     } else {  // a doctype: IgnoredMarkup took out every other "<!"
                         guard let gt = p.firstIndex(of: UInt8(ascii: ">"), from: i) else { return }
-                        // libxml2 reads quoted identifiers in it, which may hold a '>'
-                        if UnsafeBufferPointer(rebasing: p[i..<gt]).contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") }) {
-                            valuesInStep = false
+                        // libxml2 reads quoted identifiers in it: it ends at this '>' unless one holds it
+                        var j = i
+                        while j < gt {
+                            if p[j] == UInt8(ascii: "\"") || p[j] == UInt8(ascii: "'") {
+                                guard let close = p.firstIndex(of: p[j], from: j + 1), close < gt else {
+                                    valuesInStep = false
+                                    break
+                                }
+                                j = close
+                            }
+                            j += 1
                         }
                         i = gt + 1
                     }
