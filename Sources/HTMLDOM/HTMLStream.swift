@@ -134,7 +134,23 @@ final class PlaceholderRestorer {
 
     func restoringText(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         text.removeAll()
-        restore(bytes, mark: Placeholders.textMark, runs: placeholders.textRuns, next: &nextText, into: text)
+        var start = 0
+        while let at = bytes.firstIndex(of: Placeholders.textMark, from: start) {
+            text.append(UnsafeBufferPointer(rebasing: bytes[start..<at]))
+            if nextText < placeholders.textRuns.count {
+                let run = placeholders.textRuns[nextText]
+                if run.isDecoded {
+                    placeholders.decoded.withUnsafeBufferPointer { text.append(UnsafeBufferPointer(rebasing: $0[run.bytes])) }
+                } else {
+                    text.append(UnsafeBufferPointer(rebasing: original[run.bytes]))
+                }
+                nextText += 1
+            } else {
+                extraMark = true
+            }
+            start = at + 1
+        }
+        text.append(UnsafeBufferPointer(rebasing: bytes[start...]))
         body(text.bytes)
     }
 
@@ -149,8 +165,7 @@ final class PlaceholderRestorer {
         while raw[k] != nil {
             if let value = raw[k + 1], Self.isMarked(value) {
                 valueStarts.append(values.count)
-                restore(UnsafeBufferPointer(start: value, count: strlen(value)), mark: Placeholders.valueMark,
-                        runs: placeholders.valueRuns, next: &nextValue, into: values)
+                restoreValue(UnsafeBufferPointer(start: value, count: strlen(value)))
                 values.append(0)
             } else {
                 valueStarts.append(-1)
@@ -173,19 +188,19 @@ final class PlaceholderRestorer {
         return strchr(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self), Int32(Placeholders.valueMark)) != nil
     }
 
-    private func restore(_ bytes: UnsafeBufferPointer<UInt8>, mark: UInt8, runs: [Range<Int>], next: inout Int, into out: ScratchBytes) {
+    private func restoreValue(_ bytes: UnsafeBufferPointer<UInt8>) {
         var start = 0
-        while let at = bytes.firstIndex(of: mark, from: start) {
-            out.append(UnsafeBufferPointer(rebasing: bytes[start..<at]))
-            if next < runs.count {
-                out.append(UnsafeBufferPointer(rebasing: original[runs[next]]))
-                next += 1
+        while let at = bytes.firstIndex(of: Placeholders.valueMark, from: start) {
+            values.append(UnsafeBufferPointer(rebasing: bytes[start..<at]))
+            if nextValue < placeholders.valueRuns.count {
+                values.append(UnsafeBufferPointer(rebasing: original[placeholders.valueRuns[nextValue]]))
+                nextValue += 1
             } else {
                 extraMark = true
             }
             start = at + 1
         }
-        out.append(UnsafeBufferPointer(rebasing: bytes[start...]))
+        values.append(UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 }
 

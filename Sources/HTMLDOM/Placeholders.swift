@@ -10,8 +10,10 @@ import UTF8Text
 /// put back is one memcpy.
 ///
 /// Only what libxml2 would hand over as it is gets swapped: in text, from the first to the last
-/// non-blank byte (libxml2 skips leading blanks in places) of a stretch without '<', '&' or a
-/// character libxml2 drops; in a quoted attribute value, the pieces between references. The
+/// non-blank byte (libxml2 skips leading blanks in places) of a stretch without '<' or a
+/// character libxml2 drops, through the references whose character is certain (`&amp;`, `&lt;`,
+/// `&gt;`, `&quot;`, numeric ones: put back decoded); in a quoted attribute value, the pieces
+/// between references. The
 /// scan that finds them follows libxml2's reading of markup, and where it could part from it
 /// the parse tells: a text mark libxml2 does not report as text (it read it as part of a tag, a
 /// comment or a script) or a value mark it does not report in a value goes missing, the counts
@@ -28,8 +30,16 @@ struct Placeholders {
 
     /// What libxml2 parses instead of the document.
     let swapped: [UInt8]
-    /// Each mark's bytes in the document, in document order.
-    let textRuns: [Range<Int>]
+    /// What each text mark stands for, in document order: its bytes in the document, or in
+    /// `decoded` when it holds references.
+    let textRuns: [TextRun]
+    let decoded: [UInt8]
+    struct TextRun {
+        let bytes: Range<Int>
+        let isDecoded: Bool
+    }
+
+    /// What each value mark stands for: its bytes in the document.
     let valueRuns: [Range<Int>]
 
     /// nil when there is nothing worth swapping, or the document holds a mark byte or invalid
@@ -44,6 +54,7 @@ struct Placeholders {
         scan.out.append(contentsOf: UnsafeBufferPointer(rebasing: p[scan.copied...]))
         swapped = scan.out
         textRuns = scan.textRuns
+        decoded = scan.decoded
         valueRuns = scan.valueRuns
     }
 
@@ -51,7 +62,8 @@ struct Placeholders {
         let p: UnsafeBufferPointer<UInt8>
         var out: [UInt8] = []
         var copied = 0  // p[..<copied] is in out
-        var textRuns: [Range<Int>] = []
+        var textRuns: [TextRun] = []
+        var decoded: [UInt8] = []
         var valueRuns: [Range<Int>] = []
         /// Whether every tag so far was read as libxml2 reads it: value marks only then.
         var valuesInStep = true
@@ -104,10 +116,16 @@ struct Placeholders {
         private mutating func text(from start: Int) -> Int {
             let n = p.count
             var i = start
-            var segmentStart = start  // of the text between references
+            var segmentStart = start  // of the text between references libxml2 must read
             var droppable = false  // holds a character libxml2 drops from text
+            var references = false  // holds references to decode
             while true {
                 i += mp_html_plain_text_length(p.baseAddress! + i, n - i)
+                if i < n, p[i] == UInt8(ascii: "&"), let reference = Self.reference(p, at: i) {
+                    references = true
+                    i = reference.end
+                    continue
+                }
                 if i < n, p[i] != UInt8(ascii: "<"), p[i] != UInt8(ascii: "&") {
                     // a control character, or U+FFFE or U+FFFF (EF BF BE, EF BF BF)
                     if p[i] != 0xEF || i + 2 < n && p[i + 1] == 0xBF && p[i + 2] >= 0xBE { droppable = true }
@@ -119,12 +137,74 @@ struct Placeholders {
                     var first = segmentStart, end = i
                     while first < end, Self.isBlank(p[first]) { first += 1 }
                     while end > first, Self.isBlank(p[end - 1]) { end -= 1 }
-                    if end - first >= Placeholders.shortest { swap(first..<end, mark: Placeholders.textMark) }
+                    if end - first >= Placeholders.shortest { swapText(first..<end, decoding: references) }
                 }
                 if i >= n || p[i] == UInt8(ascii: "<") { return i }
                 i = afterReference(i + 1)
                 segmentStart = i
                 droppable = false
+                references = false
+            }
+        }
+
+        /// A reference at `i` whose character libxml2 reads for certain, and where it ends.
+        static func reference(_ p: UnsafeBufferPointer<UInt8>, at i: Int) -> (scalar: UInt32, end: Int)? {
+            let n = p.count
+            guard i + 3 < n else { return nil }
+            if p[i + 1] == UInt8(ascii: "#") {
+                var j = i + 2
+                let hex = p[j] | 0x20 == UInt8(ascii: "x")
+                if hex { j += 1 }
+                let digitsStart = j
+                var value: UInt32 = 0
+                while j < n, j - digitsStart < 7 {
+                    let b = p[j]
+                    if b &- 0x30 < 10 {
+                        value = value * (hex ? 16 : 10) + UInt32(b &- 0x30)
+                    } else if hex, (b | 0x20) &- 0x61 < 6 {
+                        value = value * 16 + UInt32((b | 0x20) &- 0x61 + 10)
+                    } else {
+                        break
+                    }
+                    j += 1
+                }
+                // the characters libxml2 takes (IS_CHAR), but for the marks and the controls it drops
+                guard j > digitsStart, j < n, p[j] == UInt8(ascii: ";"),
+                      value == 0x09 || value == 0x0A || value == 0x0D || (0x20...0xD7FF).contains(value) && value != 0x7F
+                        || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value) else { return nil }
+                return (value, j + 1)
+            }
+            for (name, character) in Self.certainNames where i + 1 + name.count < n && p[i + 1 + name.count] == UInt8(ascii: ";") {
+                if zip(name, p[(i + 1)...]).allSatisfy({ $0 == $1 }) { return (character, i + 2 + name.count) }
+            }
+            return nil
+        }
+
+        private static let certainNames: [([UInt8], UInt32)] = [(Array("amp".utf8), 0x26), (Array("lt".utf8), 0x3C),
+                                                                  (Array("gt".utf8), 0x3E), (Array("quot".utf8), 0x22)]
+
+        private mutating func swapText(_ run: Range<Int>, decoding references: Bool) {
+            swap(run, mark: Placeholders.textMark)
+            guard references else { return textRuns.append(TextRun(bytes: run, isDecoded: false)) }
+            let start = decoded.count
+            var i = run.lowerBound
+            while i < run.upperBound {
+                let amp = p.firstIndex(of: UInt8(ascii: "&"), from: i).map { min($0, run.upperBound) } ?? run.upperBound
+                decoded.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<amp]))
+                // every '&' in a run starts a reference text() took in
+                guard amp < run.upperBound, let reference = Self.reference(p, at: amp) else { break }
+                Self.appendUTF8(reference.scalar, to: &decoded)
+                i = reference.end
+            }
+            textRuns.append(TextRun(bytes: start..<decoded.count, isDecoded: true))
+        }
+
+        private static func appendUTF8(_ c: UInt32, to out: inout [UInt8]) {
+            switch c {
+            case ..<0x80: out.append(UInt8(c))
+            case ..<0x800: out += [UInt8(0xC0 | c >> 6), UInt8(0x80 | c & 0x3F)]
+            case ..<0x10000: out += [UInt8(0xE0 | c >> 12), UInt8(0x80 | c >> 6 & 0x3F), UInt8(0x80 | c & 0x3F)]
+            default: out += [UInt8(0xF0 | c >> 18), UInt8(0x80 | c >> 12 & 0x3F), UInt8(0x80 | c >> 6 & 0x3F), UInt8(0x80 | c & 0x3F)]
             }
         }
 
@@ -238,11 +318,13 @@ struct Placeholders {
         }
 
         private mutating func swap(_ run: Range<Int>, mark: UInt8) {
-            if out.isEmpty { out.reserveCapacity(p.count / 2) }
+            if out.isEmpty {
+                out.reserveCapacity(p.count / 2)
+            }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<run.lowerBound]))
             out.append(mark)
             copied = run.upperBound
-            if mark == Placeholders.textMark { textRuns.append(run) } else { valueRuns.append(run) }
+            if mark == Placeholders.valueMark { valueRuns.append(run) }
         }
 
         private static let rawTextElements = [Array("script".utf8), Array("style".utf8)]
