@@ -9,7 +9,7 @@ let package = Package(
     // The tools' modules are libraries too, for the fuzzers in Fuzz/ (a package of its own: it
     // is built with -sanitize=fuzzer, which the tools are not)
     products: tools.map { .executable(name: $0, targets: [$0]) }
-        + ["Sanitize", "MailParse", "BodyText", "MailKind", "Parcels", "Conversations", "Events", "UnixFilter", "JSONLines"]
+        + ["Sanitize", "HTMLDOM", "MailParse", "BodyText", "MailKind", "Parcels", "Conversations", "Events", "UnixFilter", "JSONLines"]
         .map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "UTF8Text", dependencies: ["CLibcExtras"]),
         .target(name: "CivilTime"),
         .target(name: "UnicodeServices", dependencies: ["CICU", "UTF8Text"]),
-        .target(name: "HTMLDOM", dependencies: ["CLibXML2"]),
+        .target(name: "HTMLDOM", dependencies: ["CLibcExtras", "CLibXML2", "UTF8Text"]),
         .target(name: "ICalendar", dependencies: ["CivilTime", "CLibical", "UnicodeServices"]),
         .target(name: "Hashing", dependencies: ["CCrypto"]),
         .target(name: "JSONLines", dependencies: ["CLibcExtras", "UTF8Text"]),

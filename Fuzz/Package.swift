@@ -9,7 +9,8 @@ let package = Package(
     dependencies: [.package(path: "..")],
     targets: [
         .target(name: "CFuzzer"),
-        .executableTarget(name: "html-sanitize-fuzz", dependencies: ["CFuzzer", .product(name: "Sanitize", package: "main")],
+        .executableTarget(name: "html-sanitize-fuzz", dependencies: ["CFuzzer", .product(name: "Sanitize", package: "main"),
+                                                                     .product(name: "HTMLDOM", package: "main")],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(name: "mailpipe-fuzz",
                           dependencies: ["CFuzzer"] + ["Sanitize", "MailParse", "BodyText", "MailKind", "Parcels", "Conversations",

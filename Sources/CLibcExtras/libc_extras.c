@@ -46,6 +46,30 @@ size_t mp_plain_ascii_length(const void *bytes, size_t n) {
     return n;
 }
 
+size_t mp_html_plain_text_length(const void *bytes, size_t n) {
+    const unsigned char *p = bytes;
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i lt = _mm_set1_epi8('<'), amp = _mm_set1_epi8('&'), ef = _mm_set1_epi8((char)0xEF);
+    const __m128i below_space = _mm_set1_epi8(0x1F), tab = _mm_set1_epi8('\t'), lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+    for (; i + 16 <= n; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
+        // unsigned v <= 0x1F: min(v, 0x1F) == v
+        __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(v, below_space), v);
+        __m128i allowed = _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
+        __m128i stop = _mm_or_si128(_mm_andnot_si128(allowed, control),
+                                    _mm_or_si128(_mm_cmpeq_epi8(v, lt), _mm_or_si128(_mm_cmpeq_epi8(v, amp), _mm_cmpeq_epi8(v, ef))));
+        int mask = _mm_movemask_epi8(stop);
+        if (mask) return i + (size_t)__builtin_ctz((unsigned)mask);
+    }
+#endif
+    for (; i < n; i++) {
+        unsigned char c = p[i];
+        if (c == '<' || c == '&' || c == 0xEF || (c < 0x20 && c != '\t' && c != '\n' && c != '\r')) return i;
+    }
+    return n;
+}
+
 int mp_contains_either(const void *haystack, size_t n, const void *a, size_t a_len, const void *b, size_t b_len) {
     const unsigned char *h = haystack, *x = a, *y = b;
     if (a_len < 2 || b_len < 2) return memmem(h, n, x, a_len) != NULL || memmem(h, n, y, b_len) != NULL;

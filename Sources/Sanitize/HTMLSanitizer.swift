@@ -38,8 +38,7 @@ public struct HTMLSanitizer: Sendable {
     public init(options: SanitizeOptions = SanitizeOptions()) { self.options = options }
 
     public func sanitize(_ html: [UInt8]) -> (html: [UInt8], report: SanitizeReport) {
-        let writer = SanitizingWriter(options: options)
-        HTMLStream.parse(html, handler: writer)
+        let writer = HTMLStream.parse(html) { SanitizingWriter(options: options) }
         return (writer.finish(), writer.report)
     }
 

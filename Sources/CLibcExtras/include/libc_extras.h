@@ -14,6 +14,10 @@ void mp_grow_pipe(int fd, int bytes);
 /// How many bytes from `bytes` on are printable ASCII other than '"' and '\\': where a JSON
 /// string's scanner must look at a byte, 16 at a time.
 size_t mp_plain_ascii_length(const void *bytes, size_t n);
+/// How many bytes from `bytes` on libxml2 would copy as HTML text as they are: all but '<', '&',
+/// control characters other than tab, LF and CR, and 0xEF (which starts U+FFFE and U+FFFF,
+/// which it drops too); 16 at a time.
+size_t mp_html_plain_text_length(const void *bytes, size_t n);
 /// Whether `a` or `b` occurs in `haystack`, in one pass over it.
 int mp_contains_either(const void *haystack, size_t n, const void *a, size_t a_len, const void *b, size_t b_len);
 #endif

@@ -1,0 +1,350 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibcExtras
+import UTF8Text
+
+/// Runs of text and of attribute values swapped for one byte each before libxml2 parses, and
+/// put back as its events come. libxml2 reads text and values a character at a time (decoding,
+/// checking and re-encoding each, some 70 instructions a byte: 40% of html-sanitize); a run
+/// put back is one memcpy.
+///
+/// Only what libxml2 would hand over as it is gets swapped: in text, from the first to the last
+/// non-blank byte (libxml2 skips leading blanks in places) of a stretch without '<' or a
+/// character libxml2 drops, through the references whose character is certain (`&amp;`, `&lt;`,
+/// `&gt;`, `&quot;`, numeric ones: put back decoded); in a quoted attribute value, the pieces
+/// between references. The
+/// scan that finds them follows libxml2's reading of markup, and where it could part from it
+/// the parse tells: a text mark libxml2 does not report as text (it read it as part of a tag, a
+/// comment or a script) or a value mark it does not report in a value goes missing, the counts
+/// at the end differ, and the document is parsed again as it is (`HTMLStream`). Value marks,
+/// which a misread tag could put in a value libxml2 splits differently, are only used while
+/// every tag before has been read as libxml2 reads well-formed markup.
+struct Placeholders {
+    /// DEL: libxml2 reports it as text and keeps it in values.
+    static let textMark: UInt8 = 0x7F
+    /// libxml2 drops it from text (an invalid character) and keeps it in values.
+    static let valueMark: UInt8 = 0x01
+    /// Shorter runs stay: a mark costs libxml2 about as much as these bytes.
+    static let shortest = 4
+
+    /// What libxml2 parses instead of the document.
+    let swapped: [UInt8]
+    /// What each text mark stands for, in document order: its bytes in the document, or in
+    /// `decoded` when it holds references.
+    let textRuns: [TextRun]
+    let decoded: [UInt8]
+    struct TextRun {
+        let bytes: Range<Int>
+        let isDecoded: Bool
+    }
+
+    /// What each value mark stands for: its bytes in the document.
+    let valueRuns: [Range<Int>]
+
+    /// nil when there is nothing worth swapping, or the document holds a mark byte or invalid
+    /// UTF-8 (on which libxml2 switches to reading Latin-1 and would read runs differently).
+    init?(_ p: UnsafeBufferPointer<UInt8>) {
+        guard let base = p.baseAddress, p.count >= 2 * Self.shortest,
+              memchr(base, Int32(Self.textMark), p.count) == nil, memchr(base, Int32(Self.valueMark), p.count) == nil,
+              UTF8Bytes.isValid(UnsafeRawBufferPointer(p)) else { return nil }
+        var scan = Scan(p)
+        scan.run()
+        guard scan.copied > 0 else { return nil }
+        scan.out.append(contentsOf: UnsafeBufferPointer(rebasing: p[scan.copied...]))
+        swapped = scan.out
+        textRuns = scan.textRuns
+        decoded = scan.decoded
+        valueRuns = scan.valueRuns
+    }
+
+    private struct Scan {
+        let p: UnsafeBufferPointer<UInt8>
+        var out: [UInt8] = []
+        var copied = 0  // p[..<copied] is in out
+        var textRuns: [TextRun] = []
+        var decoded: [UInt8] = []
+        var valueRuns: [Range<Int>] = []
+        /// Whether every tag so far was read as libxml2 reads it: value marks only then.
+        var valuesInStep = true
+        private var names: [Range<Int>] = []  // the attribute names of the tag being read
+
+        init(_ p: UnsafeBufferPointer<UInt8>) { self.p = p }
+
+        mutating func run() {
+            let n = p.count
+            var i = 0
+            while i < n {
+                i = text(from: i)
+                guard i + 1 < n else { return }
+                let next = p[i + 1]
+                if next == UInt8(ascii: "!") {
+                    if i + 3 < n, p[i + 2] == UInt8(ascii: "-"), p[i + 3] == UInt8(ascii: "-") {
+                        guard let end = comment(from: i + 4) else { return }
+                        i = end
+                    } else {  // a doctype: IgnoredMarkup took out every other "<!"
+                        guard let gt = p.firstIndex(of: UInt8(ascii: ">"), from: i) else { return }
+                        // libxml2 reads quoted identifiers in it: it ends at this '>' unless one holds it
+                        var j = i
+                        while j < gt {
+                            if p[j] == UInt8(ascii: "\"") || p[j] == UInt8(ascii: "'") {
+                                guard let close = p.firstIndex(of: p[j], from: j + 1), close < gt else {
+                                    valuesInStep = false
+                                    break
+                                }
+                                j = close
+                            }
+                            j += 1
+                        }
+                        i = gt + 1
+                    }
+                } else if next == UInt8(ascii: "/") {  // an end tag: libxml2 skips to its '>'
+                    guard let gt = p.firstIndex(of: UInt8(ascii: ">"), from: i + 2) else { return }
+                    i = gt + 1
+                } else if Self.isLetter(next) {
+                    guard let end = startTag(at: i) else { return }
+                    i = end
+                } else if next == UInt8(ascii: "?") {  // IgnoredMarkup cut these; should one stay, stop
+                    return
+                } else {
+                    i += 1  // a '<' that is text
+                }
+            }
+        }
+
+        /// Reads text from `start` to the next '<' (its index) or the end, swapping its runs.
+        private mutating func text(from start: Int) -> Int {
+            let n = p.count
+            var i = start
+            var segmentStart = start  // of the text between references libxml2 must read
+            var droppable = false  // holds a character libxml2 drops from text
+            var references = false  // holds references to decode
+            while true {
+                i += mp_html_plain_text_length(p.baseAddress! + i, n - i)
+                if i < n, p[i] == UInt8(ascii: "&"), let reference = Self.reference(p, at: i) {
+                    references = true
+                    i = reference.end
+                    continue
+                }
+                if i < n, p[i] != UInt8(ascii: "<"), p[i] != UInt8(ascii: "&") {
+                    // a control character, or U+FFFE or U+FFFF (EF BF BE, EF BF BF)
+                    if p[i] != 0xEF || i + 2 < n && p[i + 1] == 0xBF && p[i + 2] >= 0xBE { droppable = true }
+                    i += 1
+                    continue
+                }
+                if !droppable {
+                    // libxml2 skips leading blanks in places: the run starts and ends with non-blanks
+                    var first = segmentStart, end = i
+                    while first < end, Self.isBlank(p[first]) { first += 1 }
+                    while end > first, Self.isBlank(p[end - 1]) { end -= 1 }
+                    if end - first >= Placeholders.shortest { swapText(first..<end, decoding: references) }
+                }
+                if i >= n || p[i] == UInt8(ascii: "<") { return i }
+                i = afterReference(i + 1)
+                segmentStart = i
+                droppable = false
+                references = false
+            }
+        }
+
+        /// A reference at `i` whose character libxml2 reads for certain, and where it ends.
+        static func reference(_ p: UnsafeBufferPointer<UInt8>, at i: Int) -> (scalar: UInt32, end: Int)? {
+            let n = p.count
+            guard i + 3 < n else { return nil }
+            if p[i + 1] == UInt8(ascii: "#") {
+                var j = i + 2
+                let hex = p[j] | 0x20 == UInt8(ascii: "x")
+                if hex { j += 1 }
+                let digitsStart = j
+                var value: UInt32 = 0
+                while j < n, j - digitsStart < 7 {
+                    let b = p[j]
+                    if b &- 0x30 < 10 {
+                        value = value * (hex ? 16 : 10) + UInt32(b &- 0x30)
+                    } else if hex, (b | 0x20) &- 0x61 < 6 {
+                        value = value * 16 + UInt32((b | 0x20) &- 0x61 + 10)
+                    } else {
+                        break
+                    }
+                    j += 1
+                }
+                // the characters libxml2 takes (IS_CHAR), but for the marks and the controls it drops
+                guard j > digitsStart, j < n, p[j] == UInt8(ascii: ";"),
+                      value == 0x09 || value == 0x0A || value == 0x0D || (0x20...0xD7FF).contains(value) && value != 0x7F
+                        || (0xE000...0xFFFD).contains(value) || (0x10000...0x10FFFF).contains(value) else { return nil }
+                return (value, j + 1)
+            }
+            for (name, character) in Self.certainNames where i + 1 + name.count < n && p[i + 1 + name.count] == UInt8(ascii: ";") {
+                if zip(name, p[(i + 1)...]).allSatisfy({ $0 == $1 }) { return (character, i + 2 + name.count) }
+            }
+            return nil
+        }
+
+        private static let certainNames: [([UInt8], UInt32)] = [(Array("amp".utf8), 0x26), (Array("lt".utf8), 0x3C),
+                                                                  (Array("gt".utf8), 0x3E), (Array("quot".utf8), 0x22)]
+
+        private mutating func swapText(_ run: Range<Int>, decoding references: Bool) {
+            swap(run, mark: Placeholders.textMark)
+            guard references else { return textRuns.append(TextRun(bytes: run, isDecoded: false)) }
+            let start = decoded.count
+            var i = run.lowerBound
+            while i < run.upperBound {
+                let amp = p.firstIndex(of: UInt8(ascii: "&"), from: i).map { min($0, run.upperBound) } ?? run.upperBound
+                decoded.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<amp]))
+                // every '&' in a run starts a reference text() took in
+                guard amp < run.upperBound, let reference = Self.reference(p, at: amp) else { break }
+                Self.appendUTF8(reference.scalar, to: &decoded)
+                i = reference.end
+            }
+            textRuns.append(TextRun(bytes: start..<decoded.count, isDecoded: true))
+        }
+
+        private static func appendUTF8(_ c: UInt32, to out: inout [UInt8]) {
+            switch c {
+            case ..<0x80: out.append(UInt8(c))
+            case ..<0x800: out += [UInt8(0xC0 | c >> 6), UInt8(0x80 | c & 0x3F)]
+            case ..<0x10000: out += [UInt8(0xE0 | c >> 12), UInt8(0x80 | c >> 6 & 0x3F), UInt8(0x80 | c & 0x3F)]
+            default: out += [UInt8(0xF0 | c >> 18), UInt8(0x80 | c >> 12 & 0x3F), UInt8(0x80 | c >> 6 & 0x3F), UInt8(0x80 | c & 0x3F)]
+            }
+        }
+
+        /// Past a character reference whose '&' is just before `i`: past more bytes than libxml2
+        /// reads as its name (letters, digits, '#', '_', ':', '.', '-', any non-ASCII), and its ';'.
+        private func afterReference(_ start: Int) -> Int {
+            var i = start
+            while i < p.count {
+                let b = p[i]
+                guard Self.isLetter(b) || b >= 0x80 || b &- 0x30 < 10 || b == UInt8(ascii: "#") || b == UInt8(ascii: "_")
+                        || b == UInt8(ascii: ":") || b == UInt8(ascii: ".") || b == UInt8(ascii: "-") else { break }
+                i += 1
+            }
+            if i < p.count, p[i] == UInt8(ascii: ";") { i += 1 }
+            return i
+        }
+
+        /// Past the "-->" that ends a comment whose text starts at `start`, as libxml2 ends it.
+        private mutating func comment(from start: Int) -> Int? {
+            var j = start
+            while let gt = p.firstIndex(of: UInt8(ascii: ">"), from: j) {
+                if gt >= start + 2, p[gt - 1] == UInt8(ascii: "-"), p[gt - 2] == UInt8(ascii: "-") { return gt + 1 }
+                // libxml2 may end a comment at "--!>" too: what follows could then be read apart
+                if gt >= start + 3, p[gt - 1] == UInt8(ascii: "!"), p[gt - 2] == UInt8(ascii: "-"), p[gt - 3] == UInt8(ascii: "-") {
+                    valuesInStep = false
+                }
+                j = gt + 1
+            }
+            return nil
+        }
+
+        /// Reads the start tag at `lt` as libxml2's htmlParseStartTag does, swapping its quoted
+        /// values; returns where its content starts (after a script's or style's raw text), or
+        /// nil when the document ends first.
+        private mutating func startTag(at lt: Int) -> Int? {
+            let n = p.count
+            var i = lt + 1
+            let nameStart = i
+            while i < n, Self.isNameByte(p[i]) { i += 1 }
+            let name = nameStart..<i
+            if name.count >= 100 { valuesInStep = false }  // libxml2 cuts names at 100 bytes
+            // libxml2 may discard these tags' attributes (a second <body>) or read them (<meta charset>)
+            var marks = valuesInStep && !Self.is(name, in: p, oneOf: Self.attributeReaders)
+            names.removeAll(keepingCapacity: true)
+            var selfClosing = false
+            while true {
+                while i < n, Self.isBlank(p[i]) { i += 1 }
+                guard i < n else { return nil }
+                let b = p[i]
+                if b == UInt8(ascii: ">") {
+                    i += 1
+                    break
+                }
+                if b == UInt8(ascii: "/"), i + 1 < n, p[i + 1] == UInt8(ascii: ">") {
+                    i += 2
+                    selfClosing = true
+                    break
+                }
+                guard Self.isLetter(b) || b == UInt8(ascii: "_") || b == UInt8(ascii: ":") || b == UInt8(ascii: ".") else {
+                    // libxml2 drops a bogus attribute up to the next blank or the tag's end
+                    valuesInStep = false
+                    marks = false
+                    while i < n, !Self.isBlank(p[i]), p[i] != UInt8(ascii: ">"),
+                          !(p[i] == UInt8(ascii: "/") && i + 1 < n && p[i + 1] == UInt8(ascii: ">")) { i += 1 }
+                    continue
+                }
+                let attributeStart = i
+                while i < n, Self.isNameByte(p[i]) { i += 1 }
+                let attribute = attributeStart..<i
+                if attribute.count >= 100 {
+                    valuesInStep = false
+                    marks = false
+                }
+                // libxml2 drops a repeated attribute's value
+                let repeated = names.contains { Self.equalIgnoringCase(p, $0, attribute) }
+                names.append(attribute)
+                while i < n, Self.isBlank(p[i]) { i += 1 }
+                guard i < n, p[i] == UInt8(ascii: "=") else { continue }
+                i += 1
+                while i < n, Self.isBlank(p[i]) { i += 1 }
+                guard i < n else { return nil }
+                let quote = p[i]
+                if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
+                    guard let close = p.firstIndex(of: quote, from: i + 1) else { return nil }
+                    if marks, !repeated { swapValue(i + 1..<close) }
+                    i = close + 1
+                } else {  // unquoted: to a blank or '>'
+                    while i < n, !Self.isBlank(p[i]), p[i] != UInt8(ascii: ">") { i += 1 }
+                }
+            }
+            guard !selfClosing, Self.is(name, in: p, oneOf: Self.rawTextElements) else { return i }
+            // script and style: raw text up to "</name" in any case, which libxml2 hands over whole
+            var j = i
+            while let lt = p.firstIndex(of: UInt8(ascii: "<"), from: j) {
+                if lt + 1 < n, p[lt + 1] == UInt8(ascii: "/"), lt + 2 + name.count <= n,
+                   Self.equalIgnoringCase(p, lt + 2..<lt + 2 + name.count, name) { return lt }
+                j = lt + 1
+            }
+            return nil
+        }
+
+        /// The pieces of a quoted value between references.
+        private mutating func swapValue(_ value: Range<Int>) {
+            var start = value.lowerBound
+            while start < value.upperBound {
+                let amp = p.firstIndex(of: UInt8(ascii: "&"), from: start).map { min($0, value.upperBound) } ?? value.upperBound
+                if amp - start >= Placeholders.shortest { swap(start..<amp, mark: Placeholders.valueMark) }
+                guard amp < value.upperBound else { return }
+                start = min(afterReference(amp + 1), value.upperBound)
+            }
+        }
+
+        private mutating func swap(_ run: Range<Int>, mark: UInt8) {
+            if out.isEmpty {
+                out.reserveCapacity(p.count / 2)
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<run.lowerBound]))
+            out.append(mark)
+            copied = run.upperBound
+            if mark == Placeholders.valueMark { valueRuns.append(run) }
+        }
+
+        private static let rawTextElements = [Array("script".utf8), Array("style".utf8)]
+        private static let attributeReaders = [Array("html".utf8), Array("head".utf8), Array("body".utf8), Array("meta".utf8)]
+
+        private static func `is`(_ name: Range<Int>, in p: UnsafeBufferPointer<UInt8>, oneOf names: [[UInt8]]) -> Bool {
+            names.contains { candidate in
+                candidate.count == name.count && zip(candidate, p[name]).allSatisfy { $0 == $1 | 0x20 }
+            }
+        }
+
+        private static func equalIgnoringCase(_ p: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
+            a.count == b.count && zip(p[a], p[b]).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+        }
+
+        static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+        /// What libxml2 reads in a tag or attribute name.
+        static func isNameByte(_ b: UInt8) -> Bool {
+            isLetter(b) || b &- 0x30 < 10 || b == UInt8(ascii: ":") || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
+        }
+        static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
+    }
+}

@@ -1,0 +1,109 @@
+import Testing
+@testable import HTMLDOM
+
+@Suite(.serialized) struct PlaceholdersTests {
+    /// The events of `html` parsed with runs swapped out.
+    private func swappedEvents(_ html: [UInt8]) -> [String] {
+        HTMLStream.parse(html) { StreamRecorder() }.events
+    }
+
+    private func plainEvents(_ html: [UInt8]) -> [String] {
+        let r = StreamRecorder()
+        HTMLStream.parse(html, handler: r)
+        return r.events
+    }
+
+    /// Markup the scan may read otherwise than libxml2: the events must be the same either way.
+    static let tricky: [String] = [
+        "<p>Hello world, this is text &amp; more text</p>",
+        "<a href=\"https://x.example/?a=1&amp;b=2&c=3\" title='it&#39;s here' style=\"color: red\">link text</a>",
+        "<a \"foo>bar baz\">text here</a> and after",
+        "<td width=\"10\"\">cell text</td><td class=\"x y\">next cell</td>",
+        "<!-- comment with <b class=\"x y\"> --> text after the comment",
+        "<!-- a --!> <a title=\"--> <b style='x y'>\">text</b> tail text",
+        "<style>p { color: red } </style><p>after style</p><script>var a = \"<b title='x y'>\";</script>tail text",
+        "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0>\" \"x\"><p class=\"a b\">text text</p>",
+        "<!DOCTYPE html><p class=\"a b\">text text</p>",
+        "<html> some text <head> <title>The title</title> more words </head><body>body text</body></html>",
+        "<p style=\"color: red\" STYLE=\"color: blue\" title=\"one two\">text text</p>",
+        "<p>bell\u{7}char and form\u{0C}feed text</p><p title=\"bell\u{7}in value\">x</p>",
+        "<p>x\u{FFFE}yzzz and more \u{FFFF} text</p>",
+        "leading text <html><body>body text</body></html>",
+        "<p>" + String(repeating: "word ", count: 300) + String(repeating: " ", count: 1500) + "</p>",
+        "<html>" + String(repeating: " ", count: 1200) + "text in html" + String(repeating: " ", count: 1200) + "<body>x</body></html>",
+        "<p>AT&T rocks &copy 2024 and &#169 more &#xA9; &unknown; &amp text</p>",
+        "<p>a < b and c > d text</p><p>x </ y> z text</p><p>x </> y text</p><p>q <3 r text</p>",
+        "<td width=100 class=foo bar=baz>text text</td>",
+        "<a title=\"a<b\" href=x>text text</a><a title = \"spaced out\" >more</a>",
+        "<p title=\"never closed>text text text",
+        "<br/>text after<img src=\"a b.png\"/>more text<img src='c d.png' / >end text",
+        "<a data-x.y:z=\"value here\" _under=\"value two\" :colon=\"value three\" .dot=\"four four\">t</a>",
+        "<meta charset=\"iso-8859-1\"><meta http-equiv=\"Content-Type\" content=\"text/html; charset=koi8-r\"><p>日本語のテキスト</p>",
+        "<body class=\"a b\"><p>x</p><body style=\"color: red\" class=\"c d\">y text</body>",
+        "<html lang=\"en us\"><html class=\"two words\"><p>text text</p>",
+        "<textarea>a <b class=\"q r\"> c</textarea><title>a <b class=\"s t\"> c</title><xmp>x <i class=\"u v\">y</xmp>",
+        "<plaintext>a <b class=\"q r\"> c text text",
+        "<p>text<!DOCTYPE html>more text</p><p>text <!doctype \"x>\"> more text</p>",
+        "<p>line one\r\nline two\rline three</p>",
+        "<style>a{}</STYLE >after text</p><script>x</scriptfoo>y</script>z text",
+        "<style>a{b:c}</style  ><p>after text</p><script type=\"text/javascript\">if (a < b && c) {}</script>text",
+        "<script/>text after self-closing script<style/>and style",
+        "<p>" + String(repeating: "a", count: 150) + "<" + String(repeating: "b", count: 120) + " title=\"long name tag\">x</p>",
+        "<p " + String(repeating: "c", count: 120) + "=\"long attribute\" title=\"after it\">text text</p>",
+        "<p>tab\there and\nnewline text</p>   \n  trailing text after all  \n",
+        "<div><p>one para<p>two para<li>item text<table><td>cell text</table></div>",
+        "<p>text &lt;b&gt; escaped &quot;quotes&quot; text</p><p title=\"&lt;b&gt; &quot;q&quot;\">x</p>",
+        "<a href=\"x\" href=\"y\" title=\"z z\">dup</a>",
+        "<p title=\"\">empty</p><p title=\"\" class=\"\">empty two</p>",
+        "<p title='mixed \"quotes\" inside'>text</p><p title=\"mixed 'quotes' inside\">text</p>",
+        "<x:y a:b=\"c d\">namespaced text</x:y><o:p>office text</o:p>",
+        "<p>a\u{7F}b</p>",
+        "<p>a\u{1}b</p><p title=\"a\u{1}b\">c</p>",
+        "<ul>\n  <li>one item</li>\n  <li>two item</li>\n</ul>\n",
+        "text only, no markup at all, long enough",
+        "<p>unterminated entity &amp",
+        "<table><tr><td>cell</td></tr>stray text in a table<tr><td>cell two</td></tr></table>",
+        "<p>a <!-- c --> b text</p><p>a <!---> b text --> c text</p><p>d <!----> e text</p>",
+        "<p>one &amp; two &lt;three&gt; &quot;four&quot; &#65;&#x42;&#X43; &#127; &#1; &#0; &#99999999; &#xD800; &#65 x</p>",
+        "<p>&AMP; &Amp; &ampx; &amp &lt &#x; &#; &#xFFFE; &#12;&#9;&#10;&#13; &#8364;&#x1F600; &#x10FFFF; &#x110000; text</p>",
+        "<html>&amp; <head>&lt;x&gt; </head><body> &#32; </body></html>",
+        "<p title=\"a &amp; b &#65; c\">x &amp;</p><p>&amp;</p>&#32;<p>  &quot;  </p>",
+    ]
+
+    @Test func swappedRunsGiveTheSameEvents() {
+        for html in Self.tricky {
+            let bytes = Array(html.utf8)
+            #expect(swappedEvents(bytes) == plainEvents(bytes), "\(html)")
+        }
+    }
+
+    @Test func invalidUTF8IsParsedAsItIs() {
+        let bytes = Array("<p title=\"a b c\">text text ".utf8) + [0xFF, 0xC3] + Array(" more text é</p>".utf8)
+        #expect(swappedEvents(bytes) == plainEvents(bytes))
+        #expect(bytes.withUnsafeBufferPointer { Placeholders($0) } == nil)
+    }
+
+    @Test func textAndValuesAreSwapped() throws {
+        let html = Array("<p class=\"one two\" id=x>Hello, world &amp; all</p>".utf8)
+        let p = try #require(html.withUnsafeBufferPointer { Placeholders($0) })
+        #expect(String(decoding: p.swapped, as: UTF8.self) == "<p class=\"\u{1}\" id=x>\u{7F}</p>")
+        #expect(p.textRuns.map { String(decoding: $0.isDecoded ? p.decoded[$0.bytes] : html[$0.bytes], as: UTF8.self) } == ["Hello, world & all"])
+        #expect(p.valueRuns.map { String(decoding: html[$0], as: UTF8.self) } == ["one two"])
+        #expect(swappedEvents(html) == ["<html>", "<body>", "<p class=one two id=x>", "Hello, world & all", "</p>", "</body>", "</html>"])
+    }
+
+    /// Every run swapped out comes back where libxml2 reports it, on the markup above: the
+    /// swapped parse is kept, not redone.
+    @Test func theSwappedParseIsKeptOnWellFormedMarkup() throws {
+        let html = Array("<html><head><style>p{x:y}</style></head><body class=\"b c\"><p style=\"color: red\">Hello &amp; bye</p><!-- note --><a href=\"https://a.example/x?y=1&amp;z=2\">link text</a></body></html>".utf8)
+        try html.withUnsafeBufferPointer { prepared in
+            let p = try #require(Placeholders(prepared))
+            let restorer = PlaceholderRestorer(prepared, p)
+            let handler = StreamRecorder()
+            handler.restorer = restorer
+            p.swapped.withUnsafeBufferPointer { HTMLStream.parse($0, handler: handler) }
+            #expect(restorer.restoredAll)
+            #expect(p.textRuns.count == 2 && p.valueRuns.count == 2)
+        }
+    }
+}
