@@ -191,7 +191,8 @@ public enum ICalendarReader {
             }
         }
         if event.end == nil, let duration, let start = event.start {
-            let end = icaltime_add(icalTime(start), duration)
+            var end = icalTime(start)
+            WallClock(end).adding(duration).store(into: &end)
             event.end = readTime(end, tzid: start.tzid, calendar: calendar, floatingZone: floatingZone)
         }
         if let start = event.start, let end = event.end {
