@@ -45,28 +45,50 @@ final class CalendarZones {
 /// time in it, for each calendar anew; the same zones come in mail after mail.
 final class VTimezones: Sendable {
     static let shared = VTimezones()
-    /// Enough for every zone of a mailbox's senders; past it, a zone is the calendar's own.
-    static let limit = 512
+    /// What is kept, in VTIMEZONE text: a real zone is 300 bytes (Outlook's) to 14 KB
+    /// (Thunderbird's, with its history); the changes libical keeps for one grow with its rules.
+    static let textLimit = 256 << 10
+    static let zoneTextLimit = 32 << 10
 
-    /// libical's zones (their addresses), by their VTIMEZONE's text; never freed (a calendar
-    /// being read elsewhere may hold one).
-    private let zones = Mutex<[String: UInt]>([:])
+    private struct Kept {
+        /// libical's zones (their addresses), by their VTIMEZONE's text; never freed (a calendar
+        /// being read elsewhere may hold one).
+        var zones: [String: UInt] = [:]
+        var textBytes = 0
+    }
+    private let kept = Mutex(Kept())
 
-    /// The kept zone whose VTIMEZONE is written as `own`'s, kept now if it is new.
+    /// The kept zone whose VTIMEZONE is written as `own`'s, kept now if it is new and like a real
+    /// zone (yearly rules only); else `own`.
     func zone(like own: OpaquePointer) -> OpaquePointer {
         guard let component = icaltimezone_get_component(own), let raw = icalcomponent_as_ical_string_r(component) else { return own }
         let text = String(cString: raw)
         icalmemory_free_buffer(raw)
-        let address = zones.withLock { zones -> UInt? in
-            if let kept = zones[text] { return kept }
-            guard zones.count < Self.limit, let zone = icaltimezone_new() else { return nil }
+        let address = kept.withLock { kept -> UInt? in
+            if let zone = kept.zones[text] { return zone }
+            let size = text.utf8.count
+            guard size <= Self.zoneTextLimit, kept.textBytes + size <= Self.textLimit, Self.hasOnlyYearlyRules(text),
+                  let zone = icaltimezone_new() else { return nil }
             guard icaltimezone_set_component(zone, icalcomponent_new_clone(component)) != 0 else {
                 icaltimezone_free(zone, 1)
                 return nil
             }
-            zones[text] = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(zone)))
-            return zones[text]
+            let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(zone)))
+            kept.zones[text] = address
+            kept.textBytes += size
+            return address
         }
         return address.flatMap { OpaquePointer(bitPattern: $0) } ?? own
+    }
+
+    /// Whether every RRULE of a VTIMEZONE is yearly, as in every real zone: a daily rule from
+    /// 1601 would keep 150,000 changes.
+    static func hasOnlyYearlyRules(_ text: String) -> Bool {
+        var rest = Substring(text)
+        while let r = rest.firstRange(of: "FREQ=") {
+            rest = rest[r.upperBound...]
+            guard rest.hasPrefix("YEARLY") else { return false }
+        }
+        return true
     }
 }
