@@ -262,7 +262,9 @@ public enum ICalendarReader {
         }
         if icaltime_is_utc(t) != 0 {
             r.kind = .utc
-            r.utc = Int(icaltime_as_timet(t))
+            // counted as zoned times are: icaltime_as_timet answers -1 (1969-12-31T23:59:59Z)
+            // for years before 1902 and after 9999
+            r.utc = Int(icaltime_as_timet_with_zone(t, icaltimezone_get_utc_timezone()))
             return r
         }
         let zone = zones.zone(tzid)

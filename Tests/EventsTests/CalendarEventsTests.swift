@@ -64,6 +64,15 @@ func event(_ lines: [String], head: [String] = [], contentMethod: String? = nil,
         }
     }
 
+    @Test func utcTimesOutside1902To9999AreTheirInstants() throws {
+        // libical's icaltime_as_timet answers -1 there, which read as 1969-12-31T23:59:59Z
+        let e = try event(["UID:a", "DTSTART:19010301T120000Z", "DTEND:19010301T133000Z", "RDATE:19000101T000000Z"])
+        #expect(e.start == "1901-03-01T12:00:00Z" && e.end == "1901-03-01T13:30:00Z")
+        #expect(e.recurrence?.rdates == ["1900-01-01T00:00:00Z"] && e.defects.isEmpty)
+        let late = try event(["UID:a", "DTSTART:99991231T230000Z", "DURATION:PT2H"])
+        #expect(late.end == "10000-01-01T01:00:00Z" && late.defects.isEmpty)
+    }
+
     @Test func anUnknownZoneIsADefectNotUTC() throws {
         let e = try event(["UID:a", "DTSTART;TZID=Mars/Olympus_Mons:20260312T103000"])
         #expect(e.start == nil && e.startLocal == "2026-03-12T10:30:00")
