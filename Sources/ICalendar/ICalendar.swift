@@ -104,10 +104,10 @@ public enum ICalendarReader {
                 if icalcomponent_isa(component) == ICAL_VCALENDAR_COMPONENT {
                     calendars.append(calendar(component, floatingZone: floatingZone))
                 } else if icalcomponent_isa(component) == ICAL_VEVENT_COMPONENT {
-                    calendars.append(ICalCalendar(events: [event(component, calendar: nil, floatingZone: floatingZone)]))
+                    calendars.append(ICalCalendar(events: [event(component, zones: CalendarZones(nil, floatingZone: floatingZone))]))
                 } else {
                     var wrapped = ICalCalendar()
-                    collectEvents(in: component, calendar: component, floatingZone: floatingZone, into: &wrapped.events)
+                    collectEvents(in: component, zones: CalendarZones(component, floatingZone: floatingZone), into: &wrapped.events)
                     if !wrapped.events.isEmpty { calendars.append(wrapped) }
                 }
                 c = icalcomponent_get_next_component(root, ICAL_ANY_COMPONENT)
@@ -116,12 +116,12 @@ public enum ICalendarReader {
         case ICAL_VCALENDAR_COMPONENT:
             return [calendar(root, floatingZone: floatingZone)]
         case ICAL_VEVENT_COMPONENT:
-            return [ICalCalendar(events: [event(root, calendar: nil, floatingZone: floatingZone)])]
+            return [ICalCalendar(events: [event(root, zones: CalendarZones(nil, floatingZone: floatingZone))])]
         case ICAL_NO_COMPONENT:
             return []
         default:
             var wrapped = ICalCalendar()
-            collectEvents(in: root, calendar: root, floatingZone: floatingZone, into: &wrapped.events)
+            collectEvents(in: root, zones: CalendarZones(root, floatingZone: floatingZone), into: &wrapped.events)
             return [wrapped]
         }
     }
@@ -137,35 +137,34 @@ public enum ICalendarReader {
             if name == "X-LIC-ERROR", let e = valueText(property) { calendar.errors.append(e) }
             p = icalcomponent_get_next_property(c, ICAL_ANY_PROPERTY)
         }
-        collectEvents(in: c, calendar: c, floatingZone: zone, into: &calendar.events)
+        collectEvents(in: c, zones: CalendarZones(c, floatingZone: zone), into: &calendar.events)
         return calendar
     }
 
     /// The VEVENTs below `c`, also those a sender wrapped in another VCALENDAR or in a
     /// component of its own (X-…), as Python's icalendar finds them; no deeper than real
     /// calendars nest (a hostile file nests thousands deep).
-    private static func collectEvents(in c: OpaquePointer, calendar: OpaquePointer, floatingZone: String?,
-                                      into events: inout [ICalEvent], depth: Int = 0) {
+    private static func collectEvents(in c: OpaquePointer, zones: CalendarZones, into events: inout [ICalEvent], depth: Int = 0) {
         guard depth < 8 else { return }
         var child = icalcomponent_get_first_component(c, ICAL_ANY_COMPONENT)
         while let component = child {
             switch icalcomponent_isa(component) {
-            case ICAL_VEVENT_COMPONENT: events.append(event(component, calendar: calendar, floatingZone: floatingZone))
+            case ICAL_VEVENT_COMPONENT: events.append(event(component, zones: zones))
             case ICAL_VTIMEZONE_COMPONENT, ICAL_VTODO_COMPONENT, ICAL_VJOURNAL_COMPONENT, ICAL_VFREEBUSY_COMPONENT: break
-            default: collectEvents(in: component, calendar: calendar, floatingZone: floatingZone, into: &events, depth: depth + 1)
+            default: collectEvents(in: component, zones: zones, into: &events, depth: depth + 1)
             }
             child = icalcomponent_get_next_component(c, ICAL_ANY_COMPONENT)
         }
     }
 
-    private static func event(_ e: OpaquePointer, calendar: OpaquePointer?, floatingZone: String?) -> ICalEvent {
+    private static func event(_ e: OpaquePointer, zones: CalendarZones) -> ICalEvent {
         var event = ICalEvent()
         var duration: icaldurationtype?
         var p = icalcomponent_get_first_property(e, ICAL_ANY_PROPERTY)
         func time(_ t: icaltimetype, _ property: OpaquePointer) -> ICalTime? {
             // a value libical could not read is a null time (and an X-LIC-ERROR beside it)
             guard icaltime_is_null_time(t) == 0 else { return nil }
-            return readTime(t, tzid: parameter(property, ICAL_TZID_PARAMETER), calendar: calendar, floatingZone: floatingZone)
+            return readTime(t, tzid: parameter(property, ICAL_TZID_PARAMETER), zones: zones)
         }
         while let property = p {
             defer { p = icalcomponent_get_next_property(e, ICAL_ANY_PROPERTY) }
@@ -191,16 +190,16 @@ public enum ICalendarReader {
             }
         }
         if event.end == nil, let duration, let start = event.start {
-            let end = icaltime_add(icalTime(start), duration)
-            event.end = readTime(end, tzid: start.tzid, calendar: calendar, floatingZone: floatingZone)
+            var end = icalTime(start)
+            WallClock(end).adding(duration).store(into: &end)
+            event.end = readTime(end, tzid: start.tzid, zones: zones)
         }
         if let start = event.start, let end = event.end {
             event.endInStartZone = end
             if end.tzid != start.tzid || end.kind != start.kind, let utc = end.utc, start.utc != nil {
-                let zone = start.kind == .utc ? icaltimezone_get_utc_timezone()
-                    : resolveZone(start.tzid, calendar: calendar, floatingZone: floatingZone)
+                let zone = start.kind == .utc ? icaltimezone_get_utc_timezone() : zones.zone(start.tzid)
                 if let zone {
-                    var local = readTime(icaltime_from_timet_with_zone(time_t(utc), 0, zone), tzid: nil, calendar: nil, floatingZone: nil)
+                    var local = readTime(icaltime_from_timet_with_zone(time_t(utc), 0, zone), tzid: nil, zones: CalendarZones(nil, floatingZone: nil))
                     local.kind = start.kind
                     event.endInStartZone = local
                 }
@@ -252,8 +251,8 @@ public enum ICalendarReader {
 
     // MARK: time
 
-    /// Reads a time and resolves its TZID (see resolveZone).
-    private static func readTime(_ t: icaltimetype, tzid: String?, calendar: OpaquePointer?, floatingZone: String?) -> ICalTime {
+    /// Reads a time and resolves its TZID in `zones`.
+    private static func readTime(_ t: icaltimetype, tzid: String?, zones: CalendarZones) -> ICalTime {
         var r = ICalTime(kind: .floating, year: Int(t.year), month: Int(t.month), day: Int(t.day),
                          hour: Int(t.hour), minute: Int(t.minute), second: Int(t.second), tzid: tzid)
         if t.is_date != 0 {
@@ -263,30 +262,21 @@ public enum ICalendarReader {
         }
         if icaltime_is_utc(t) != 0 {
             r.kind = .utc
-            r.utc = Int(icaltime_as_timet(t))
+            // counted as zoned times are: icaltime_as_timet answers -1 (1969-12-31T23:59:59Z)
+            // for years before 1902 and after 9999
+            r.utc = Int(icaltime_as_timet_with_zone(t, icaltimezone_get_utc_timezone()))
             return r
         }
-        let zone = resolveZone(tzid, calendar: calendar, floatingZone: floatingZone)
+        let zone = zones.zone(tzid)
         if let tzid {
-            r.zone = TimeZoneIDs.iana(tzid)
+            r.zone = zones.iana(tzid)
             r.kind = zone == nil ? .unknownZone : .zoned
         } else if zone != nil {
-            r.zone = floatingZone
+            r.zone = zones.floatingZone
             r.kind = .zoned
         }
         if let zone { r.utc = Int(icaltime_as_timet_with_zone(t, zone)) }
         return r
-    }
-
-    /// The zone a TZID names: the IANA zone it stands for, from the system's time-zone data,
-    /// else the calendar's own VTIMEZONE; with no TZID, the zone floating times are read in.
-    /// The system's data first, as Thunderbird and Python's icalendar do: a VTIMEZONE often
-    /// holds only the years around the invitation (or Outlook's rule of today, from 1601).
-    private static func resolveZone(_ tzid: String?, calendar: OpaquePointer?, floatingZone: String?) -> OpaquePointer? {
-        guard let tzid else { return floatingZone.flatMap(LibICal.builtinZone) }
-        if let system = TimeZoneIDs.iana(tzid).flatMap(LibICal.builtinZone) { return system }
-        guard let calendar else { return nil }
-        return tzid.withCString { icalcomponent_get_timezone(calendar, $0) }
     }
 
     /// The libical time for an ICalTime's wall clock (for arithmetic).

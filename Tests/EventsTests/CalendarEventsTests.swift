@@ -50,6 +50,29 @@ func event(_ lines: [String], head: [String] = [], contentMethod: String? = nil,
         #expect(e.timeZone == nil && e.defects.isEmpty)
     }
 
+    @Test func aVTIMEZONEKeptFromAnEarlierCalendarIsTheOneWithTheSameText() throws {
+        // zones are kept from calendar to calendar by their text, not their TZID
+        func zone(_ offset: String, rule: [String] = []) -> [String] {
+            ["BEGIN:VTIMEZONE", "TZID:Office Time", "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:\(offset)",
+             "TZOFFSETTO:\(offset)"] + rule + ["END:STANDARD", "END:VTIMEZONE"]
+        }
+        let lines = ["UID:a", "DTSTART;TZID=Office Time:20260312T103000"]
+        for _ in 0..<2 {
+            #expect(try event(lines, head: zone("+0200")).start == "2026-03-12T08:30:00Z")
+            #expect(try event(lines, head: zone("+0500")).start == "2026-03-12T05:30:00Z")
+            #expect(try event(lines, head: zone("-0300", rule: ["RRULE:FREQ=DAILY"])).start == "2026-03-12T13:30:00Z")
+        }
+    }
+
+    @Test func utcTimesOutside1902To9999AreTheirInstants() throws {
+        // libical's icaltime_as_timet answers -1 there, which read as 1969-12-31T23:59:59Z
+        let e = try event(["UID:a", "DTSTART:19010301T120000Z", "DTEND:19010301T133000Z", "RDATE:19000101T000000Z"])
+        #expect(e.start == "1901-03-01T12:00:00Z" && e.end == "1901-03-01T13:30:00Z")
+        #expect(e.recurrence?.rdates == ["1900-01-01T00:00:00Z"] && e.defects.isEmpty)
+        let late = try event(["UID:a", "DTSTART:99991231T230000Z", "DURATION:PT2H"])
+        #expect(late.end == "10000-01-01T01:00:00Z" && late.defects.isEmpty)
+    }
+
     @Test func anUnknownZoneIsADefectNotUTC() throws {
         let e = try event(["UID:a", "DTSTART;TZID=Mars/Olympus_Mons:20260312T103000"])
         #expect(e.start == nil && e.startLocal == "2026-03-12T10:30:00")
