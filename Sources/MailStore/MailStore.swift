@@ -111,6 +111,8 @@ public final class MailStore {
             throw e.isNotADatabase ? StoreError.notAStore(path) : StoreError.sqlite(path, e)
         }
         building = built
+        // a load makes the index searches read most last, so that its pages lie together
+        if built != nil { try db.execute("DROP INDEX messages_listing") }
         normalizer = AddressNormalizer(rules: Self.rules(try db.text("SELECT value FROM config WHERE key = 'address_rules'")))
         for a in try config("me").map(Self.strings) ?? [] { normalizer.normalize(a).map { own.add($0) } }
         try db.query("SELECT address FROM lists") { savedLists.insert($0.text(0) ?? "") }
@@ -146,6 +148,7 @@ public final class MailStore {
         building = nil
         var failure: StoreError?
         do throws(SQLiteError) {
+            try db.execute(Schema.messagesListing)
             try db.execute("PRAGMA journal_mode = WAL")
         } catch {
             failure = .sqlite(path, error)

@@ -8,6 +8,10 @@ enum Schema {
     static let version = 3
 
     /// The SQL that takes a database of version `k` (0: empty) to `k + 1`.
+    /// The ids, dates and conversations of messages by row id, for searches (a load makes it
+    /// last: a search then maps a few pages in a row rather than pages among the records').
+    static let messagesListing = "CREATE INDEX messages_listing ON messages(rowid, date, id, conversation_id);"
+
     static let migrations: [String] = [
         """
         CREATE TABLE config(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -104,7 +108,7 @@ enum Schema {
         """
         DROP INDEX messages_by_conversation;
         CREATE INDEX messages_by_conversation ON messages(conversation_id, date, id, change);
-        CREATE INDEX messages_listing ON messages(rowid, date, id, conversation_id);
+        """ + messagesListing + """
         """,
         // 3: drafts and reports (read receipts, bounces) are in no conversation's messages; a report,
         // and an auto-reply, are placed with the message they answer; parcels, as parcel-group
