@@ -536,7 +536,8 @@ CAUSES = {
     "url": ("the text is in a link's URL only: text-extract writes an HTML link's URL into body_text, and notmuch "
             "indexes no URLs of HTML", True),
     "mime": ("the text is in a MIME header (Content-Type, a file name): notmuch indexes those as words", True),
-    "stem": ("notmuch stems English: it found another form of the word", True),
+    "stem": ("both stem English words, differently (notmuch with Xapian's stemmer, mailstore with Porter's): one of "
+             "them found another form of the word", True),
     "inline": ("mailstore's has:attachment counts inline parts (cid: images), as Gmail's does; notmuch's attachment "
                "tag does not", True),
     "notmuch-missed": ("the text is in the subject, people or body_text: notmuch did not index it", True),
@@ -623,6 +624,8 @@ def cause_of(kind, needle, texts, side):
             return "notmuch-missed"
         if found(texts["url"]):
             return "url"
+        if kind == "word" and stemmed(needle, texts, scope):
+            return "stem"
         return "nowhere"
     if indexed:
         return "missed"
@@ -634,11 +637,15 @@ def cause_of(kind, needle, texts, side):
         return "mime"
     if texts["rfc822"]:
         return "attached"
-    if kind == "word":  # roughly what the English (Porter) stemmer removes
-        stem = re.sub(r"(ing|ed|es|e|s|ly|er|y)$", "", fold(needle))
-        if len(stem) >= 3 and any(re.search(r"(?<!\w)" + re.escape(stem) + r"\w*", fold(texts[f])) for f in scope + ["html"]):
-            return "stem"
+    if kind == "word" and stemmed(needle, texts, scope + ["html"]):
+        return "stem"
     return "nowhere"
+
+
+def stemmed(needle, texts, fields):
+    """Whether another form of the word is in `fields`: roughly what an English stemmer removes."""
+    stem = re.sub(r"(ing|ed|es|e|s|ly|er|y)$", "", fold(needle))
+    return len(stem) >= 3 and any(re.search(r"(?<!\w)" + re.escape(stem) + r"\w*", fold(texts[f])) for f in fields)
 
 
 def explain(con, raw_files, q, ids, side, limit=400):
