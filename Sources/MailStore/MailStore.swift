@@ -111,7 +111,8 @@ public final class MailStore {
             throw e.isNotADatabase ? StoreError.notAStore(path) : StoreError.sqlite(path, e)
         }
         building = built
-        // a load makes the index searches read most last, so that its pages lie together
+        // a load makes messages_listing, what searches read most, at its end from the finished
+        // table, so that the index's pages lie together rather than among the records'
         if built != nil { try db.execute("DROP INDEX messages_listing") }
         normalizer = AddressNormalizer(rules: Self.rules(try db.text("SELECT value FROM config WHERE key = 'address_rules'")))
         for a in try config("me").map(Self.strings) ?? [] { normalizer.normalize(a).map { own.add($0) } }

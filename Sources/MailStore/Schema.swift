@@ -7,11 +7,11 @@ enum Schema {
     static let applicationID = 0x6D6C_7374
     static let version = 3
 
-    /// The SQL that takes a database of version `k` (0: empty) to `k + 1`.
     /// The ids, dates and conversations of messages by row id, for searches (a load makes it
     /// last: a search then maps a few pages in a row rather than pages among the records').
     static let messagesListing = "CREATE INDEX messages_listing ON messages(rowid, date, id, conversation_id);"
 
+    /// The SQL that takes a database of version `k` (0: empty) to `k + 1`.
     static let migrations: [String] = [
         """
         CREATE TABLE config(key TEXT PRIMARY KEY, value TEXT NOT NULL);
