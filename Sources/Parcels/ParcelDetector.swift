@@ -148,6 +148,7 @@ final class ParcelDetector {
         var seen: Set<String> = []
         for link in message.links where seen.insert(link).inserted { candidates += linkCandidates(link) }
         let lowered = message.text.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
+        // the carriers whose own domain sent the mail
         let ownCarriers = Set(specs.senderDomains.filter { $0.value.contains { LinkHost.host(senderDomain, isWithin: $0) } }.keys)
         var i = 0
         let text = message.text
@@ -200,7 +201,7 @@ final class ParcelDetector {
             if let position = candidates[k].position, isNamed(carrier, inLabelOf: lowered, before: position) {
                 candidates[k].context = 3
                 candidates[k].evidence.append("carrier_label")
-            } else if let domains = specs.senderDomains[carrier], domains.contains(where: { LinkHost.host(senderDomain, isWithin: $0) }) {
+            } else if ownCarriers.contains(carrier) {
                 candidates[k].context = 2
                 candidates[k].evidence.append("sender_domain")
             } else if isNamedAnywhere(carrier) {
