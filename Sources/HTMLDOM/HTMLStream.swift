@@ -117,8 +117,8 @@ final class PlaceholderRestorer {
     private let placeholders: Placeholders
     private var nextText = 0, nextValue = 0
     private var extraMark = false  // more marks came than were swapped in
-    private let text = ScratchBytes()
-    private let values = ScratchBytes()  // restored values, each ending in NUL
+    private var text: [UInt8] = []
+    private var values: [UInt8] = []  // restored values, each ending in NUL
     private var valueStarts: [Int] = []  // per attribute: where its value starts in values, or -1
     private var attributes: [UnsafePointer<UInt8>?] = []
 
@@ -133,16 +133,16 @@ final class PlaceholderRestorer {
     }
 
     func restoringText(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        text.removeAll()
+        text.removeAll(keepingCapacity: true)
         var start = 0
         while let at = bytes.firstIndex(of: Placeholders.textMark, from: start) {
-            text.append(UnsafeBufferPointer(rebasing: bytes[start..<at]))
+            text.append(contentsOf: bytes[start..<at])
             if nextText < placeholders.textRuns.count {
                 let run = placeholders.textRuns[nextText]
                 if run.isDecoded {
-                    placeholders.decoded.withUnsafeBufferPointer { text.append(UnsafeBufferPointer(rebasing: $0[run.bytes])) }
+                    text.append(contentsOf: placeholders.decoded[run.bytes])
                 } else {
-                    text.append(UnsafeBufferPointer(rebasing: original[run.bytes]))
+                    text.append(contentsOf: original[run.bytes])
                 }
                 nextText += 1
             } else {
@@ -150,8 +150,8 @@ final class PlaceholderRestorer {
             }
             start = at + 1
         }
-        text.append(UnsafeBufferPointer(rebasing: bytes[start...]))
-        body(text.bytes)
+        text.append(contentsOf: bytes[start...])
+        text.withUnsafeBufferPointer(body)
     }
 
     /// The attributes (name, value… then nil) with the values that hold a mark restored.
@@ -159,7 +159,7 @@ final class PlaceholderRestorer {
         var k = 0
         while raw[k] != nil, !Self.isMarked(raw[k + 1]) { k += 2 }
         guard raw[k] != nil else { return body(raw) }
-        values.removeAll()
+        values.removeAll(keepingCapacity: true)
         valueStarts.removeAll(keepingCapacity: true)
         k = 0
         while raw[k] != nil {
@@ -172,15 +172,16 @@ final class PlaceholderRestorer {
             }
             k += 2
         }
-        let restored = values.bytes.baseAddress!
-        attributes.removeAll(keepingCapacity: true)
-        for (pair, start) in valueStarts.enumerated() {
-            attributes.append(raw[2 * pair])
-            attributes.append(start < 0 ? raw[2 * pair + 1] : UnsafePointer(restored + start))
+        values.withUnsafeBufferPointer { restored in
+            attributes.removeAll(keepingCapacity: true)
+            for (pair, start) in valueStarts.enumerated() {
+                attributes.append(raw[2 * pair])
+                attributes.append(start < 0 ? raw[2 * pair + 1] : restored.baseAddress! + start)
+            }
+            attributes.append(nil)
+            attributes.append(nil)
+            attributes.withUnsafeBufferPointer { body($0.baseAddress!) }
         }
-        attributes.append(nil)
-        attributes.append(nil)
-        attributes.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     private static func isMarked(_ value: UnsafePointer<UInt8>?) -> Bool {
@@ -191,56 +192,16 @@ final class PlaceholderRestorer {
     private func restoreValue(_ bytes: UnsafeBufferPointer<UInt8>) {
         var start = 0
         while let at = bytes.firstIndex(of: Placeholders.valueMark, from: start) {
-            values.append(UnsafeBufferPointer(rebasing: bytes[start..<at]))
+            values.append(contentsOf: bytes[start..<at])
             if nextValue < placeholders.valueRuns.count {
-                values.append(UnsafeBufferPointer(rebasing: original[placeholders.valueRuns[nextValue]]))
+                values.append(contentsOf: original[placeholders.valueRuns[nextValue]])
                 nextValue += 1
             } else {
                 extraMark = true
             }
             start = at + 1
         }
-        values.append(UnsafeBufferPointer(rebasing: bytes[start...]))
-    }
-}
-
-/// A byte buffer used again and again: appending is a memcpy.
-final class ScratchBytes {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private(set) var count = 0
-
-    init(capacity: Int = 4096) {
-        base = .allocate(capacity: capacity)
-        self.capacity = capacity
-    }
-
-    deinit { base.deallocate() }
-
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
-
-    func removeAll() { count = 0 }
-
-    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        reserve(bytes.count)
-        (base + count).update(from: source, count: bytes.count)
-        count += bytes.count
-    }
-
-    func append(_ byte: UInt8) {
-        reserve(1)
-        base[count] = byte
-        count += 1
-    }
-
-    private func reserve(_ more: Int) {
-        guard count + more > capacity else { return }
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(capacity * 2, count + more))
-        grown.update(from: base, count: count)
-        base.deallocate()
-        base = grown
-        capacity = max(capacity * 2, count + more)
+        values.append(contentsOf: bytes[start...])
     }
 }
 

@@ -193,19 +193,10 @@ struct Placeholders {
                 decoded.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<amp]))
                 // every '&' in a run starts a reference text() took in
                 guard amp < run.upperBound, let reference = Self.reference(p, at: amp) else { break }
-                Self.appendUTF8(reference.scalar, to: &decoded)
+                appendUTF8(reference.scalar, to: &decoded)
                 i = reference.end
             }
             textRuns.append(TextRun(bytes: start..<decoded.count, isDecoded: true))
-        }
-
-        private static func appendUTF8(_ c: UInt32, to out: inout [UInt8]) {
-            switch c {
-            case ..<0x80: out.append(UInt8(c))
-            case ..<0x800: out += [UInt8(0xC0 | c >> 6), UInt8(0x80 | c & 0x3F)]
-            case ..<0x10000: out += [UInt8(0xE0 | c >> 12), UInt8(0x80 | c >> 6 & 0x3F), UInt8(0x80 | c & 0x3F)]
-            default: out += [UInt8(0xF0 | c >> 18), UInt8(0x80 | c >> 12 & 0x3F), UInt8(0x80 | c >> 6 & 0x3F), UInt8(0x80 | c & 0x3F)]
-            }
         }
 
         /// Past a character reference whose '&' is just before `i`: past more bytes than libxml2
