@@ -127,20 +127,20 @@ public struct CarrierDetect {
     }
 }
 
-/// Whether raw text holds a pickup-code label (驗證碼, 取貨代碼, 取件號碼): a reminder that
-/// gives only the code is read for its pickup.
+/// Whether raw text holds a pickup-code label (PickupReader's: 驗證碼, 取貨代碼, 取件號碼): a
+/// reminder that gives only the code is read for its pickup.
 func mayHoldPickupCode(_ raw: ArraySlice<UInt8>) -> Bool {
-    for word in ["驗證碼", "取件", "取貨", "領貨"] {
-        let w = Array(word.utf8)
+    if raw.withUnsafeBufferPointer({ ByteSearch.contains($0, bareCodeLabel) }) { return true }
+    for start in codeLabelStarts {
         var i = raw.startIndex
-        while let start = raw[i...].firstIndex(of: w[0]) {
-            if raw[start...].starts(with: w) {
-                if word == "驗證碼" { return true }
-                let rest = raw[(start + w.count)...].prefix(9)
-                if ["代碼", "序號", "號碼", "密碼", "碼"].contains(where: { rest.starts(with: Array($0.utf8)) }) { return true }
-            }
-            i = start + 1
+        while let at = raw[i...].firstIndex(of: start[0]) {
+            if raw[at...].starts(with: start), codeLabelEnds.contains(where: { raw[(at + start.count)...].starts(with: $0) }) { return true }
+            i = at + 1
         }
     }
     return false
 }
+
+private let bareCodeLabel = Array(PickupReader.bareCodeLabel.utf8)
+private let codeLabelStarts = PickupReader.codeLabelStarts.map { Array($0.utf8) }
+private let codeLabelEnds = PickupReader.codeLabelEnds.map { Array($0.utf8) }

@@ -15,9 +15,14 @@ public struct Pickup: Equatable, Sendable {
 final class PickupReader {
     private let store = try! TextPattern(#"(?:取件|取貨|領貨|到店|配達)(?:門市|店舖|店鋪|店家|門市名稱)\s*[:：]?\s*(?<store>[^\s（(，,。；;\n]{1,24})"#)
     private let storeID = try! TextPattern(#"店號\s*[:：]?\s*(?<id>[0-9]{5,7})"#)
-    // (a bare 驗證碼 is also a login's one-time code: a mail with no number and no status is
-    // not a parcel's, which ParcelDetector checks)
-    private let code = try! TextPattern(#"(?:(?:取件|取貨|領貨)(?:驗證碼|代碼|序號|號碼|密碼|碼)|驗證碼)\s*[:：為]?\s*(?<code>[0-9A-Za-z-]{4,16})"#)
+    /// What labels a pickup code: one of `codeLabelStarts` followed by one of `codeLabelEnds`
+    /// (取件驗證碼, 取貨代碼), or a bare 驗證碼 (also a login's one-time code: a mail with no
+    /// number and no status is not a parcel's, which ParcelDetector checks).
+    static let codeLabelStarts = ["取件", "取貨", "領貨"]
+    static let codeLabelEnds = ["驗證碼", "代碼", "序號", "號碼", "密碼", "碼"]
+    static let bareCodeLabel = "驗證碼"
+    private let code = try! TextPattern("(?:(?:" + codeLabelStarts.joined(separator: "|") + ")(?:" + codeLabelEnds.joined(separator: "|") + ")|"
+                                        + bareCodeLabel + #")\s*[:：為]?\s*(?<code>[0-9A-Za-z-]{4,16})"#)
     // A pickup deadline: after a pickup-deadline label, or in "請於 DATE 前取件"; a date the
     // same mail gives for something else ("請於 2026/04/20 前至會員中心申請" a refund) is not one.
     // DATE: 2026/03/09, 2026年3月9日, ROC 115/03/09 or 民國115年3月9日, or 03/09 and 3月9日
