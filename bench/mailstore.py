@@ -12,6 +12,7 @@
    `notmuch search --output=messages` (each difference is listed, with a guess at its cause).
 4. the database's size beside the records' and notmuch's and mu's. Target: at most 1.5x the records.
     .venv/bin/python bench/mailstore.py [SIZE]   (default 200m; 1g takes about half an hour)
+    .venv/bin/python bench/mailstore.py --search DB [ME...]   (only the searches, on a store made before)
 The binaries are taken from $MAILPIPE_BIN (default .build/release). Build them as `make build` does (Swift's
 libraries linked in, as `make install` installs them): a search is a process, and starting one is most of a
 median search (5 ms linked in, 8.6 ms with Swift's libraries loaded at start). The mailbox, records and maildir stay in
@@ -755,7 +756,22 @@ def load_average():
     return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg()) + f" on {os.cpu_count()} CPUs"
 
 
+def search_only(db, me):
+    """`--search DB [ME]`: the search part's queries on a store made before (a copy, a compacted one, one
+    loaded by another build), each the best of 3 runs, their median and 99th percentile: to compare stores."""
+    qs = build_queries(messages_for_queries(db), me)
+    for q in qs:
+        our_search(db, q.ours)  # warms
+    times = [best_time([BIN / "mailstore", "search", "--output", "ids", db, q.ours]) for q in qs]
+    print(f"{db}: {len(qs)} queries, median {ms(statistics.median(times))} ms, "
+          f"99th percentile {ms(percentile(times, 99))} ms ({load_average()})")
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--search":
+        db = pathlib.Path(sys.argv[2])
+        me = sys.argv[3:] or json.loads((DATA / "1g.mailstore.me.json").read_text())
+        return search_only(db, me)
     size = sys.argv[1] if len(sys.argv) > 1 else "200m"
     if size not in COUNT:
         fail(f"SIZE is one of {', '.join(COUNT)}, not {size!r}")
