@@ -63,7 +63,7 @@ let package = Package(
 
         .target(name: "ParcelOptions", dependencies: ["Events", "Parcels", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "JSONLines", "Parcels", "SQLite", "UnixFilter"]),
+        .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "JSONLines", "Parcels", "SQLite", "UnixFilter", "UTF8Text"]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
         .executableTarget(name: "html-sanitize", dependencies: ["Sanitize", "UnixFilter"]),

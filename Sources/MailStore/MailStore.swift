@@ -495,8 +495,8 @@ public final class MailStore {
         let conversation = try placement(role: role, answers: answers, key: key.hash)
         let sql = """
             INSERT INTO messages(rowid, id, gmail_id, thread_id, date, subject, from_address, from_name, mail_kind, labels,
-              attachment_count, conversation_id, participant_kind, summary, record, change, role, answers)
-            VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+              attachment_count, conversation_id, participant_kind, summary, record, change, role, answers, from_me)
+            VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         try db.run(sql, [
             rowid.map(SQLValue.integer) ?? .null, .text(id), record.string("gmail_id").map(SQLValue.text) ?? .null,
@@ -507,7 +507,7 @@ public final class MailStore {
             record.string("mail_kind").map(SQLValue.text) ?? .null, .text(Self.json(labels)),
             .integer(record.value("attachments")?.arrayValue?.count ?? 0), .text(conversation), .text(key.kind.rawValue),
             .textBytes(StoredConversation.summaryRecord(of: record, id: id, key: key)), .textBytes(record.bytes), .integer(change),
-            role.map(SQLValue.text) ?? .null, answers.map(SQLValue.text) ?? .null,
+            role.map(SQLValue.text) ?? .null, answers.map(SQLValue.text) ?? .null, .integer(key.fromMe ? 1 : 0),
         ])
         let r = rowid ?? db.lastInsertRowID
         try labelRows(rowid: r, from: [], to: labels)
@@ -664,8 +664,9 @@ public final class MailStore {
         let summary = StoredConversation.summaryRecord(of: record, id: id, key: key)
         let conversation = try placement(role: role, answers: answers, key: key.hash)
         guard conversation != old || summary != oldSummary else { return }
-        try db.run("UPDATE messages SET conversation_id = ?, participant_kind = ?, summary = ?, change = ? WHERE rowid = ?",
-                   .text(conversation), .text(key.kind.rawValue), .textBytes(summary), .integer(change), .integer(rowid))
+        try db.run("UPDATE messages SET conversation_id = ?, participant_kind = ?, summary = ?, from_me = ?, change = ? WHERE rowid = ?",
+                   .text(conversation), .text(key.kind.rawValue), .textBytes(summary), .integer(key.fromMe ? 1 : 0), .integer(change),
+                   .integer(rowid))
         touchedConversations.insert(old)
         touchedConversations.insert(conversation)
         if role == nil && conversation != old { try placeAnswers(to: id) }

@@ -3,6 +3,7 @@ import Events
 import JSONLines
 import Parcels
 import SQLite
+import UTF8Text
 
 /// What the store answers, as JSON Lines in the filters' record forms.
 extension MailStore {
@@ -218,11 +219,22 @@ extension MailStore {
     /// is yours; without building the `messages` form of each.
     public func pageMessages(conversation: String, from offset: Int = 0, _ body: (JSONRecord, _ unread: Bool, _ fromMe: Bool) throws -> Void) throws {
         let sql = """
-            SELECT m.record, EXISTS (SELECT 1 FROM message_labels WHERE label = 'UNREAD' AND message = m.rowid),
-              json_extract(m.summary, '$.from_me')
+            SELECT m.record, m.labels, m.from_me
             FROM messages m WHERE m.conversation_id = ? AND m.role IS NULL ORDER BY m.date, m.id LIMIT -1 OFFSET ?
             """
-        try db.query(sql, [.text(conversation), .integer(offset)]) { s in try body(try JSONRecord(s.bytes(0)), s.bool(1), s.bool(2)) }
+        try db.query(sql, [.text(conversation), .integer(offset)]) { s in
+            try body(try JSONRecord(s.bytes(0)), Self.isUnread(labels: s.bytes(1)), s.bool(2))
+        }
+    }
+
+    private static let unreadMark = Array(#""UNREAD""#.utf8)
+
+    /// Whether a `labels` column holds UNREAD, as a conversation counts its unread messages
+    /// (exactly, not as search's is:unread, which ignores case).
+    static func isUnread(labels: [UInt8]) -> Bool {
+        // most messages are read: their labels need no parse
+        guard ByteSearch.contains(labels, unreadMark) else { return false }
+        return strings(String(decoding: labels, as: UTF8.self)).contains("UNREAD")
     }
 
     /// The ids of a conversation's messages in the order of `pageMessages`, with the change

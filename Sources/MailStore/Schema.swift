@@ -5,7 +5,7 @@ import SQLite
 enum Schema {
     /// 'mlst': how a mailstore database is told from any other SQLite file.
     static let applicationID = 0x6D6C_7374
-    static let version = 3
+    static let version = 4
 
     /// The ids, dates and conversations of messages by row id, for searches (a load makes it
     /// last: a search then maps a few pages in a row rather than pages among the records').
@@ -148,6 +148,12 @@ enum Schema {
           change INTEGER NOT NULL);
         CREATE INDEX parcels_by_date ON parcels(last_date DESC, id);
         CREATE INDEX parcels_by_change ON parcels(change);
+        """,
+        // 4: whether a message is yours beside its summary, which a site's pages read for every
+        // message: a column costs nothing to read there, the summary's JSON a parse each
+        """
+        ALTER TABLE messages ADD COLUMN from_me INTEGER NOT NULL DEFAULT 0;
+        UPDATE messages SET from_me = 1 WHERE json_extract(summary, '$.from_me') = 1;
         """,
     ]
 

@@ -150,7 +150,7 @@ def browser():
 
 def as_schema_2(db):
     """Turns a mailstore database back into what the landed schema 2 made of the same records
-    (no role, answers or parcels; every message with its own participants; no reports in the
+    (no role, answers, from_me or parcels; every message with its own participants; no reports in the
     conversations' records), to test the migration."""
     import sqlite3
     connection = sqlite3.connect(db)
@@ -161,6 +161,7 @@ def as_schema_2(db):
         DROP INDEX messages_by_conversation;
         ALTER TABLE messages DROP COLUMN role;
         ALTER TABLE messages DROP COLUMN answers;
+        ALTER TABLE messages DROP COLUMN from_me;
         CREATE INDEX messages_by_conversation ON messages(conversation_id, date, id, change);
         UPDATE messages SET summary = json_remove(summary, '$.report', '$.is_draft');
         UPDATE conversations SET record = json_remove(record, '$.reports');

@@ -523,14 +523,35 @@ def test_address_rules_are_remembered_and_changed(tmp_path):
     assert records(run("mailstore", "conversations", "--all", "--now", NOW, db).stdout) == expected()
 
 
+def mine(db):
+    """How many messages the store holds as yours, after checking that the from_me column (which
+    a site's pages read) says what each message's summary says."""
+    with sqlite3.connect(db) as c:
+        assert c.execute("SELECT count(*) FROM messages WHERE from_me IS NOT json_extract(summary, '$.from_me')").fetchone()[0] == 0
+        return c.execute("SELECT count(*) FROM messages WHERE from_me").fetchone()[0]
+
+
 def test_changing_my_addresses_keys_every_message_again(sample, tmp_path):
     lines, _ = sample
     db = tmp_path / "mail.db"
     add(db, "--me", "somebody-else@example.org", input=lines)
+    assert mine(db) == 0
     r = run("mailstore", "config", "--me", "mei@example.tw", db)
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["me"] == ["mei@example.tw"]
     assert store_output(db) == tools_output(lines)
+    assert mine(db) > 0
+
+
+def test_a_store_of_schema_3_gains_from_me(sample, tmp_path):
+    lines, me = sample
+    db = tmp_path / "mail.db"
+    add(db, "--me", me[0], input=lines)
+    expected = mine(db)
+    with sqlite3.connect(db) as c:
+        c.executescript("ALTER TABLE messages DROP COLUMN from_me; PRAGMA user_version = 3;")
+    assert json.loads(run("mailstore", "config", db).stdout)["schema_version"] == 4
+    assert mine(db) == expected > 0
 
 
 def render(db, site, *args):
