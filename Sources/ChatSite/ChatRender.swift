@@ -340,7 +340,13 @@ final class Spool {
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Reads bytes appended before, from the buffer while they are still in it.
     func read(offset: Int, length: Int, into out: inout [UInt8]) throws {
+        let written = size - buffer.count
+        if offset >= written {
+            out += buffer[(offset - written)..<(offset - written + length)]
+            return
+        }
         let start = out.count
         out += repeatElement(0, count: length)
         var done = 0

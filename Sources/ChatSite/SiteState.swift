@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import JSONLines
 import SQLite
 
 /// What a site rendered from a mailstore database remembers, in `.mailstore-site.db` in its
@@ -10,7 +11,7 @@ import SQLite
 /// the change reaches, and every other file is left as it is, however big the mailbox.
 final class SiteState {
     static let name = ".mailstore-site.db"
-    static let version = 3
+    static let version = 4
     let db: Database
 
     /// A conversation as the lists show it.
@@ -54,8 +55,7 @@ final class SiteState {
                 CREATE INDEX listed_in_order ON listed(section, last_date DESC, id);
                 CREATE UNIQUE INDEX listed_by_file ON listed(file);
                 CREATE TABLE files(name TEXT PRIMARY KEY) WITHOUT ROWID;
-                CREATE TABLE shown(conversation TEXT NOT NULL, position INTEGER NOT NULL, message TEXT NOT NULL,
-                  PRIMARY KEY(conversation, position)) WITHOUT ROWID;
+                CREATE TABLE shown(conversation TEXT PRIMARY KEY, messages BLOB NOT NULL) WITHOUT ROWID;
                 PRAGMA user_version = \(Self.version);
                 """)
         }
@@ -129,19 +129,18 @@ final class SiteState {
 
     /// The ids of the messages a conversation's pages show, in their order.
     func shownMessages(_ conversation: String) throws -> [String] {
-        var ids: [String] = []
-        try db.query("SELECT message FROM shown WHERE conversation = ? ORDER BY position", [.text(conversation)]) { s in
-            ids.append(s.text(0) ?? "")
-        }
-        return ids
+        guard let list = try db.row("SELECT messages FROM shown WHERE conversation = ?", [.text(conversation)], { $0.bytes(0) }) else { return [] }
+        return try JSONValue.parse(list).arrayValue?.compactMap(\.stringValue) ?? []
     }
 
-    /// The pages of a conversation show `ids`, of which those from `from` on are newly written.
-    func show(_ ids: [String], from: Int, in conversation: String) throws {
-        try db.run("DELETE FROM shown WHERE conversation = ? AND position >= ?", .text(conversation), .integer(from))
-        for k in from..<ids.count {
-            try db.run("INSERT INTO shown(conversation, position, message) VALUES(?, ?, ?)", .text(conversation), .integer(k), .text(ids[k]))
-        }
+    /// The pages of a conversation show `ids` (one row per conversation, a JSON array: a whole
+    /// render writes as many rows as conversations, not as messages).
+    func show(_ ids: [String], in conversation: String) throws {
+        var list = JSONWriter(capacity: ids.count * 48 + 2)
+        list.beginArray()
+        for id in ids { list.string(id) }
+        list.endArray()
+        try db.run("INSERT OR REPLACE INTO shown(conversation, messages) VALUES(?, ?)", .text(conversation), .blob(list.bytes))
     }
 
     func count(_ section: PageWriter.Section) throws -> Int {
@@ -181,8 +180,13 @@ final class SiteState {
         return names
     }
 
+    /// In one statement, in order: a whole render lists tens of thousands.
     func add(files: some Sequence<String>) throws {
-        for name in files { try db.run("INSERT OR IGNORE INTO files(name) VALUES(?)", .text(name)) }
+        var names = JSONWriter(capacity: 1 << 16)
+        names.beginArray()
+        for name in files.sorted() { names.string(name) }
+        names.endArray()
+        try db.run("INSERT OR IGNORE INTO files(name) SELECT value FROM json_each(?)", .textBytes(names.bytes))
     }
 
     func remove(files: some Sequence<String>) throws {

@@ -208,12 +208,11 @@ struct StoreRender {
                                            in: c, conversationFile: c.file, clock: &clock)
             bubbles.append(ChatRender.Bubble(conversation: 0, order: Int32(bubbles.count), epoch: epoch ?? Int.min,
                                              offset: try spool.append(html), length: html.count))
-            replaced.append("m/\(BubbleRenderer.anchor(id)).")
+            if since != nil { replaced.append("m/\(BubbleRenderer.anchor(id)).") }  // a whole render replaces every file
         }
-        try spool.flush()
         bubbles.sort { ($0.epoch, $0.order) < ($1.epoch, $1.order) }
         try pages.conversation(c, bubbles: bubbles[...], spool: spool, pageSize: pageSize, clock: &clock, messages: ids.count, fromPage: firstPage)
-        try state.show(ids.map(\.id), from: (firstPage - 1) * pageSize, in: c.id)
+        try state.show(ids.map(\.id), in: c.id)
         return head
     }
 
