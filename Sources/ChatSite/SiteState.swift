@@ -127,20 +127,24 @@ final class SiteState {
 
     // MARK: the messages on a conversation's pages
 
-    /// The ids of the messages a conversation's pages show, in their order.
-    func shownMessages(_ conversation: String) throws -> [String] {
+    /// The messages a conversation's pages show, in their order, by their keys (`ChatRender.key`).
+    func shownMessages(_ conversation: String) throws -> [UInt64] {
         guard let list = try db.row("SELECT messages FROM shown WHERE conversation = ?", [.text(conversation)], { $0.bytes(0) }) else { return [] }
-        return try JSONValue.parse(list).arrayValue?.compactMap(\.stringValue) ?? []
+        return stride(from: 0, to: list.count - 7, by: 8).map { at in
+            (0..<8).reduce(UInt64(0)) { $0 | UInt64(list[at + $1]) << (8 * $1) }
+        }
     }
 
-    /// The pages of a conversation show `ids` (one row per conversation, a JSON array: a whole
-    /// render writes as many rows as conversations, not as messages).
+    /// The pages of a conversation show the messages of `ids`: one row per conversation, of
+    /// 8 bytes per message, as a whole render writes a row for each conversation.
     func show(_ ids: [String], in conversation: String) throws {
-        var list = JSONWriter(capacity: ids.count * 48 + 2)
-        list.beginArray()
-        for id in ids { list.string(id) }
-        list.endArray()
-        try db.run("INSERT OR REPLACE INTO shown(conversation, messages) VALUES(?, ?)", .text(conversation), .blob(list.bytes))
+        var list: [UInt8] = []
+        list.reserveCapacity(ids.count * 8)
+        for id in ids {
+            let key = ChatRender.key(id)
+            for k in 0..<8 { list.append(UInt8(truncatingIfNeeded: key >> (8 * k))) }
+        }
+        try db.run("INSERT OR REPLACE INTO shown(conversation, messages) VALUES(?, ?)", .text(conversation), .blob(list))
     }
 
     func count(_ section: PageWriter.Section) throws -> Int {

@@ -36,20 +36,23 @@ extension ChatRender {
         var renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site)
         renderer.parcelOf = { shipment, id in (try? store.parcel(of: shipment, in: id)) ?? nil }
         var job = StoreRender(store: store, state: state, site: site, spool: spool, clock: clock, render: self, renderer: renderer)
-        try store.snapshot {
-            let settings = [Self.pagesVersion, try store.storeID(), zone, String(remoteImages), String(messagesPerPage), String(listPageSize),
-                            templates.fingerprint].joined(separator: " ")
-            let counter = try store.changeCounter()
-            try Self.endingOnWriteError(run) {
-                try state.db.transaction {
+        try Self.endingOnWriteError(run) {
+            try state.db.transaction {
+                let (settings, counter) = try store.snapshot {
+                    let settings = [Self.pagesVersion, try store.storeID(), zone, String(remoteImages), String(messagesPerPage), String(listPageSize),
+                                    templates.fingerprint].joined(separator: " ")
+                    let counter = try store.changeCounter()
                     if let since = try state.lastRender(settings: settings) {
                         try job.update(since: since)
                     } else {
                         try job.whole()
                     }
-                    try state.set("settings", settings)
-                    try state.set("counter", String(counter))
+                    return (settings, counter)
                 }
+                try store.close()  // its mapped pages let go of while the last pages are written
+                try job.finish()
+                try state.set("settings", settings)
+                try state.set("counter", String(counter))
             }
         }
         state.db.close()
@@ -70,6 +73,8 @@ struct StoreRender {
     var replaced: [String] = []
     /// Files this run may leave behind, by name.
     var superseded: [String] = []
+    /// Lists of the site's files that earlier renders kept, gone once this one is done.
+    var formerLists: [String] = []
 
     init(store: MailStore, state: SiteState, site: SiteWriter, spool: Spool, clock: LocalClock, render: ChatRender, renderer: BubbleRenderer) {
         (self.store, self.state, self.site, self.spool, self.clock, self.render, self.renderer) = (store, state, site, spool, clock, render, renderer)
@@ -78,8 +83,8 @@ struct StoreRender {
 
     static let conversationLists: [PageWriter.Section] = [.chats, .newsletters, .lists, .archived]
 
-    /// Every page, and the site's files not written again removed (those an earlier render
-    /// listed, from files or from the store).
+    /// Every page; `finish` then removes the site's files not written again (those an earlier
+    /// render listed, from files or from the store).
     mutating func whole() throws {
         let previous = try state.allFiles() + state.inherited + site.previousNames()
         try state.reset()
@@ -95,12 +100,10 @@ struct StoreRender {
         try writeParcels()
         superseded = previous  // every file of before: those not written again go
         replaced = []
-        try finish()
-        unlink(site.root + "/" + SiteWriter.manifest)
-        for name in ChatRender.formerStateFiles { unlink(site.root + "/" + name) }
+        formerLists = [SiteWriter.manifest] + ChatRender.formerStateFiles
     }
 
-    /// The pages of what changed after change counter `since`.
+    /// The pages of what changed after change counter `since` (then `finish`).
     mutating func update(since: Int) throws {
         let changed = try store.conversations(changedAfter: since)
         let removed = try store.removed(after: since)
@@ -158,7 +161,6 @@ struct StoreRender {
         } else if calendarChanged || todayWritten != Self.day(render.now, &clock) {
             try writeToday()
         }
-        try finish()
     }
 
     /// A conversation read from the store.
@@ -184,14 +186,15 @@ struct StoreRender {
     /// the messages changed, or their number. Returns that (its header, and whether it is a group).
     mutating func renderPages(_ c: ConversationSummary, since: Int? = nil, old: SiteState.Listed? = nil) throws -> [UInt8] {
         let pageSize = render.messagesPerPage
-        let ids = try store.pageMessageIDs(conversation: c.id)
+        // a whole render reads the ids with the messages
+        var ids = since == nil ? [] : try store.pageMessageIDs(conversation: c.id)
         let head = pages.header(c) + [c.isGroup ? 1 : 0] + (c.isNotices ? pages.notices(c, clock: &clock) : [])
         var first = 0  // the first message whose place or bubble changed
         if let since, let old, old.head == head {
             let shown = try state.shownMessages(c.id)
             if PageWriter.pageCount(messages: shown.count, pageSize: pageSize) == PageWriter.pageCount(messages: ids.count, pageSize: pageSize) {
                 first = min(ids.count, shown.count)
-                for k in 0..<first where ids[k].change > since || ids[k].id != shown[k] {
+                for k in 0..<first where ids[k].change > since || ChatRender.key(ids[k].id) != shown[k] {
                     first = k
                     break
                 }
@@ -208,7 +211,11 @@ struct StoreRender {
                                            in: c, conversationFile: c.file, clock: &clock)
             bubbles.append(ChatRender.Bubble(conversation: 0, order: Int32(bubbles.count), epoch: epoch ?? Int.min,
                                              offset: try spool.append(html), length: html.count))
-            if since != nil { replaced.append("m/\(BubbleRenderer.anchor(id)).") }  // a whole render replaces every file
+            if since != nil {
+                replaced.append("m/\(BubbleRenderer.anchor(id)).")  // (a whole render replaces every file)
+            } else {
+                ids.append((id, 0))
+            }
         }
         bubbles.sort { ($0.epoch, $0.order) < ($1.epoch, $1.order) }
         try pages.conversation(c, bubbles: bubbles[...], spool: spool, pageSize: pageSize, clock: &clock, messages: ids.count, fromPage: firstPage)
@@ -298,8 +305,8 @@ struct StoreRender {
     /// The date of `now` in the site's zone: the Today page is written again when it changes.
     static func day(_ now: Int, _ clock: inout LocalClock) -> String { CivilDate.dateText(days: clock.local(now).days) }
 
-    /// Waits for the pages to be written; removes the files this run replaced and did not write
-    /// again, and lists those it wrote.
+    /// After `whole` or `update`: waits for the pages to be written; removes the files this run
+    /// replaced and did not write again, and lists those it wrote.
     mutating func finish() throws {
         try site.write("style.css", render.templates.stylesheet)
         let written = Set(try site.finishWriting())
@@ -308,5 +315,6 @@ struct StoreRender {
         for name in gone { site.remove(name) }
         try state.remove(files: gone)
         try state.add(files: written)
+        for name in formerLists { unlink(site.root + "/" + name) }
     }
 }
