@@ -11,6 +11,19 @@ public struct JSONRecord {
 
     /// Checks `line` (without its newline) and indexes its members.
     public init(line: UnsafeRawBufferPointer) throws(JSONError) {
+        self.members = try Self.members(of: line)
+        self.bytes = Array(line)
+    }
+
+    /// The same, keeping `line` itself rather than a copy.
+    public init(_ line: [UInt8]) throws(JSONError) {
+        // withUnsafeBytes is rethrows, which loses the typed error: carry it out in a Result
+        let result = line.withUnsafeBytes { p in Result { () throws(JSONError) in try Self.members(of: p) } }
+        self.members = try result.get()
+        self.bytes = line
+    }
+
+    private static func members(of line: UnsafeRawBufferPointer) throws(JSONError) -> [JSONMember] {
         var scanner = JSONScanner(line)
         scanner.skipWhitespace()
         guard scanner.i < line.count, line[scanner.i] == UInt8(ascii: "{") else {
@@ -21,14 +34,7 @@ public struct JSONRecord {
         try withUnsafeMutablePointer(to: &members) { (p) throws(JSONError) in try scanner.scanObject(members: p) }
         scanner.skipWhitespace()
         if scanner.i != line.count { throw scanner.fail("text after the object") }
-        self.bytes = Array(line)
-        self.members = members
-    }
-
-    public init(_ line: [UInt8]) throws(JSONError) {
-        // withUnsafeBytes is rethrows, which loses the typed error: carry it out in a Result
-        let result = line.withUnsafeBytes { p in Result { () throws(JSONError) in try JSONRecord(line: p) } }
-        self = try result.get()
+        return members
     }
 
     public init(_ line: String) throws(JSONError) { try self.init(Array(line.utf8)) }
