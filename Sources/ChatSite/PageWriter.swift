@@ -155,10 +155,11 @@ struct PageWriter {
         }
         let byID = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let link = { (id: String) in byID[id].map { ($0.title, "c/" + $0.file + ".html") } }
-        try self.parcels(parcels, conversation: link, now: now, pageSize: pageSize, clock: &clock)
+        let items = parcels.map { parcelItem($0, conversation: link) }
+        try self.parcels(items, now: now, pageSize: pageSize)
         try events(calendar, conversations: all, now: now, pageSize: pageSize, clock: &clock)
         let eventLink = { (k: String) in Int(k).map { all[$0] }.map { ($0.title, "c/" + $0.file + ".html") } }
-        try today(calendar: calendar, eventConversation: eventLink, parcels: parcels, conversation: link, now: now, clock: &clock)
+        try today(calendar: calendar, eventConversation: eventLink, parcels: items, now: now, clock: &clock)
     }
 
     // MARK: parcels and today
@@ -166,11 +167,11 @@ struct PageWriter {
     /// The parcels page's groups, in order: those waiting at a store (the nearest deadline
     /// first), on their way, returned or in trouble, delivered or picked up (newest news first),
     /// and those without news for as long as parcel-group --open keeps a parcel open.
-    static func parcelGroups(_ parcels: [JSONValue], now: Int) -> [(title: String, parcels: [JSONValue])] {
-        var groups: [[JSONValue]] = Array(repeating: [], count: 5)
+    static func parcelGroups(_ parcels: [ParcelItem], now: Int) -> [(title: String, parcels: [ParcelItem])] {
+        var groups: [[ParcelItem]] = Array(repeating: [], count: 5)
         for p in parcels {
-            let last = p["last_date"]?.stringValue.flatMap { CivilDate.epoch(rfc3339: $0) } ?? Int.min
-            let status = p["status"]?.stringValue
+            let last = CivilDate.epoch(rfc3339: p.facts.lastDate) ?? Int.min
+            let status = p.facts.status
             let k: Int
             if last < now - ParcelGroup.openDays * 86_400 { k = 4 }
             else if status == "available_for_pickup" { k = 0 }
@@ -180,17 +181,29 @@ struct PageWriter {
             groups[k].append(p)
         }
         groups[0].sort { a, b in
-            let (x, y) = (a["pickup"]?["deadline"]?.stringValue ?? "~", b["pickup"]?["deadline"]?.stringValue ?? "~")
-            return x != y ? x < y : (a["parcel_id"]?.stringValue ?? "") < (b["parcel_id"]?.stringValue ?? "")
+            let (x, y) = (a.facts.deadline ?? "~", b.facts.deadline ?? "~")
+            return x != y ? x < y : a.id < b.id
         }
         let titles = ["Waiting for pickup", "On the way", "Returned or in trouble", "Delivered or picked up", "Earlier"]
         return zip(titles, groups).filter { !$0.1.isEmpty }.map { ($0.0, $0.1) }
     }
 
-    /// The parcels' pages (parcel-group's records, newest news first), in groups, top-anchored
-    /// as the calendar's.
-    func parcels(_ parcels: [JSONValue], conversation: (String) -> (String, String)?, now: Int, pageSize: Int,
-                 clock: inout LocalClock) throws {
+    /// A parcel as its lists show it: what they group and sort it by, and its card.
+    struct ParcelItem {
+        var id: String
+        var facts: ParcelGroup.Facts
+        var card: [UInt8]
+    }
+
+    /// The item of a parcel-group record, its card naming its conversation as `conversation` does.
+    func parcelItem(_ p: JSONValue, conversation: (String) -> (String, String)?) -> ParcelItem {
+        var card: [UInt8] = []
+        bubbles.parcelCard(p, conversation: p["conversation_id"]?.stringValue.flatMap(conversation), into: &card)
+        return ParcelItem(id: p["parcel_id"]?.stringValue ?? "", facts: ParcelGroup.Facts(record: p), card: card)
+    }
+
+    /// The parcels' pages (newest news first), in groups, top-anchored as the calendar's.
+    func parcels(_ parcels: [ParcelItem], now: Int, pageSize: Int) throws {
         let all = Self.parcelGroups(parcels, now: now).flatMap { g in g.parcels.map { (g.title, $0) } }
         var pages: [[UInt8]] = []
         for start in stride(from: 0, to: all.count, by: pageSize) {
@@ -202,7 +215,7 @@ struct PageWriter {
                     content += Array("<h2>\(part)</h2><ul class=\"cards parcels\">".utf8)
                     heading = part
                 }
-                bubbles.parcelCard(p, conversation: p["conversation_id"]?.stringValue.flatMap(conversation), into: &content)
+                content += p.card
             }
             pages.append(content + Array("</ul>".utf8))
         }
@@ -211,8 +224,8 @@ struct PageWriter {
 
     /// Today and tomorrow (in the site's zone): the events on them, the pickups due and the
     /// deliveries expected.
-    func today(calendar: [EventStore.Tracked], eventConversation: (String) -> (String, String)?, parcels: [JSONValue],
-               conversation: (String) -> (String, String)?, now: Int, clock: inout LocalClock) throws {
+    func today(calendar: [EventStore.Tracked], eventConversation: (String) -> (String, String)?, parcels: [ParcelItem],
+               now: Int, clock: inout LocalClock) throws {
         var content = Array("<h1>Today</h1>".utf8)
         let today = clock.local(now).days
         for (k, name) in ["Today", "Tomorrow"].enumerated() {
@@ -232,9 +245,7 @@ struct PageWriter {
             }
             var due = ParcelGroup()  // parcel-group --agenda DAY
             due.agendaDay = date
-            for p in parcels where due.keeps(ParcelGroup.Facts(record: p)) {
-                bubbles.parcelCard(p, conversation: p["conversation_id"]?.stringValue.flatMap(conversation), into: &cards)
-            }
+            for p in parcels where due.keeps(p.facts) { cards += p.card }
             content += cards.isEmpty ? Array("<p class=\"empty\">Nothing.</p>".utf8) : Array("<ul class=\"cards\">".utf8) + cards + Array("</ul>".utf8)
             content += Array("</section>".utf8)
         }

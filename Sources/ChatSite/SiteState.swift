@@ -56,6 +56,8 @@ final class SiteState {
                 CREATE UNIQUE INDEX listed_by_file ON listed(file);
                 CREATE TABLE files(name TEXT PRIMARY KEY) WITHOUT ROWID;
                 CREATE TABLE shown(conversation TEXT PRIMARY KEY, messages BLOB NOT NULL) WITHOUT ROWID;
+                CREATE TABLE cards(parcel TEXT PRIMARY KEY, change INTEGER NOT NULL, conversation TEXT, card BLOB NOT NULL) WITHOUT ROWID;
+                CREATE INDEX cards_by_conversation ON cards(conversation);
                 PRAGMA user_version = \(Self.version);
                 """)
         }
@@ -97,7 +99,7 @@ final class SiteState {
     /// Forgets every conversation and page (not the files: a whole render removes those it does
     /// not write again).
     func reset() throws {
-        try db.execute("DELETE FROM listed; DELETE FROM shown; DELETE FROM state")
+        try db.execute("DELETE FROM listed; DELETE FROM shown; DELETE FROM cards; DELETE FROM state")
     }
 
     // MARK: the lists
@@ -163,6 +165,30 @@ final class SiteState {
     func items(_ section: PageWriter.Section, _ range: Range<Int>, into out: inout [UInt8]) throws {
         let sql = "SELECT item FROM listed WHERE section = '\(section.rawValue)' ORDER BY last_date DESC, id LIMIT ? OFFSET ?"
         try db.query(sql, [.integer(range.count), .integer(range.lowerBound)]) { s in s.appendBytes(0, to: &out) }
+    }
+
+    // MARK: the parcels' cards
+
+    /// The card kept of each parcel, with the change counter of the parcel it shows.
+    func cards() throws -> [String: (change: Int, card: [UInt8])] {
+        var cards: [String: (change: Int, card: [UInt8])] = [:]
+        try db.query("SELECT parcel, change, card FROM cards") { s in cards[s.text(0) ?? ""] = (s.integer(1), s.bytes(2)) }
+        return cards
+    }
+
+    /// Keeps the card of a parcel as it was at change counter `change`, naming `conversation`.
+    func keep(card: [UInt8], parcel: String, change: Int, conversation: String?) throws {
+        try db.run("INSERT OR REPLACE INTO cards(parcel, change, conversation, card) VALUES(?, ?, ?, ?)",
+                   .text(parcel), .integer(change), conversation.map(SQLValue.text) ?? .null, .blob(card))
+    }
+
+    func forgetCards(ofParcels parcels: some Sequence<String>) throws {
+        for id in parcels { try db.run("DELETE FROM cards WHERE parcel = ?", .text(id)) }
+    }
+
+    /// Forgets the cards that name these conversations (their titles or pages changed).
+    func forgetCards(naming conversations: some Sequence<String>) throws {
+        for id in conversations { try db.run("DELETE FROM cards WHERE conversation = ?", .text(id)) }
     }
 
     // MARK: the files

@@ -97,7 +97,7 @@ struct StoreRender {
         }
         for section in Self.conversationLists { try writeList(section, from: nil, count: try state.count(section)) }
         try writeCalendar()
-        try writeParcels()
+        try writeParcels(keepingCards: false)
         superseded = previous  // every file of before: those not written again go
         replaced = []
         formerLists = [SiteWriter.manifest] + ChatRender.formerStateFiles
@@ -153,11 +153,14 @@ struct StoreRender {
         let due = try state.value("calendar_until").flatMap { Int($0) } ?? 0
         if calendarChanged || render.now >= due { try writeCalendar() }
         let parcelsDue = try state.value("parcels_until").flatMap { Int($0) } ?? 0
-        // a parcel's card names its conversation: one whose title changed is named again
+        // a parcel's card names its conversation: one whose title changed is named again, and the
+        // cards kept of one that came, changed its title or went are made again
         let renamed = after.contains { c in before[c.id].map { $0.title != c.title } ?? false }
+        try state.forgetCards(naming: after.filter { c in before[c.id].map { $0.title != c.title } ?? true }.map(\.id)
+                                        + removed.conversations.filter { !present.contains($0) })
         let todayWritten = try state.value("today")
         if try store.parcelsChanged(after: since) || renamed || render.now >= parcelsDue {
-            try writeParcels()
+            try writeParcels(keepingCards: true)
         } else if calendarChanged || todayWritten != Self.day(render.now, &clock) {
             try writeToday()
         }
@@ -273,14 +276,27 @@ struct StoreRender {
 
     /// The parcels' pages, the Today page, and when the parcels' pages are due again though
     /// nothing changes (when a parcel's news grows old enough to move it to the earlier ones).
-    mutating func writeParcels() throws {
-        var parcels: [JSONValue] = []
-        try store.parcels { parcels.append(try JSONValue.parse($0)) }
-        try pages.parcels(parcels, conversation: link, now: render.now, pageSize: render.listPageSize, clock: &clock)
+    /// `keepingCards`: each parcel's card is taken from the site's state while its parcel is as
+    /// it was, and kept there when it is made (a whole render makes them all, and keeps none).
+    mutating func writeParcels(keepingCards: Bool) throws {
+        var kept = keepingCards ? try state.cards() : [:]
+        var parcels: [PageWriter.ParcelItem] = []
+        try store.parcelRows { row in
+            if let known = kept.removeValue(forKey: row.id), known.change == row.change {
+                parcels.append(PageWriter.ParcelItem(id: row.id, facts: row.facts, card: known.card))
+            } else if let record = try store.parcelRecord(row.id) {
+                let p = try JSONValue.parse(record)
+                let card = pages.parcelItem(p, conversation: link).card
+                if keepingCards { try state.keep(card: card, parcel: row.id, change: row.change, conversation: p["conversation_id"]?.stringValue) }
+                parcels.append(PageWriter.ParcelItem(id: row.id, facts: row.facts, card: card))
+            }
+        }
+        try state.forgetCards(ofParcels: kept.keys)  // parcels gone
+        try pages.parcels(parcels, now: render.now, pageSize: render.listPageSize)
         replaced.append("parcels.")
         var until = Int.max
         for p in parcels {
-            guard let last = p["last_date"]?.stringValue.flatMap({ CivilDate.epoch(rfc3339: $0) }) else { continue }
+            guard let last = CivilDate.epoch(rfc3339: p.facts.lastDate) else { continue }
             let moves = last + ParcelGroup.openDays * 86_400 + 1
             if moves > render.now { until = min(until, moves) }
         }
@@ -289,16 +305,19 @@ struct StoreRender {
     }
 
     /// Today's and tomorrow's events, pickups and deliveries: written at every run, as the day moves.
-    mutating func writeToday(_ known: [JSONValue]? = nil) throws {
+    mutating func writeToday(_ known: [PageWriter.ParcelItem]? = nil) throws {
         var parcels = known ?? []
         if known == nil {
             var open = ParcelGroup()
             open.openOnly = true
             open.now = render.now
-            try store.parcels(open) { parcels.append(try JSONValue.parse($0)) }
+            try store.parcelRows { row in
+                guard open.keeps(row.facts), let record = try store.parcelRecord(row.id) else { return }
+                parcels.append(PageWriter.ParcelItem(id: row.id, facts: row.facts, card: pages.parcelItem(try JSONValue.parse(record), conversation: link).card))
+            }
         }
         let calendar = try store.calendar()
-        try pages.today(calendar: calendar, eventConversation: link, parcels: parcels, conversation: link, now: render.now, clock: &clock)
+        try pages.today(calendar: calendar, eventConversation: link, parcels: parcels, now: render.now, clock: &clock)
         try state.set("today", Self.day(render.now, &clock))
     }
 

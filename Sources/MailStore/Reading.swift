@@ -256,6 +256,27 @@ extension MailStore {
         return result
     }
 
+    /// A parcel as a site's lists read it without its record: its id, the change counter it was
+    /// last written at, and what it is grouped and sorted by.
+    public struct ParcelRow {
+        public var id: String
+        public var change: Int
+        public var facts: ParcelGroup.Facts
+    }
+
+    /// Every parcel's row, in the order of `parcels`.
+    public func parcelRows(_ body: (ParcelRow) throws -> Void) throws {
+        try db.query("SELECT id, change, status, last_date, deadline, expected_delivery FROM parcels ORDER BY last_date DESC, id") { s in
+            let facts = ParcelGroup.Facts(status: s.text(2), lastDate: s.text(3) ?? "", deadline: s.text(4), expectedDelivery: s.text(5))
+            try body(ParcelRow(id: s.text(0) ?? "", change: s.integer(1), facts: facts))
+        }
+    }
+
+    /// parcel-group's record of parcel `id`.
+    public func parcelRecord(_ id: String) throws -> [UInt8]? {
+        try db.row("SELECT record FROM parcels WHERE id = ?", [.text(id)]) { $0.bytes(0) }
+    }
+
     /// Whether a parcel changed, came or went after change counter `after`.
     public func parcelsChanged(after: Int) throws -> Bool {
         try db.integer("SELECT EXISTS (SELECT 1 FROM parcels WHERE change > ?1) OR EXISTS (SELECT 1 FROM removed WHERE kind = 'parcel' AND change > ?1)",

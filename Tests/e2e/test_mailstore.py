@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import BIN, ENV, SAMPLE, records, run
+from conftest import BIN, ENV, SAMPLE, need_shared, records, run
 
 NOW = "2026-03-09T00:00:00Z"
 STAGES = ["event-extract", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect"]
@@ -648,6 +648,70 @@ def test_pages_after_deliveries_one_by_one_equal_a_full_render(sample, tmp_path,
     # the same folder from another database is rendered whole
     render(full_db, site, *pages)
     assert site_files(site) == site_files(tmp_path / "full-again")
+
+
+def test_parcel_pages_after_deliveries_one_by_one_equal_a_full_render(tmp_path):
+    """The parcels' pages keep each parcel's card between runs (made again when its parcel
+    changes or the conversation it names comes, is renamed or goes): after each of 60 deliveries
+    of ../shared/gen's parcel stories, and after a conversation with parcels is deleted, the
+    site equals a whole render of the same database."""
+    mbox = tmp_path / "p.mbox"
+    subprocess.run(["python3", str(need_shared("gen/gen_mbox.py")), "--messages", "300", "--seed", "5",
+                    "--parcel-stories-rate", "0.5", "--out", str(mbox)], check=True, capture_output=True)
+    data = run("mime-parse", "--no-progress", mbox).stdout
+    for stage in ["text-extract", "carrier-detect"]:
+        data = run(stage, "--no-progress", input=data).stdout
+    lines = run("participant-hash", "--me", "meiling.chen@gmail.com", input=data).stdout.splitlines(keepends=True)
+    db, site = tmp_path / "mail.db", tmp_path / "site"
+    add(db, "--me", "meiling.chen@gmail.com", input=b"".join(lines[:200]))
+    render(db, site, "--list-page-size", "7")
+    for k, line in enumerate(lines[200:260]):
+        add(db, input=line)
+        render(db, site, "--list-page-size", "7")
+        shutil.rmtree(tmp_path / "whole", ignore_errors=True)
+        render(db, tmp_path / "whole", "--list-page-size", "7")
+        assert site_files(site) == site_files(tmp_path / "whole"), k
+    assert len(records(run("mailstore", "parcels", db).stdout)) > 20
+    with sqlite3.connect(site / ".mailstore-site.db") as c:
+        assert c.execute("SELECT count(*) FROM cards").fetchone()[0] > 20, "the cards are kept"
+    # a conversation that parcels name, deleted
+    parcel = next(p for p in records(run("mailstore", "parcels", db).stdout) if p.get("conversation_id"))
+    deleted = [m["gmail_id"] for m in records(run("mailstore", "messages", db, parcel["conversation_id"]).stdout)]
+    history = json.dumps({"history": [{"id": "9", "messagesDeleted": [{"message": {"id": g}} for g in deleted]}], "historyId": "9"})
+    assert run("mailstore", "history", db, input=history).returncode == 0
+    assert deleted and parcel["conversation_id"] not in run("mailstore", "conversations", "--all", db).stdout.decode()
+    render(db, site, "--list-page-size", "7")
+    shutil.rmtree(tmp_path / "whole")
+    render(db, tmp_path / "whole", "--list-page-size", "7")
+    assert site_files(site) == site_files(tmp_path / "whole")
+
+
+def test_a_parcel_card_names_its_conversation_as_it_is_renamed(tmp_path):
+    """A card kept between runs names its conversation: when the name seen most often for its
+    sender changes (and the parcel does not), the card is made again."""
+    def mail(k, name, day, body):
+        return (f"From alice@example.tw Mon Mar  2 10:00:00 2026\nFrom: {name} <alice@example.tw>\nTo: mei@example.tw\n"
+                f"Subject: note {k}\nDate: {day} Mar 2026 10:00:00 +0800\nMessage-ID: <n{k}@example.tw>\n\n{body}\n\n")
+    mbox = tmp_path / "a.mbox"
+    mbox.write_text(mail(1, "Alice", "02", "Your package 1Z999AA10123456784 has shipped with UPS.")
+                    + mail(2, "Alice Chen", "03", "hello again") + mail(3, "Alice Chen", "04", "and again"))
+    data = run("mime-parse", "--no-progress", mbox).stdout
+    for stage in ["text-extract", "carrier-detect", "participant-hash --me mei@example.tw"]:
+        data = run(*stage.split(), "--no-progress", input=data).stdout
+    lines = data.splitlines(keepends=True)
+    db, site = tmp_path / "mail.db", tmp_path / "site"
+    add(db, "--me", "mei@example.tw", input=lines[1])
+    render(db, site)
+    add(db, input=lines[0])
+    render(db, site)  # the parcel's card is made here, and kept
+    assert ">Alice<" in (site / "parcels.html").read_text()
+    with sqlite3.connect(site / ".mailstore-site.db") as c:
+        assert c.execute("SELECT count(*) FROM cards").fetchone()[0] == 1
+    add(db, input=lines[2])
+    render(db, site)
+    render(db, tmp_path / "whole")
+    assert ">Alice Chen<" in (tmp_path / "whole" / "parcels.html").read_text()
+    assert site_files(site) == site_files(tmp_path / "whole")
 
 
 def test_list_pages_follow_a_conversation_that_moves_to_the_top_or_goes(sample, tmp_path):
