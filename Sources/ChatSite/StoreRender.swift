@@ -154,12 +154,12 @@ struct StoreRender {
         if calendarChanged || render.now >= due { try writeCalendar() }
         let parcelsDue = try state.value("parcels_until").flatMap { Int($0) } ?? 0
         // a parcel's card names its conversation: one whose title changed is named again, and the
-        // cards kept of one that came, changed its title or went are made again
-        let renamed = after.contains { c in before[c.id].map { $0.title != c.title } ?? false }
-        try state.forgetCards(naming: after.filter { c in before[c.id].map { $0.title != c.title } ?? true }.map(\.id)
-                                        + removed.conversations.filter { !present.contains($0) })
+        // cards kept of one that came, was renamed or went are made again
+        let renamed = after.filter { c in before[c.id].map { $0.title != c.title } ?? false }
+        let came = after.filter { before[$0.id] == nil }
+        try state.forgetCards(naming: (renamed + came).map(\.id) + removed.conversations.filter { !present.contains($0) })
         let todayWritten = try state.value("today")
-        if try store.parcelsChanged(after: since) || renamed || render.now >= parcelsDue {
+        if try store.parcelsChanged(after: since) || !renamed.isEmpty || render.now >= parcelsDue {
             try writeParcels(keepingCards: true)
         } else if calendarChanged || todayWritten != Self.day(render.now, &clock) {
             try writeToday()
@@ -284,11 +284,9 @@ struct StoreRender {
         try store.parcelRows { row in
             if let known = kept.removeValue(forKey: row.id), known.change == row.change {
                 parcels.append(PageWriter.ParcelItem(id: row.id, facts: row.facts, card: known.card))
-            } else if let record = try store.parcelRecord(row.id) {
-                let p = try JSONValue.parse(record)
-                let card = pages.parcelItem(p, conversation: link).card
-                if keepingCards { try state.keep(card: card, parcel: row.id, change: row.change, conversation: p["conversation_id"]?.stringValue) }
-                parcels.append(PageWriter.ParcelItem(id: row.id, facts: row.facts, card: card))
+            } else if let (item, conversation) = try parcelItem(row) {
+                if keepingCards { try state.keep(card: item.card, parcel: row.id, change: row.change, conversation: conversation) }
+                parcels.append(item)
             }
         }
         try state.forgetCards(ofParcels: kept.keys)  // parcels gone
@@ -304,6 +302,13 @@ struct StoreRender {
         try writeToday(parcels)
     }
 
+    /// A parcel's item, its card made from its record, and the conversation the card names.
+    func parcelItem(_ row: MailStore.ParcelRow) throws -> (PageWriter.ParcelItem, conversation: String?)? {
+        guard let record = try store.parcelRecord(row.id) else { return nil }
+        let p = try JSONValue.parse(record)
+        return (pages.parcelItem(p, conversation: link), p["conversation_id"]?.stringValue)
+    }
+
     /// Today's and tomorrow's events, pickups and deliveries: written at every run, as the day moves.
     mutating func writeToday(_ known: [PageWriter.ParcelItem]? = nil) throws {
         var parcels = known ?? []
@@ -312,8 +317,7 @@ struct StoreRender {
             open.openOnly = true
             open.now = render.now
             try store.parcelRows { row in
-                guard open.keeps(row.facts), let record = try store.parcelRecord(row.id) else { return }
-                parcels.append(PageWriter.ParcelItem(id: row.id, facts: row.facts, card: pages.parcelItem(try JSONValue.parse(record), conversation: link).card))
+                if open.keeps(row.facts), let (item, _) = try parcelItem(row) { parcels.append(item) }
             }
         }
         let calendar = try store.calendar()
