@@ -34,6 +34,22 @@ def need_shared(path):
     pytest.skip(f"{SHARED_MISSING} {where} (a folder named shared beside the checkout; see README)")
 
 
+def parcel_stories(tmp_path, messages, seed, rate, me=None):
+    """../shared/gen's mailbox of `messages` with parcel stories at `rate`, through mime-parse,
+    text-extract and carrier-detect (and participant-hash --me ME when given): the records, as
+    bytes. The generator's truth is left beside it: p.truth.jsonl and p.truth.parcels.json."""
+    mbox = tmp_path / "p.mbox"
+    subprocess.run(["python3", str(need_shared("gen/gen_mbox.py")), "--messages", str(messages), "--seed", str(seed),
+                    "--parcel-stories-rate", str(rate), "--out", str(mbox), "--truth", str(tmp_path / "p.truth.jsonl")],
+                   check=True, capture_output=True)
+    data = run("mime-parse", "--no-progress", mbox).stdout
+    for stage in ["text-extract", "carrier-detect"] + (["participant-hash --me " + me] if me else []):
+        r = run(*stage.split(), "--no-progress", input=data)
+        assert r.returncode == 0, r.stderr
+        data = r.stdout
+    return data
+
+
 def shared_params(path, make, names=1):
     """parametrize's cases made by make() from ../shared/PATH, or when that is missing one case
     marked to skip as need_shared does (no cases at all would skip with pytest's own reason)."""

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import BIN, ENV, SAMPLE, need_shared, records, run
+from conftest import BIN, ENV, SAMPLE, parcel_stories, records, run
 
 NOW = "2026-03-09T00:00:00Z"
 STAGES = ["event-extract", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect"]
@@ -655,13 +655,7 @@ def test_parcel_pages_after_deliveries_one_by_one_equal_a_full_render(tmp_path):
     changes or the conversation it names comes, is renamed or goes): after each of 60 deliveries
     of ../shared/gen's parcel stories, and after a conversation with parcels is deleted, the
     site equals a whole render of the same database."""
-    mbox = tmp_path / "p.mbox"
-    subprocess.run(["python3", str(need_shared("gen/gen_mbox.py")), "--messages", "300", "--seed", "5",
-                    "--parcel-stories-rate", "0.5", "--out", str(mbox)], check=True, capture_output=True)
-    data = run("mime-parse", "--no-progress", mbox).stdout
-    for stage in ["text-extract", "carrier-detect"]:
-        data = run(stage, "--no-progress", input=data).stdout
-    lines = run("participant-hash", "--me", "meiling.chen@gmail.com", input=data).stdout.splitlines(keepends=True)
+    lines = parcel_stories(tmp_path, 300, 5, 0.5, me="meiling.chen@gmail.com").splitlines(keepends=True)
     db, site = tmp_path / "mail.db", tmp_path / "site"
     add(db, "--me", "meiling.chen@gmail.com", input=b"".join(lines[:200]))
     render(db, site, "--list-page-size", "7")

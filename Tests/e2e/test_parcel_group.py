@@ -131,11 +131,10 @@ def test_the_sample_mailbox():
 # -- the store: the same parcels, kept one message at a time
 
 import random
-import subprocess
 
 import pytest
 
-from conftest import as_schema_2, need_shared
+from conftest import as_schema_2, parcel_stories
 
 
 def store_parcels(db, *args):
@@ -183,13 +182,7 @@ def test_the_store_in_any_order_equals_parcel_group(tmp_path, seed):
 
 
 def test_the_generated_parcel_stories_in_shuffled_batches(tmp_path):
-    mbox = tmp_path / "p.mbox"
-    subprocess.run(["python3", str(need_shared("gen/gen_mbox.py")), "--messages", "600", "--seed", "31",
-                    "--parcel-stories-rate", "0.4", "--out", str(mbox)], check=True, capture_output=True)
-    data = run("mime-parse", "--no-progress", mbox).stdout
-    for stage in ["text-extract", "carrier-detect"]:
-        data = run(stage, "--no-progress", input=data).stdout
-    data = run("participant-hash", "--me", "meiling.chen@gmail.com", input=data).stdout
+    data = parcel_stories(tmp_path, 600, 31, 0.4, me="meiling.chen@gmail.com")
     expected = run("parcel-group", input=data).stdout
     assert len(records(expected)) > 50
     lines = data.splitlines(keepends=True)
@@ -210,12 +203,7 @@ def test_the_generated_stories_end_in_their_state(tmp_path):
     miss is a notice in which carrier-detect finds no number (Tests/e2e/parcels_truth.py
     lists them)."""
     from parcels_truth import compare
-    mbox, truth = tmp_path / "p.mbox", tmp_path / "p.truth.jsonl"
-    subprocess.run(["python3", str(need_shared("gen/gen_mbox.py")), "--messages", "3000", "--seed", "77",
-                    "--parcel-stories-rate", "0.3", "--out", str(mbox), "--truth", str(truth)], check=True, capture_output=True)
-    data = run("mime-parse", "--no-progress", mbox).stdout
-    for stage in ["text-extract", "carrier-detect"]:
-        data = run(stage, "--no-progress", input=data).stdout
+    data = parcel_stories(tmp_path, 3000, 77, 0.3)
     parcels = records(run("parcel-group", input=data).stdout)
     counts, misses = compare(json.loads((tmp_path / "p.truth.parcels.json").read_text()), parcels)
     assert counts["right"] >= 0.92 * counts["parcels"], (counts, misses[:10])
