@@ -101,7 +101,10 @@ extension MailStore {
         for (id, thread) in listed.sorted(by: { $0.key < $1.key }) {
             try setPending(id, thread: thread, labels: nil, format: known.contains(id) ? "minimal" : "raw")
         }
-        try rememberHistoryID(result)
+        // the mailbox as it is now, from the profile: its historyId even when lower than the one
+        // remembered (a restored or another mailbox), or the next sync would ask from a point
+        // Gmail never reached
+        if let now = result.lastHistoryID { try setConfig("history_id", now) }
     }
 
     private func rememberHistoryID(_ result: HistoryResult) throws {

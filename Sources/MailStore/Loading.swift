@@ -78,11 +78,18 @@ extension MailStore {
         return inference
     }
 
-    /// Applies the history responses of every input, one transaction per input; writes the
-    /// messages to fetch.
-    /// With `full`, the inputs list the whole mailbox (a full sync): see `finishFullSync`.
+    /// Applies the history responses of every input in one transaction; writes the messages to
+    /// fetch. Every response is checked first: when one is not what Gmail's API sends, each
+    /// such is reported, nothing is changed, and the run ends with EX_TEMPFAIL (the next sync
+    /// asks again). With `full`, the inputs list the whole mailbox (a full sync): see
+    /// `finishFullSync`.
     public func applyHistory(_ run: FilterRun, full: Bool = false) throws {
-        var result = HistoryResult(full: full)
+        var responses: [(value: JSONValue, file: String, line: Int)] = []
+        var malformed = 0
+        func refuse(_ message: String, file: String?, line: Int?) {
+            run.diagnostics.error(message, file: file, line: line)
+            malformed += 1
+        }
         try run.forEachInput { input in
             let bytes: [UInt8]
             do throws(InputError) { bytes = try readWholeFile(fd: input.fd) } catch {
@@ -90,28 +97,48 @@ extension MailStore {
                 throw Exit(.ioError)
             }
             // one response (as the API sends it, over several lines), or one per line
-            var responses: [(value: JSONValue, line: Int)] = []
+            var values: [(JSONValue, Int)] = []
             if let whole = try? JSONValue.parse(bytes) {
-                responses = [(whole, 1)]
+                values = [(whole, 1)]
             } else {
                 for (k, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) {
                     do throws(JSONError) {
-                        responses.append((try JSONValue.parse(Array(line)), k + 1))
+                        values.append((try JSONValue.parse(Array(line)), k + 1))
                     } catch {
-                        try run.recordFailed(error.description, file: input.name, line: k + 1, record: nil, rawLine: Array(line))
+                        refuse(error.description, file: input.name, line: k + 1)
                     }
                 }
             }
-            try batch {
-                for (value, line) in responses {
-                    do {
-                        try applyHistory(value, into: &result)
-                    } catch let e as HistoryError {
-                        try run.recordFailed(e.description, file: input.name, line: line, record: nil)
-                    }
+            for (value, line) in values {
+                if let problem = GmailShape.problem(value) {
+                    refuse(problem, file: input.name, line: line)
+                } else {
+                    responses.append((value, input.name, line))
                 }
             }
         }
-        if full { try batch { try finishFullSync(&result) } }
+        if full && malformed == 0 {
+            if !responses.contains(where: { GmailShape.isProfile($0.value) }) {
+                refuse("a full sync without users.getProfile's response", file: nil, line: nil)
+            }
+            if !responses.contains(where: { GmailShape.isListPage($0.value) }) {
+                refuse("a full sync without a messages.list page", file: nil, line: nil)
+            }
+        }
+        if malformed > 0 {
+            run.diagnostics.error("nothing was changed: \(malformed == 1 ? "a response is" : "\(malformed) responses are") not what Gmail's API sends")
+            throw Exit(.temporaryFailure)
+        }
+        var result = HistoryResult(full: full)
+        try batch {
+            for (value, file, line) in responses {
+                do {
+                    try applyHistory(value, into: &result)
+                } catch let e as HistoryError {
+                    try run.recordFailed(e.description, file: file, line: line, record: nil)
+                }
+            }
+            if full { try finishFullSync(&result) }
+        }
     }
 }

@@ -419,7 +419,8 @@ struct History: ParsableCommand {
             {gmail_id, thread_id, label_ids, format}: ask messages.get for that format; run a \
             raw one through mime-parse and the filters and add it, give a minimal one back to \
             this command. The list is kept until then. The last historyId is remembered \
-            (mailstore config prints it).
+            (mailstore config prints it). A response that is not the shape the API documents \
+            changes nothing: the run exits 75 (try again later).
             """)
 
     @Argument(help: ArgumentHelp("The database.", valueName: "db"))
