@@ -149,13 +149,14 @@ public struct ChatRender {
         }
     }
 
-    /// Runs `body`; a file it could not write is reported and ends the run with exit 74.
+    /// Runs `body`; a file it could not write is reported and ends the run with exit 74, a
+    /// folder refused with exit 73.
     static func endingOnWriteError<T>(_ run: FilterRun, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let e as SiteWriter.WriteError {
             run.diagnostics.error(e.description)
-            throw Exit(.ioError)
+            throw Exit(e.refusal == nil ? .ioError : .cannotCreate)
         }
     }
 

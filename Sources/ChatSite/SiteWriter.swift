@@ -12,20 +12,36 @@ public final class SiteWriter {
     /// This run's files, as the list's lines.
     private var names: [String] = []
     private var previous: [String]?
-    private let queue = WriteQueue(limit: 32 << 20)
+    private let queue: WriteQueue
     static let manifest = ".chat-render-files"
+    static let scratchPrefix = ".chat-render.tmp-"
 
+    /// A file that could not be written, or a folder refused (not the user's alone).
     public struct WriteError: Error, CustomStringConvertible {
         public var path: String
         public var errno: Int32
-        public var description: String { "\(path): \(String(cString: strerror(errno)))" }
+        public var refusal: String?
+        public var description: String { "\(path): \(refusal ?? String(cString: strerror(errno)))" }
+
+        init(path: String, errno: Int32) { (self.path, self.errno) = (path, errno) }
+        init(_ refused: PrivateFolder.Refused) { (path, errno, refusal) = (refused.path, EACCES, refused.reason) }
     }
 
+    /// The site's folders are made (readable by the user alone) or checked: a folder another
+    /// user made or can write in is refused. Files are written in a scratch folder of this
+    /// run's inside the site and renamed into place.
     public init(root: String, folders: [String]) throws(WriteError) {
         self.root = root
-        for dir in [root] + folders.map({ root + "/" + $0 }) {
-            if mkdir(dir, 0o755) != 0 && errno != EEXIST { throw WriteError(path: dir, errno: errno) }
+        do throws(PrivateFolder.Refused) {
+            for dir in [root] + folders.map({ root + "/" + $0 }) { try PrivateFolder.make(dir) }
+        } catch {
+            throw WriteError(error)
         }
+        Self.removeScratchOfEndedRuns(root)
+        let scratch = root + "/" + Self.scratchPrefix + String(getpid())
+        Self.removeScratch(scratch)
+        guard mkdir(scratch, 0o700) == 0 else { throw WriteError(path: scratch, errno: errno) }
+        queue = WriteQueue(limit: 32 << 20, scratch: scratch)
     }
 
     /// Writes `name` (a path inside the site) unless it already holds `bytes`. The writing is
@@ -51,10 +67,12 @@ public final class SiteWriter {
         previous = previousNames() + names
     }
 
-    static func store(_ path: String, _ bytes: [UInt8]) throws(WriteError) {
+    /// Writes `path` by way of a file made anew (never through a link) in `scratch`.
+    static func store(_ path: String, _ bytes: [UInt8], scratch: String) throws(WriteError) {
         if holds(path, bytes) { return }
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let temporary = scratch + "/" + path.split(separator: "/").last.map(String.init)!
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw WriteError(path: temporary, errno: errno) }
         guard writeAll(fd: fd, bytes) else {
             let e = errno
@@ -66,6 +84,30 @@ public final class SiteWriter {
         guard rename(temporary, path) == 0 else { throw WriteError(path: path, errno: errno) }
     }
 
+    /// The scratch folders of runs that were killed (their process is gone).
+    static func removeScratchOfEndedRuns(_ root: String) {
+        guard let dir = opendir(root) else { return }
+        var ended: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            guard name.hasPrefix(scratchPrefix), let pid = Int32(name.dropFirst(scratchPrefix.count)) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { ended.append(root + "/" + name) }
+        }
+        closedir(dir)
+        for path in ended { removeScratch(path) }
+    }
+
+    /// Removes a scratch folder and the files in it (it has no folders).
+    static func removeScratch(_ path: String) {
+        guard let dir = opendir(path) else { return }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            if name != "." && name != ".." { unlink(path + "/" + name) }
+        }
+        closedir(dir)
+        rmdir(path)
+    }
+
     /// Removes what the last run wrote and this one did not, and records this run's files.
     public func finish() throws(WriteError) {
         let written = try finishWriting()
@@ -74,7 +116,8 @@ public final class SiteWriter {
         var list: [UInt8] = []
         for name in Set(written).sorted() { list += Array(name.utf8) + [UInt8(ascii: "\n")] }
         previous = nil
-        try Self.store(root + "/" + Self.manifest, list)
+        try Self.store(root + "/" + Self.manifest, list, scratch: queue.scratch)
+        Self.removeScratch(queue.scratch)
     }
 
     /// Waits until every file is written; the names of those written since the last time.
@@ -113,13 +156,16 @@ final class WriteQueue: @unchecked Sendable {
     private var finished = false
     private var error: SiteWriter.WriteError?
     private let limit: Int
+    /// The folder files are made in before they are renamed into place.
+    let scratch: String
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var thread = pthread_t()
     private var started = false
 
-    init(limit: Int) {
+    init(limit: Int, scratch: String) {
         self.limit = limit
+        self.scratch = scratch
         pthread_mutex_init(lock, nil)
         pthread_cond_init(changed, nil)
     }
@@ -175,7 +221,7 @@ final class WriteQueue: @unchecked Sendable {
             pthread_mutex_unlock(lock)
             var result: SiteWriter.WriteError?
             if !failed {
-                do { try SiteWriter.store(job.path, job.bytes) } catch let e { result = e }
+                do { try SiteWriter.store(job.path, job.bytes, scratch: scratch) } catch let e { result = e }
             }
             pthread_mutex_lock(lock)
             if error == nil { error = result }

@@ -16,6 +16,7 @@ public enum StoreError: Error, CustomStringConvertible {
     case noOwnAddress
     case badAddress(String)
     case sqlite(String, SQLiteError)
+    case refused(PrivateFolder.Refused)
 
     public var description: String {
         switch self {
@@ -26,6 +27,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case .noOwnAddress: "no address of yours: give --me ADDR or --me-auto (remembered in the database)"
         case .badAddress(let a): "--me: not an address: '\(a)'"
         case .sqlite(let path, let e): "\(path): \(e.description)"
+        case .refused(let refused): refused.description
         }
     }
 
@@ -36,6 +38,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case .cannotMake: .ioError
         case .noOwnAddress, .badAddress: .usage
         case .sqlite(_, let e): e.isNotADatabase ? .dataError : .ioError
+        case .refused: .cannotCreate
         }
     }
 }
@@ -74,6 +77,15 @@ public final class MailStore {
         self.path = path
         var built: (scratch: String, lock: Int32)?
         var migratedFrom: Int?
+        // SQLite makes its -wal and -shm files beside the database, even to read it
+        let folder = PrivateFolder.folder(of: path)
+        if Glibc.access(folder, F_OK) == 0 {
+            do throws(PrivateFolder.Refused) { try PrivateFolder.check(folder) } catch { throw StoreError.refused(error) }
+        }
+        var existing = stat()
+        if access == .read && stat(path, &existing) == 0 && existing.st_size == 0 {
+            throw StoreError.notAStore(path)  // SQLite would make a new database of it
+        }
         if Glibc.access(path, F_OK) != 0 {
             guard access != .read else { throw StoreError.missing(path) }
             let lock = try Self.lockMaking(path)

@@ -98,7 +98,7 @@ public final class FilterRun {
         case .someRecordsFailed: 1
         case .noInput: 2
         case .dataError: 3
-        case .ioError: 4
+        case .cannotCreate, .ioError: 4
         case .temporaryFailure: 5
         case .usage: 6
         }

@@ -275,23 +275,35 @@ def test_bad_records_are_reported_with_their_line_and_left_out(tmp_path):
 
 def test_a_page_that_cannot_be_written_is_an_io_error_named_with_its_path(tmp_path):
     c, m = records_for([conversation(["m1@x.example"])], [message(1)], tmp_path)
+    (tmp_path / "site" / "c" / "p1.html").mkdir(parents=True)
+    r = render(c, m, tmp_path / "site")
+    assert r.returncode == 74
+    assert r.stderr.decode() == f"chat-render: {tmp_path}/site/c/p1.html: Is a directory\n"
+    assert not (tmp_path / "site" / ".chat-render-files").exists()
+
+
+def test_a_file_where_a_folder_of_the_site_goes_is_refused(tmp_path):
+    c, m = records_for([conversation(["m1@x.example"])], [message(1)], tmp_path)
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "c").write_text("a file where the folder of conversations goes")
     r = render(c, m, tmp_path / "site")
-    assert r.returncode == 74
-    assert r.stderr.decode() == f"chat-render: {tmp_path}/site/c/p1.html.tmp: Not a directory\n"
-    assert not (tmp_path / "site" / ".chat-render-files").exists()
+    assert r.returncode == 73
+    assert r.stderr.decode() == f"chat-render: {tmp_path}/site/c: not a folder\n"
 
 
 def test_a_full_page_that_cannot_be_written_ends_the_run_not_one_record(tmp_path):
     ids = [f"m{i}@x.example" for i in range(300)]
     html = {"reply_text": "", "html": "<p>" + "news " * 200 + "</p>", "sanitize": {}}
     c, m = records_for([conversation(ids)], [message(i, **html) for i in range(300)], tmp_path)
-    (tmp_path / "site").mkdir()
-    (tmp_path / "site" / "m").write_text("a file where the folder of full pages goes")
+    assert render(c, m, tmp_path / "site").returncode == 0
+    full_pages = list((tmp_path / "site" / "m").glob("*.html"))
+    assert full_pages
+    for page in full_pages:  # a folder where each full page goes
+        page.unlink()
+        page.mkdir()
     r = render(c, m, tmp_path / "site")
     err = r.stderr.decode().splitlines()
-    assert r.returncode == 74 and len(err) == 1 and err[0].endswith(".html.tmp: Not a directory"), err[:3]
+    assert r.returncode == 74 and len(err) == 1 and err[0].endswith(".html: Is a directory"), err[:3]
     assert f"{m}:" not in err[0]
 
 

@@ -3,10 +3,18 @@ failing disks. Each test fails on the code before its fix. gmail-sync's own (the
 command line, Retry-After, a server's escapes, ids in URLs, a malformed profile) are in
 test_gmail_sync.py."""
 import json
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
 
 import pytest
 
-from conftest import SAMPLE, run
+from conftest import ROOT, SAMPLE, run
+from test_procmail import MESSAGES, hook_env, mailpipe_log
+
+SITE = ROOT / "pipelines" / "mailpipe-site"
 
 
 def gmail_store(tmp_path):
@@ -91,3 +99,122 @@ def test_a_full_sync_remembers_the_profiles_history_id_even_when_lower(tmp_path)
     messages, history_id, _, _ = state(db)
     assert history_id == "17"
     assert messages == 0, "an empty mailbox listed whole: every stored Gmail message is gone"
+
+
+# 1: a site (or store) folder someone else made is refused, and nothing is written through it
+
+NEIGHBOUR = "mailpipe-neighbour"
+
+
+@pytest.fixture
+def shared_tmp():
+    """A folder everyone can write in, as /tmp is (sticky); the test's own tmp_path is not
+    reachable by another user."""
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="mailpipe-shared-", dir="/tmp"))
+    folder.chmod(0o1777)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def neighbour():
+    """Runs a command as a second local user, made when missing (root only)."""
+    if os.geteuid() != 0:
+        pytest.skip("an attack by a second local user: making one needs root")
+    if subprocess.run(["id", NEIGHBOUR], capture_output=True).returncode != 0:
+        subprocess.run(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin", NEIGHBOUR], check=True)
+
+    def as_neighbour(*command):
+        subprocess.run(["runuser", "-u", NEIGHBOUR, "--", *map(str, command)], check=True)
+    return as_neighbour
+
+
+def delivered(tmp_path, home):
+    """A store and journal of the user's with one message from the neighbour in them."""
+    env = hook_env(tmp_path, MAILPIPE_STORE=str(home / "mail.db"))
+    r = mailpipe_log("--me", "mei@example.tw", home / "messages.jsonl", input=MESSAGES["personal"], env=env)
+    assert r.returncode == 0, r.stderr
+    return env
+
+
+def test_a_site_folder_a_neighbour_made_is_refused_and_nothing_is_written_through_it(tmp_path, shared_tmp, neighbour):
+    home = tmp_path / "home"
+    env = delivered(tmp_path, home)
+    # the neighbour learns the names of the pages (the same message rendered anywhere)...
+    private = tmp_path / "private-site"
+    assert subprocess.run([SITE, "--store", home / "mail.db", home / "messages.jsonl", private], env=env).returncode == 0
+    names = [p.relative_to(private) for p in private.rglob("*.html")]
+    assert any(str(n).startswith("c/") for n in names)
+    # ...makes the site's folders in /tmp, and plants a link where each page is written first
+    keys = tmp_path / "authorized_keys"
+    keys.write_text("ssh-ed25519 AAAA the victim's key\n")
+    site = shared_tmp / "site"
+    neighbour("mkdir", "-m", "777", site, site / "c", site / "m")
+    for name in names:
+        neighbour("ln", "-s", keys, site / f"{name}.tmp")
+    r = subprocess.run([SITE, "--store", home / "mail.db", home / "messages.jsonl", site], env=env, capture_output=True)
+    assert r.returncode == 73, r.stderr
+    assert f"mailpipe-site: {site}: the folder belongs to another user".encode() in r.stderr
+    r = run("chat-render", "--no-progress", "--store", home / "mail.db", "--out", site)
+    assert r.returncode == 73 and b"belongs to another user" in r.stderr
+    assert keys.read_text() == "ssh-ed25519 AAAA the victim's key\n"
+    planted = {site / f"{name}.tmp" for name in names}
+    assert set(site.rglob("*")) == planted | {site / "c", site / "m"}, "nothing written in the neighbour's folder"
+    # with --background the delivery is never failed, and the refusal is said on standard error
+    r = subprocess.run([SITE, "--background", "--store", home / "mail.db", home / "messages.jsonl", site], env=env, capture_output=True)
+    assert r.returncode == 0 and b"belongs to another user" in r.stderr
+    assert keys.read_text() == "ssh-ed25519 AAAA the victim's key\n"
+
+
+def test_a_link_a_neighbour_made_to_the_users_folder_is_not_followed(tmp_path, shared_tmp, neighbour):
+    home = tmp_path / "home"
+    env = delivered(tmp_path, home)
+    mine = tmp_path / "site"
+    mine.mkdir(mode=0o700)
+    neighbour("ln", "-s", mine, shared_tmp / "site")
+    r = subprocess.run([SITE, "--store", home / "mail.db", home / "messages.jsonl", shared_tmp / "site"], env=env, capture_output=True)
+    assert r.returncode == 73 and b"a symbolic link made by another user" in r.stderr
+    assert list(mine.iterdir()) == []
+
+
+def test_a_store_or_journal_folder_a_neighbour_made_is_refused(tmp_path, shared_tmp, neighbour):
+    theirs = shared_tmp / "mailpipe"
+    neighbour("mkdir", "-m", "755", theirs)
+    parsed = run("mime-parse", "--no-progress", input=MESSAGES["personal"]).stdout
+    r = run("mailstore", "add", "--me", "mei@example.tw", theirs / "mail.db", input=parsed)
+    assert r.returncode == 73 and b"belongs to another user" in r.stderr
+    assert list(theirs.iterdir()) == []
+
+
+def test_folders_others_can_write_in_are_refused(tmp_path):
+    """The same without a second user: a folder of the user's that others can write in."""
+    open_folder = tmp_path / "open"
+    open_folder.mkdir()
+    open_folder.chmod(0o777)
+    parsed = run("mime-parse", "--no-progress", input=MESSAGES["personal"]).stdout
+    r = run("mailstore", "add", "--me", "mei@example.tw", open_folder / "mail.db", input=parsed)
+    assert r.returncode == 73 and b"others can write in the folder (mode 777)" in r.stderr
+    r = run("chat-render", "--no-progress", "--conversations", "/dev/null", "--out", open_folder, "/dev/null")
+    assert r.returncode == 73 and b"others can write in the folder" in r.stderr
+    r = subprocess.run([SITE, tmp_path / "m.jsonl", open_folder], env=hook_env(tmp_path), capture_output=True)
+    assert r.returncode == 73
+    assert list(open_folder.iterdir()) == []
+
+
+# 9: the smaller ones of the store and the site
+
+def test_an_empty_file_given_as_the_store_is_not_made_a_database_by_a_reader(tmp_path):
+    empty = tmp_path / "mail.db"
+    empty.touch()
+    r = run("mailstore", "search", empty, "hello")
+    assert r.returncode == 65 and b"not a mailstore database" in r.stderr
+    r = run("chat-render", "--no-progress", "--store", empty, "--out", tmp_path / "site")
+    assert r.returncode == 65 and b"not a mailstore database" in r.stderr
+    assert empty.stat().st_size == 0
+
+
+def test_background_exits_0_even_when_the_folder_cannot_be_made(tmp_path):
+    r = subprocess.run([SITE, "--background", tmp_path / "m.jsonl", "/proc/nope/site"], env=hook_env(tmp_path), capture_output=True)
+    assert r.returncode == 0 and b"/proc/nope" in r.stderr
+    r = subprocess.run([SITE, tmp_path / "m.jsonl", "/proc/nope/site"], env=hook_env(tmp_path), capture_output=True)
+    assert r.returncode == 1

@@ -439,7 +439,7 @@ def test_a_first_load_killed_leaves_no_database_and_the_same_load_makes_it(sampl
 def test_a_full_disk_is_an_io_error_and_the_database_keeps_what_was_committed(sample, tmp_path):
     disk = tmp_path / "disk"
     disk.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", disk], capture_output=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,mode=700", "tmpfs", disk], capture_output=True)
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a small tmpfs here (needs root): {mounted.stderr.decode().strip()}")
     try:
