@@ -17,6 +17,7 @@ public enum StoreError: Error, CustomStringConvertible {
     case badAddress(String)
     case sqlite(String, SQLiteError)
     case refused(PrivateFolder.Refused)
+    case journal(String, String)
 
     public var description: String {
         switch self {
@@ -28,6 +29,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case .badAddress(let a): "--me: not an address: '\(a)'"
         case .sqlite(let path, let e): "\(path): \(e.description)"
         case .refused(let refused): refused.description
+        case .journal(let path, let why): "\(path): \(why)"
         }
     }
 
@@ -35,7 +37,7 @@ public enum StoreError: Error, CustomStringConvertible {
         switch self {
         case .notAStore, .newerSchema: .dataError
         case .missing: .noInput
-        case .cannotMake: .ioError
+        case .cannotMake, .journal: .ioError
         case .noOwnAddress, .badAddress: .usage
         case .sqlite(_, let e): e.isNotADatabase ? .dataError : .ioError
         case .refused: .cannotCreate

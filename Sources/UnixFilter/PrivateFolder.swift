@@ -11,6 +11,7 @@ public enum PrivateFolder {
         public var path: String
         public var reason: String
         public var description: String { "\(path): \(reason)" }
+        public init(path: String, reason: String) { (self.path, self.reason) = (path, reason) }
     }
 
     /// Makes `path` (mode 0700) when it is missing, then checks it as `check` does.

@@ -77,21 +77,49 @@ struct Add: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Say nothing when all went well.")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Append the records of standard input to this journal (whole lines, under its lock) before adding them; cut again if the database does not take them.", valueName: "log"))
+    var journal: String?
+
+    func validate() throws {
+        if journal != nil && common.inputs.contains(where: { $0 != "-" }) {
+            throw ValidationError("--journal logs the records of standard input: give no input files")
+        }
+    }
+
     func run() throws {
         withStore(database, access: .load, options: common) { store, run in
-            try changeKeying(store, me: me, rules: addressFlags.rules)
-            if meAuto, store.own.isEmpty {
-                if let report = try store.inferOwnAddresses(store.observeOwnAddresses(run)) {
-                    run.diagnostics.note("--me-auto: you are " + report)
-                } else {
-                    run.diagnostics.note("--me-auto: no message labelled SENT and no Delivered-To: your addresses are not known yet, so you are a participant of every conversation until you give them with 'mailstore config --me ADDR \(database)'")
-                    store.keysWithoutOwnAddresses = true
+            var log: Journal?
+            if let journal {
+                log = try Journal(path: journal)
+                if let cut = log?.cut, cut > 0 {
+                    run.diagnostics.note("\(journal): \(cut) bytes of a record left half written (a delivery killed, or a full disk) were cut")
                 }
+                let records: Int32
+                do { records = try spoolStandardInput() } catch { throw StoreError.journal(journal, "\(error)") }
+                try log?.append(from: records)
             }
-            let counts = try store.add(run)
-            if !quiet {
-                run.diagnostics.note("\(database): \(counts.added) added, \(counts.updated) updated, \(counts.unchanged) unchanged")
+            do {
+                try add(store, run)
+            } catch {
+                log?.undo()  // the database took none of them
+                throw error
             }
+        }
+    }
+
+    private func add(_ store: MailStore, _ run: FilterRun) throws {
+        try changeKeying(store, me: me, rules: addressFlags.rules)
+        if meAuto, store.own.isEmpty {
+            if let report = try store.inferOwnAddresses(store.observeOwnAddresses(run)) {
+                run.diagnostics.note("--me-auto: you are " + report)
+            } else {
+                run.diagnostics.note("--me-auto: no message labelled SENT and no Delivered-To: your addresses are not known yet, so you are a participant of every conversation until you give them with 'mailstore config --me ADDR \(database)'")
+                store.keysWithoutOwnAddresses = true
+            }
+        }
+        let counts = try store.add(run)
+        if !quiet {
+            run.diagnostics.note("\(database): \(counts.added) added, \(counts.updated) updated, \(counts.unchanged) unchanged")
         }
     }
 }

@@ -5,13 +5,16 @@ test_gmail_sync.py."""
 import json
 import os
 import pathlib
+import random
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 
 import pytest
 
-from conftest import ROOT, SAMPLE, run
+from conftest import ROOT, SAMPLE, records, run
 from test_procmail import MESSAGES, hook_env, mailpipe_log
 
 SITE = ROOT / "pipelines" / "mailpipe-site"
@@ -218,3 +221,105 @@ def test_background_exits_0_even_when_the_folder_cannot_be_made(tmp_path):
     assert r.returncode == 0 and b"/proc/nope" in r.stderr
     r = subprocess.run([SITE, tmp_path / "m.jsonl", "/proc/nope/site"], env=hook_env(tmp_path), capture_output=True)
     assert r.returncode == 1
+
+
+# 4 and 8: the journal
+
+def journal_lines(log):
+    """Every line of the journal, each a whole JSON record."""
+    data = log.read_bytes()
+    assert data == b"" or data.endswith(b"\n"), "the journal ends with a whole record"
+    return [json.loads(line) for line in data.splitlines()]
+
+
+def stored_ids(db):
+    r = run("mailstore", "search", "--output", "ids", db, "*")
+    assert r.returncode == 0, r.stderr
+    return sorted(records(r.stdout))
+
+
+def numbered(k, body=b"Are you free on Friday?\n"):
+    return MESSAGES["personal"].replace(b"<p1@example.com>", f"<p{k}@example.com>".encode()).replace(
+        b"Are you free on Friday?\n", body)
+
+
+def test_a_record_left_half_written_is_cut_and_the_next_is_whole(tmp_path):
+    log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
+    env = hook_env(tmp_path, MAILPIPE_STORE=str(db))
+    assert mailpipe_log(log, input=numbered(1), env=env).returncode == 0
+    whole = log.read_bytes()
+    log.write_bytes(whole + whole[: len(whole) // 2])  # a delivery killed in its append
+    r = mailpipe_log(log, input=numbered(2), env=env)
+    assert r.returncode == 0, r.stderr
+    assert f"{len(whole) // 2} bytes of a record left half written".encode() in r.stderr
+    assert [m["id"] for m in journal_lines(log)] == ["p1@example.com", "p2@example.com"]
+    again = tmp_path / "again.db"
+    assert run("mailstore", "add", "-q", "--me-auto", again, log).returncode == 0
+    assert stored_ids(again) == stored_ids(db) == ["p1@example.com", "p2@example.com"]
+
+
+def test_deliveries_killed_at_random_leave_a_journal_of_whole_records_that_agrees_with_the_store(tmp_path):
+    log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
+    env = hook_env(tmp_path, MAILPIPE_STORE=str(db))
+    rng = random.Random(41)
+    delivered, killed = [], []
+    for k in range(24):
+        p = subprocess.Popen([str(ROOT / "pipelines" / "mailpipe-log"), str(log)], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+        p.stdin.write(numbered(k, b"words " * rng.randrange(10, 40000) + b"\n"))
+        p.stdin.close()
+        if k % 2:
+            time.sleep(rng.uniform(0, 0.12))
+            os.killpg(p.pid, signal.SIGKILL)
+        (delivered if p.wait() == 0 else killed).append(k)
+    assert killed, "some deliveries were killed"
+    for k in killed:  # the mail system hands each failed delivery over again
+        r = mailpipe_log(log, input=numbered(k, b"again\n"), env=env)
+        assert r.returncode == 0, r.stderr
+    ids = {m["id"] for m in journal_lines(log)}
+    assert ids == {f"p{k}@example.com" for k in range(24)}
+    again = tmp_path / "again.db"
+    assert run("mailstore", "add", "-q", "--me-auto", again, log).returncode == 0
+    assert stored_ids(again) == stored_ids(db) == sorted(ids)
+
+
+def test_a_full_disk_under_the_journal_leaves_it_as_it_was_and_the_store_without_the_message(tmp_path):
+    disk = tmp_path / "disk"
+    disk.mkdir(mode=0o700)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,mode=700", "tmpfs", disk], capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    try:
+        log, db = disk / "m.jsonl", tmp_path / "mail.db"
+        env = hook_env(tmp_path, MAILPIPE_STORE=str(db))
+        assert mailpipe_log(log, input=numbered(1), env=env).returncode == 0
+        before = log.read_bytes()
+        r = mailpipe_log(log, input=numbered(2, b"a long letter " * 8000 + b"\n"), env=env)
+        assert r.returncode == 75 and b"No space left on device" in r.stderr, r.stderr
+        assert log.read_bytes() == before
+        assert stored_ids(db) == ["p1@example.com"]
+        r = mailpipe_log(log, input=numbered(3), env=env)
+        assert r.returncode == 0, r.stderr
+        assert [m["id"] for m in journal_lines(log)] == ["p1@example.com", "p3@example.com"] and stored_ids(db) == ["p1@example.com", "p3@example.com"]
+    finally:
+        subprocess.run(["umount", disk])
+
+
+def test_a_journal_another_user_owns_is_not_appended_to(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("a file of another user's: giving one away needs root")
+    log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
+    log.write_bytes(b"")
+    log.chmod(0o644)
+    os.chown(log, 65534, 65534)  # nobody's, readable by all
+    r = mailpipe_log(log, input=numbered(1), env=hook_env(tmp_path, MAILPIPE_STORE=str(db)))
+    assert r.returncode == 75 and b"the journal belongs to another user" in r.stderr
+    assert log.read_bytes() == b"" and not db.exists()
+
+
+def test_a_journal_in_a_folder_others_can_write_in_is_refused(tmp_path):
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    folder.chmod(0o1777)
+    r = mailpipe_log(folder / "m.jsonl", input=numbered(1), env=hook_env(tmp_path, MAILPIPE_STORE=str(tmp_path / "mail.db")))
+    assert r.returncode == 75 and b"others can write in the folder" in r.stderr
+    assert list(folder.iterdir()) == []
