@@ -4,7 +4,9 @@ users.messages.list and .get, users.history.list), served on 127.0.0.1 for the e
 The mailbox starts as the messages given, with no history records; a test then scripts changes
 (add_message, archive, delete, ...), each one history record with a new historyId as Gmail keeps
 them, and reads back what the client asked for in `requests`. fail_next() makes the next requests
-fail as Google's front end does (429, 500, 503, ...); it is applied before the token is checked."""
+fail as Google's front end does (429, 500, 503, ...); it is applied before the token is checked.
+A test can also slow every answer (`delay`) and make users.getProfile answer what it likes
+(`profile_answer`: any JSON value, or bytes sent as they are)."""
 import base64
 import dataclasses
 import email.parser
@@ -14,6 +16,7 @@ import json
 import mailbox
 import re
 import threading
+import time
 import urllib.parse
 from datetime import timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -134,7 +137,11 @@ class GmailStandIn:
     def __init__(self, messages=(), token="test-token", page_size=7, email="me@example.com"):
         self.token, self.page_size, self.email = token, page_size, email
         self.url = None
-        self.requests = []  # {method, path, query, status} of every request served, in order
+        # {method, path, raw_path, query, status} of every request served, in order: path
+        # percent-decoded, raw_path as the client sent it
+        self.requests = []
+        self.delay = 0  # seconds every answer waits, outside the lock
+        self.profile_answer = None  # instead of the profile, when not None
         self._lock = threading.RLock()
         self._messages = {}  # id -> Message in insertion order; deleted ones stay, marked
         self._thread_of = {}  # Message-ID header -> threadId
@@ -197,9 +204,9 @@ class GmailStandIn:
 
     # the script of changes
 
-    def add_message(self, raw_bytes, labels=("INBOX", "UNREAD")):
+    def add_message(self, raw_bytes, labels=("INBOX", "UNREAD"), id=None):
         with self._lock:
-            message = self._insert(raw_bytes, list(labels))
+            message = self._insert(raw_bytes, list(labels), id)
             self._history.append(HistoryRecord(message.history_id, "messagesAdded", message.id, []))
             return message.id
 
@@ -241,9 +248,11 @@ class GmailStandIn:
         with self._lock:
             self._oldest_history_id = self._history_id
 
-    def fail_next(self, status, count=1, path_contains=None, retry_after=None):
+    def fail_next(self, status, count=1, path_contains=None, retry_after=None, message=None, kind=None):
+        """The next `count` requests whose path has path_contains fail with status; message and
+        kind ((status, reason) as in ERROR_KINDS) replace the error's usual ones."""
         with self._lock:
-            self._faults.append([status, count, path_contains, retry_after])
+            self._faults.append([status, count, path_contains, retry_after, message, kind])
 
     # changing the state
 
@@ -251,9 +260,9 @@ class GmailStandIn:
         self._history_id += 1
         return self._history_id
 
-    def _insert(self, raw, labels):
+    def _insert(self, raw, labels, id=None):
         headers = parse_headers(raw)
-        id = f"{FIRST_MESSAGE_ID + len(self._messages) + 1:016x}"
+        id = id or f"{FIRST_MESSAGE_ID + len(self._messages) + 1:016x}"
         message = Message(id, self._thread_for(headers) or id, raw,
                           self._takeout_labels(headers) if labels is None else list(labels),
                           internal_date(headers), self._next_history_id(), headers)
@@ -297,6 +306,7 @@ class GmailStandIn:
 
     def serve(self, method, target, authorization):
         """(status, JSON body, extra headers) for one request, which it records in self.requests."""
+        time.sleep(self.delay)
         url = urllib.parse.urlsplit(target)
         path = urllib.parse.unquote(url.path)
         query = urllib.parse.parse_qs(url.query, keep_blank_values=True)
@@ -306,34 +316,38 @@ class GmailStandIn:
                 self._injected_fault(path)
                 if authorization != f"Bearer {self.token}":
                     raise ApiError(401, "Request is missing a valid OAuth 2 access token.")
-                status, body = 200, self._route(method, path, query)
+                status, body = 200, self._route(method, url.path, query)
             except ApiError as error:
                 status, body = error.code, error.body()
                 if error.retry_after is not None:
                     extra_headers["Retry-After"] = str(error.retry_after)
                 if error.code == 401:
                     extra_headers["WWW-Authenticate"] = 'Bearer realm="https://accounts.google.com/"'
-            self.requests.append({"method": method, "path": path, "query": query, "status": status})
+            self.requests.append({"method": method, "path": path, "raw_path": url.path, "query": query, "status": status})
             return status, body, extra_headers
 
     def _injected_fault(self, path):
         for fault in self._faults:
-            status, remaining, path_contains, retry_after = fault
+            status, remaining, path_contains, retry_after, message, kind = fault
             if remaining > 0 and (path_contains is None or path_contains in path):
                 fault[1] -= 1
-                raise ApiError(status, f"Injected failure ({status}).", retry_after=retry_after)
+                raise ApiError(status, message or f"Injected failure ({status}).", kind, retry_after)
 
-    def _route(self, method, path, query):
-        match = ROUTE.match(path)
-        if method != "GET" or not match or match[1] not in ("me", self.email):
+    def _route(self, method, raw_path, query):
+        # split as sent, then decoded: a percent-encoded "/" is part of a message id
+        match = ROUTE.match(raw_path)
+        user, resource, id = (urllib.parse.unquote(part or "") for part in match.groups()) if match else [None] * 3
+        if method != "GET" or user not in ("me", self.email):
             raise ApiError(404, "Not Found")
-        if match[2] == "messages":
-            return self._get_message(match[3], query) if match[3] else self._list_messages(query)
-        if match[3]:
+        if resource == "messages":
+            return self._get_message(id, query) if id else self._list_messages(query)
+        if id:
             raise ApiError(404, "Not Found")
-        return self._profile() if match[2] == "profile" else self._list_history(query)
+        return self._profile() if resource == "profile" else self._list_history(query)
 
     def _profile(self):
+        if self.profile_answer is not None:
+            return self.profile_answer
         live = [m for m in self._messages.values() if not m.deleted]
         return {"emailAddress": self.email, "messagesTotal": len(live),
                 "threadsTotal": len({m.thread_id for m in live}), "historyId": str(self._history_id)}
@@ -453,7 +467,7 @@ class StandInHandler(BaseHTTPRequestHandler):
         self.rfile.read(int(self.headers.get("Content-Length") or 0))  # a body is never used
         status, body, extra_headers = self.server.standin.serve(
             self.command, self.path, self.headers.get("Authorization"))
-        data = json.dumps(body, indent=2).encode("utf-8")
+        data = body if isinstance(body, bytes) else json.dumps(body, indent=2).encode("utf-8")
         try:
             self.send_response(status)
             self.send_header("Content-Type", "application/json; charset=UTF-8")

@@ -2,11 +2,20 @@
 sync, then a script of changes (messages added, archived, read, deleted, moved back to the
 inbox) synced from the history, an expired historyId, 429 and 5xx answers, pagination, and a
 message that cannot be fetched. After each script the store equals a full sync of the final
-state into a new database."""
+state into a new database. Then what a hostile or broken server, or another local user, must not
+get from gmail-sync: the token, a wait of hours, escapes on the terminal, requests for other
+resources than the ones named."""
+import fcntl
 import json
 import os
+import pathlib
+import re
+import secrets
+import signal
 import sqlite3
 import subprocess
+import time
+import unicodedata
 
 import pytest
 
@@ -31,13 +40,28 @@ def gmail():
         yield server
 
 
-def sync(server, tmp_path, db, *args, token="test-token", api=None, **env):
+def start_sync(server, tmp_path, db, *args, token="test-token", api=None, **env):
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     environment = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}", HOME=str(home), GMAIL_API=api or server.url,
                        GMAIL_TOKEN=token, GMAIL_SYNC_BACKOFF="0.01", **env)
-    return subprocess.run([str(SYNC), "--store", str(db), *map(str, args), str(tmp_path / f"{db.stem}.jsonl")],
-                          capture_output=True, env=environment, timeout=300)
+    # a session of its own, so that a pass that overstays is killed with its sleep, curl or flock
+    return subprocess.Popen([str(SYNC), "--store", str(db), *map(str, args), str(tmp_path / f"{db.stem}.jsonl")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment, start_new_session=True)
+
+
+def finish(process, timeout=300):
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        pytest.fail(f"gmail-sync still ran after {timeout} s")
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+
+
+def sync(server, tmp_path, db, *args, timeout=300, **kw):
+    return finish(start_sync(server, tmp_path, db, *args, **kw), timeout)
 
 
 def synced(server, tmp_path, db, *args, **env):
@@ -160,6 +184,19 @@ def test_a_message_that_cannot_be_fetched_is_fetched_by_the_next_pass(gmail, tmp
     assert_equals_full_sync(gmail, tmp_path, db)
 
 
+def test_a_message_deleted_before_it_is_fetched_is_removed(gmail, tmp_path):
+    db = tmp_path / "mail.db"
+    synced(gmail, tmp_path, db)
+    gone, kept = gmail.add_message(message(60)), gmail.add_message(message(61))
+    gmail.fail_next(404, path_contains=f"/messages/{gone}")  # deleted between the history and messages.get
+    synced(gmail, tmp_path, db)
+    assert kept in state(db)[1] and gone not in state(db)[1]
+    assert history_id(db) == gmail.history_id
+    before = len(gmail.requests)
+    synced(gmail, tmp_path, db)
+    assert [r["path"].rsplit("/", 1)[1] for r in gmail.requests[before:]] == ["history"]  # nothing left pending
+
+
 def test_a_refused_token_exits_77_and_a_token_command_is_asked_again(gmail, tmp_path):
     db = tmp_path / "mail.db"
     r = sync(gmail, tmp_path, db, token="wrong")
@@ -214,3 +251,122 @@ def test_a_generated_mailbox_synced_through_a_script_equals_a_full_sync(tmp_path
         gmail.fail_next(429, count=1, path_contains="/history")
         synced(gmail, tmp_path, db)
         assert_equals_full_sync(gmail, tmp_path, db)
+
+
+def command_lines():
+    """Every process's command line now, as bytes (the processes that end meanwhile left out)."""
+    lines = []
+    for cmdline in pathlib.Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            lines.append(cmdline.read_bytes())
+        except OSError:
+            pass
+    return lines
+
+
+def test_the_token_is_on_no_command_line_and_in_no_message(tmp_path):
+    token = f"ya29.secret-{secrets.token_hex(16)}"
+    with GmailStandIn.from_mbox(SAMPLE, page_size=7, token=token) as gmail:
+        gmail.delay = 0.1  # each curl lives long enough to be seen
+        gmail.fail_next(503, count=2, path_contains="/messages/")
+        db = tmp_path / "mail.db"
+        process = start_sync(gmail, tmp_path, db, token=token)
+        leaks, curls = [], 0
+        while process.poll() is None:
+            for line in command_lines():
+                leaks += [line] if token.encode() in line else []
+                curls += line.startswith(b"curl\0") and gmail.url.encode() in line
+            time.sleep(0.01)
+        r = finish(process)
+        assert r.returncode == 0, r.stderr.decode()
+        assert curls > 0  # the requests were seen, and the token on none of them
+        assert leaks == []
+        assert token.encode() not in r.stderr + r.stdout
+        refused = f"ya29.refused-{secrets.token_hex(16)}"
+        r = sync(gmail, tmp_path, db, "--full", token=refused, GMAIL_TOKEN_COMMAND=f"echo {refused}")
+        assert r.returncode == 77 and b"refused the token" in r.stderr
+        assert refused.encode() not in r.stderr + r.stdout
+
+
+@pytest.mark.parametrize("retry_after, max_wait", [(100000, None), (5, "2")])
+def test_a_retry_after_beyond_the_longest_wait_gives_up_the_pass_at_once(gmail, tmp_path, retry_after, max_wait):
+    db = tmp_path / "mail.db"
+    env = {"GMAIL_SYNC_MAX_WAIT": max_wait} if max_wait else {}
+    gmail.fail_next(429, path_contains="/profile", retry_after=retry_after)
+    started = time.monotonic()
+    r = sync(gmail, tmp_path, db, timeout=30, **env)
+    assert r.returncode == 75, r.stderr.decode()
+    assert time.monotonic() - started < 10
+    assert f"Gmail asks to wait {retry_after} s, more than GMAIL_SYNC_MAX_WAIT".encode() in r.stderr
+    assert len(gmail.requests) == 1
+    # while messages are fetched: those fetched are stored, the rest is fetched by the next pass
+    synced(gmail, tmp_path, db)
+    added = [gmail.add_message(message(40 + n)) for n in range(3)]
+    gmail.fail_next(429, path_contains=f"/messages/{added[1]}", retry_after=retry_after)
+    started = time.monotonic()
+    r = sync(gmail, tmp_path, db, timeout=30, **env)
+    assert r.returncode == 75, r.stderr.decode()
+    assert time.monotonic() - started < 10
+    assert added[0] in state(db)[1] and added[1] not in state(db)[1]
+    assert len(requests_to(gmail, f"/messages/{added[1]}")) == 1 and not requests_to(gmail, f"/messages/{added[2]}")
+    synced(gmail, tmp_path, db, **env)
+    assert_equals_full_sync(gmail, tmp_path, db)
+
+
+def test_a_pass_waits_for_another_pass_s_lock_no_longer_than_the_longest_wait(gmail, tmp_path):
+    db = tmp_path / "mail.db"
+    with open(tmp_path / "mail.db.gmail-sync.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # as flock(1) and a pass hold it
+        started = time.monotonic()
+        r = sync(gmail, tmp_path, db, timeout=20, GMAIL_SYNC_MAX_WAIT="2")
+        waited = time.monotonic() - started
+    assert r.returncode == 75, r.stderr.decode()
+    assert 2 <= waited < 10
+    assert b"another pass has held" in r.stderr and b"mail.db.gmail-sync.lock" in r.stderr
+    assert gmail.requests == [] and not db.exists()
+    synced(gmail, tmp_path, db, GMAIL_SYNC_MAX_WAIT="2")  # the lock let go: the next pass syncs
+
+
+HOSTILE = "Bad \x1b[31mred\x1b[0m \x1b]0;title\x07 \x9b2J \x7f\r\nend \x00\x85"
+
+
+@pytest.mark.parametrize("status, kind, exit_status", [
+    (400, None, 75), (401, None, 77), (403, ("PERMISSION_DENIED", "\x1b[2Jforbidden"), 77)])
+def test_gmail_s_error_text_is_shown_without_control_characters(gmail, tmp_path, status, kind, exit_status):
+    gmail.fail_next(status, path_contains="/profile", message=HOSTILE, kind=kind)
+    r = sync(gmail, tmp_path, tmp_path / "mail.db")
+    assert r.returncode == exit_status, r.stderr.decode()
+    text = r.stderr.decode()
+    assert "red" in text and "end" in text and (kind is None or "forbidden" in text)  # the message is shown
+    assert b"\x1b" not in r.stderr
+    assert [c for line in text.splitlines() for c in line if unicodedata.category(c) == "Cc"] == []
+
+
+def test_message_ids_are_percent_encoded_into_one_path_segment(gmail, tmp_path):
+    odd = ["../../profile?x=", "..", "a#b", "a/b", "a?format=minimal&b=", "a b", "%2e%2e%2fprofile", "a;b,c@d:e"]
+    for n, gmail_id in enumerate(odd):
+        gmail.add_message(message(50 + n), id=gmail_id)
+    db = tmp_path / "mail.db"
+    synced(gmail, tmp_path, db)
+    resource = re.compile(r"^/gmail/v1/users/me/(profile|history|messages(/[^/]+)?)$")
+    assert [r["raw_path"] for r in gmail.requests if not resource.match(r["raw_path"])] == []
+    fetched = {r["path"].split("/messages/", 1)[1] for r in gmail.requests if "/messages/" in r["raw_path"]}
+    assert set(odd) <= fetched
+    assert all(r["status"] == 200 for r in gmail.requests)
+    assert set(state(db)[1]) == set(gmail.ids())
+
+
+@pytest.mark.parametrize("answer", [b"not JSON", [], "me@example.com", {"emailAddress": "me@example.com"},
+                                    {"historyId": "1234"}, {"emailAddress": "me@example.com", "historyId": "soon"},
+                                    {"emailAddress": ["me@example.com"], "historyId": "1234"}],
+                         ids=["not-json", "array", "string", "no-history-id", "no-address", "bad-history-id", "address-list"])
+def test_a_profile_that_is_not_what_the_api_documents_is_left_for_the_next_pass(gmail, tmp_path, answer):
+    gmail.profile_answer = answer
+    db = tmp_path / "mail.db"
+    r = sync(gmail, tmp_path, db)
+    assert r.returncode == 75, r.stderr.decode()
+    assert b"Gmail's profile is not what its API documents" in r.stderr
+    assert not requests_to(gmail, "/messages")
+    assert not db.exists() or not state(db)[1]
+    gmail.profile_answer = None
+    synced(gmail, tmp_path, db)
