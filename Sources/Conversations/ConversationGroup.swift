@@ -210,9 +210,9 @@ public struct ConversationGroup {
                 newOrder.append(key)
             }
             result[key]!.messages += single.messages
-            for p in single.participants where !result[key]!.participants.contains(p) { result[key]!.participants.append(p) }
+            result[key]!.participants += single.participants
         }
-        for key in newOrder { result[key]!.participants.sort() }
+        for key in newOrder { result[key]!.participants = Array(Set(result[key]!.participants)).sorted() }
         return (result, newOrder)
     }
 

@@ -86,10 +86,13 @@ struct Conversation {
 
     /// The display name seen most often for each participant.
     func bestNames() -> [(address: String, name: String?)] {
-        participants.map { p in
-            var counts: [String: Int] = [:]
-            for m in messages { for n in m.names where n.address == p && !n.name.isEmpty { counts[n.name, default: 0] += 1 } }
-            let best = counts.max { a, b in a.value < b.value || (a.value == b.value && a.key > b.key) }?.key
+        // one pass over the names: a mail to 100,000 people must not be read once per person
+        var counts: [String: [String: Int]] = [:]
+        for m in messages {
+            for n in m.names where !n.name.isEmpty { counts[n.address, default: [:]][n.name, default: 0] += 1 }
+        }
+        return participants.map { p in
+            let best = counts[p]?.max { a, b in a.value < b.value || (a.value == b.value && a.key > b.key) }?.key
             return (p, best)
         }
     }

@@ -94,7 +94,9 @@ import JSONLines
         let mbox = "From a@x Mon Jan  1 00:00:00 2024\nSubject: big\n\n" + big + "\nFrom b@x Mon Jan  1 00:00:01 2024\nSubject: small\n\nx\n"
         let r = try records(ofMailbox: Array(mbox.utf8))
         #expect(r.count == 2)
-        #expect(r[0]["text"]?.stringValue?.utf8.count == big.utf8.count)
+        #expect(r[0]["source"]?["length"]?.intValue ?? 0 > big.utf8.count)  // read whole
+        #expect(r[0]["text"]?.stringValue == String(big.utf8.prefix(1 << 20))!)  // kept to the limit
+        #expect(r[0]["defects"]?.arrayValue?.contains(.string("text_over_limit")) == true)
         #expect(r[1]["subject"] == .string("small"))
     }
 

@@ -2,6 +2,7 @@
 failing disks. Each test fails on the code before its fix. gmail-sync's own (the token on a
 command line, Retry-After, a server's escapes, ids in URLs, a malformed profile) are in
 test_gmail_sync.py."""
+import base64
 import json
 import os
 import pathlib
@@ -323,3 +324,87 @@ def test_a_journal_in_a_folder_others_can_write_in_is_refused(tmp_path):
     r = mailpipe_log(folder / "m.jsonl", input=numbered(1), env=hook_env(tmp_path, MAILPIPE_STORE=str(tmp_path / "mail.db")))
     assert r.returncode == 75 and b"others can write in the folder" in r.stderr
     assert list(folder.iterdir()) == []
+
+
+# 5: work in proportion to the limits, whatever the message
+
+def message_with(headers=b"", to=b"d@e.f", body=b"body\n", extra=b""):
+    return (b"From: a@b.c\nTo: " + to + b"\nSubject: s\nMessage-ID: <big@y>\nDate: Mon, 2 Mar 2026 09:14:58 +0800\n"
+            + extra + headers + b"\n" + body)
+
+
+def recipients(n):
+    return b", ".join(b"Person %d <p%d@example.com>" % (i, i) for i in range(n))
+
+
+def test_recipients_over_the_limit_are_left_out_with_a_defect(tmp_path):
+    mail = message_with(to=recipients(1500), extra=b"Cc: " + recipients(3) + b"\n")
+    record = json.loads(run("mime-parse", "--no-progress", input=mail).stdout)
+    assert len(record["to"]) == 1000 and record["cc"] == [] and "too_many_recipients" in record["defects"]
+    record = json.loads(run("mime-parse", "--no-progress", "--max-recipients", "1502", input=mail).stdout)
+    assert len(record["to"]) == 1500 and len(record["cc"]) == 2 and "too_many_recipients" in record["defects"]
+    record = json.loads(run("mime-parse", "--no-progress", "--max-recipients", "1503", input=mail).stdout)
+    assert "too_many_recipients" not in record["defects"]
+
+
+def test_a_hundred_times_the_recipient_limit_takes_time_in_proportion(tmp_path):
+    """100,000 named recipients kept (the limit raised): conversation-group was quadratic in
+    them (160 s) and the store held its write lock for 172 s. Linear, they take about a second."""
+    data = run("mime-parse", "--no-progress", "--max-recipients", "100000", input=message_with(to=recipients(100000))).stdout
+    keyed = run("participant-hash", "--no-progress", "--me", "a@b.c", input=data)
+    assert keyed.returncode == 0
+    r = subprocess.run([ROOT / ".build/release/conversation-group", "--no-progress"], input=keyed.stdout, capture_output=True, timeout=60)
+    assert r.returncode == 0 and len(json.loads(r.stdout)["participants"]) == 100000
+    r = subprocess.run([ROOT / ".build/release/mailstore", "add", "-q", "--me", "a@b.c", tmp_path / "mail.db"],
+                       input=keyed.stdout, capture_output=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+
+
+def test_header_fields_over_the_limit_are_left_out_and_a_million_names_take_time_in_proportion(tmp_path):
+    many = b"".join(b"X-H%d: v\n" % i for i in range(1_000_000))
+    record = json.loads(run("mime-parse", "--no-progress", input=message_with(headers=many)).stdout)
+    assert len(record["headers"]) == 1000 and "too_many_header_fields" in record["defects"]
+    assert record["subject"] == "s", "the fields before the limit are read"
+    # kept all (the limit raised): one pass over the names, where it was one per name
+    r = subprocess.run([ROOT / ".build/release/mime-parse", "--no-progress", "--max-header-fields", "2000000"],
+                       input=message_with(headers=many), capture_output=True, timeout=60)
+    assert r.returncode == 0 and len(json.loads(r.stdout)["headers"]) == 1_000_005
+
+
+def test_a_huge_text_part_is_cut_at_the_limit_and_its_delivery_stays_small(tmp_path):
+    nuls = base64.encodebytes(b"\0" * (45 << 20))
+    mail = message_with(extra=b"Content-Type: text/plain\nContent-Transfer-Encoding: base64\n", body=nuls)
+    log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
+    r = mailpipe_log(log, input=mail, env=hook_env(tmp_path, MAILPIPE_STORE=str(db)))
+    assert r.returncode == 0, r.stderr
+    (record,) = journal_lines(log)
+    assert len(record["text"].encode()) == 1 << 20 and "text_over_limit" in record["defects"]
+    assert log.stat().st_size < 32 << 20, "three copies of 1 MiB of escaped NULs at most: the line was 810 MB"
+    # cut at a character's boundary, and a part read only in part is not an invalid one
+    text = "é" * 700_000
+    mail = message_with(extra=b"Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n",
+                        body=base64.encodebytes(text.encode()))
+    record = json.loads(run("mime-parse", "--no-progress", input=mail).stdout)
+    assert record["text"] == "é" * (1 << 19) and record["defects"] == ["text_over_limit"]
+    record = json.loads(run("mime-parse", "--no-progress", "--max-text", "1001", input=mail).stdout)
+    assert record["text"] == "é" * 500 and record["defects"] == ["text_over_limit"]
+
+
+def test_nul_characters_never_reach_the_pages(tmp_path):
+    mail = message_with(body=b"before\0after\n", extra=b"Subject: nul\0here\n")
+    log, db, site = tmp_path / "m.jsonl", tmp_path / "mail.db", tmp_path / "site"
+    assert mailpipe_log(log, input=mail, env=hook_env(tmp_path, MAILPIPE_STORE=str(db))).returncode == 0
+    assert "\0" in journal_lines(log)[0]["text"]
+    assert run("chat-render", "--no-progress", "--store", db, "--out", site).returncode == 0
+    pages = list(site.rglob("*.html"))
+    assert pages and not any(b"\0" in page.read_bytes() for page in pages)
+    assert any("before\ufffdafter" in page.read_text() for page in pages)
+
+
+def test_a_legacy_charset_part_read_in_part_is_not_called_invalid():
+    """The part is read only as far as the limit needs, which may end inside a two-byte Big5
+    character: the character cut in two is past what is kept, so the text is not invalid."""
+    mail = message_with(extra=b"Content-Type: text/plain; charset=big5\nContent-Transfer-Encoding: 8bit\n",
+                        body=b"x" + "中".encode("big5") * 10_000)
+    record = json.loads(run("mime-parse", "--no-progress", "--max-text", "1000", input=mail).stdout)
+    assert record["text"] == "x" + "中" * 333 and record["defects"] == ["text_over_limit"]

@@ -54,20 +54,27 @@ struct HeaderBlock {
     var defects: [String] = []
 
     /// Splits the header block that starts at `start`. A line that is neither a field nor a
-    /// continuation ends the block (as Python's parser does), with a defect.
-    init(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int) {
+    /// continuation ends the block (as Python's parser does), with a defect. Fields after the
+    /// first `maxFields` are left out, with a defect.
+    init(_ b: UnsafeRawBufferPointer, from start: Int, to end: Int, maxFields: Int = .max) {
         bodyStart = end
         fields.reserveCapacity(32)
         var i = start
         /// The field being read: its name, and its value from after the colon to the end of its
         /// last line (continuation lines included).
         var current: (name: Range<Int>, value: Range<Int>, folded: Bool)?
+        var leftOut = false
         func flush(_ fields: inout [HeaderField]) {
             guard let c = current else { return }
+            current = nil
+            guard fields.count < maxFields else {
+                leftOut = true
+                return
+            }
             let raw = c.folded ? Self.unfolded(b, c.value) : Array(b[Bytes.trim(b, c.value)])
             fields.append(HeaderField(name: UnsafeRawBufferPointer(rebasing: b[c.name]), raw: raw))
-            current = nil
         }
+        defer { if leftOut { defects.append("too_many_header_fields") } }
         while i < end {
             let (contentEnd, next) = Bytes.lineEnd(b, from: i, to: end)
             if contentEnd == i {  // empty line: end of headers

@@ -65,11 +65,26 @@ final class MIMEPart {
 
     /// The body with its transfer encoding undone.
     func decodedBody(defects: inout [String]) -> [UInt8] {
+        decodedBody(defects: &defects, readingAtMost: .max)
+    }
+
+    /// The body decoded from at most `limit` of its encoded bytes (cut after a line), or the
+    /// whole body when it is no longer.
+    func decodedBody(defects: inout [String], readingAtMost limit: Int) -> [UInt8] {
         if let decodedOverride { return decodedOverride }
         return storage.withUnsafeBytes { b in
-            encoding.decode(UnsafeRawBufferPointer(rebasing: b[body]), defects: &defects)
+            var range = body
+            if range.count > limit {
+                let cut = range.lowerBound + limit
+                let lineEnd = UnsafeRawBufferPointer(rebasing: b[range.lowerBound..<cut]).lastIndex(of: Bytes.lf)
+                range = range.lowerBound..<(lineEnd.map { range.lowerBound + $0 + 1 } ?? cut)
+            }
+            return encoding.decode(UnsafeRawBufferPointer(rebasing: b[range]), defects: &defects)
         }
     }
+
+    /// Whether `decodedBody(readingAtMost: limit)` reads only part of the body.
+    func isCut(readingAtMost limit: Int) -> Bool { decodedOverride == nil && body.count > limit }
 }
 
 /// A parsed message: its bytes, top-level headers and MIME tree.
@@ -92,11 +107,12 @@ final class ParsedMessage {
 struct MIMEParser {
     static let maxDepth = 256
     let decoder: HeaderTextDecoder
+    var maxHeaderFields = Int.max
 
     func parse(_ bytes: ArraySlice<UInt8>, depth: Int = 0) -> ParsedMessage {
         let storage = ByteStorage(bytes)
         var defects: [String] = []
-        let headers = bytes.withUnsafeBytes { HeaderBlock($0, from: 0, to: $0.count) }
+        let headers = bytes.withUnsafeBytes { HeaderBlock($0, from: 0, to: $0.count, maxFields: maxHeaderFields) }
         defects.append(contentsOf: headers.defects)
         let root = part(storage, headers: headers, end: bytes.count, path: "1", parentIsDigest: false, depth: depth, defects: &defects)
         return ParsedMessage(storage: storage, headers: headers, root: root, defects: defects)
@@ -230,7 +246,7 @@ struct MIMEParser {
                     if end > start.contentStart, b[end - 1] == Bytes.cr { end -= 1 }
                 }
                 end = max(end, start.contentStart)
-                return HeaderBlock(b, from: start.contentStart, to: end)
+                return HeaderBlock(b, from: start.contentStart, to: end, maxFields: maxHeaderFields)
             }
             defects.append(contentsOf: headers.defects.filter { $0 != "missing_header_body_separator" })
             let path = node.path == "1" && depth == 0 ? "\(k + 1)" : node.path + ".\(k + 1)"

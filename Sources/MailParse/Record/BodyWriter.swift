@@ -12,11 +12,13 @@ struct BodyWriter {
     let message: ParsedMessage
     let charsets: CharsetDecoder
     var defects: [String]
+    let limits: RecordLimits
 
-    init(message: ParsedMessage, charsets: CharsetDecoder, defects: [String]) {
+    init(message: ParsedMessage, charsets: CharsetDecoder, defects: [String], limits: RecordLimits = RecordLimits()) {
         self.message = message
         self.charsets = charsets
         self.defects = defects
+        self.limits = limits
     }
 
     /// The transfer-decoded bytes of a part.
@@ -25,20 +27,48 @@ struct BodyWriter {
     }
 
     /// A text part as UTF-8, through its charset. `defaultCharset` is the charset of a part
-    /// that names none, when its format has one (iCalendar's is UTF-8, RFC 5545 §3.1.4).
-    mutating func decodedText(_ part: MIMEPart, defaultCharset: String? = nil) -> [UInt8] {
-        let bytes = decodedBytes(part)
+    /// that names none, when its format has one (iCalendar's is UTF-8, RFC 5545 §3.1.4). Only
+    /// as much of the body is decoded as `limits.textBytes` needs; `readInPart` says when that
+    /// was not all of it.
+    mutating func decodedText(_ part: MIMEPart, defaultCharset: String? = nil) -> (utf8: [UInt8], readInPart: Bool) {
+        let limit = limits.encodedTextBytes
+        let readInPart = part.isCut(readingAtMost: limit)
+        let bytes = part.decodedBody(defects: &defects, readingAtMost: limit)
         var label = part.contentType.parameters["charset"] ?? defaultCharset
         if label == nil, part.contentType.value == "text/html" { label = HTMLCharset.sniff(bytes) }
         let result = charsets.decode(bytes, label: label)
         switch result.problem {
         case .unknownCharset?: defects.append("unknown_charset")
-        case .invalidBytes?: defects.append("invalid_charset_bytes")
+        case .invalidBytes?:
+            // a part read in part may end inside a character: only what is kept counts
+            if !readInPart || Self.hasReplacementCharacter(result.utf8.prefix(limits.textBytes)) {
+                defects.append("invalid_charset_bytes")
+            }
         case .undeclared8Bit?: defects.append("undeclared_8bit")
         case .mislabelledUTF8?: defects.append("mislabelled_utf8")
         case nil: break
         }
-        return Self.normalizingLineEnds(result.utf8)
+        return (Self.normalizingLineEnds(result.utf8), readInPart)
+    }
+
+    /// A calendar part as UTF-8, cut to `limits.textBytes`.
+    mutating func calendarText(_ part: MIMEPart) -> [UInt8] {
+        var (text, readInPart) = decodedText(part, defaultCharset: "utf-8")
+        if cut(&text) || readInPart { defects.append("calendar_over_limit") }
+        return text
+    }
+
+    /// Cuts `text` to `limits.textBytes` at a character's boundary; whether it was longer.
+    func cut(_ text: inout [UInt8]) -> Bool {
+        guard text.count > limits.textBytes else { return false }
+        var end = limits.textBytes
+        while end > 0 && text[end] & 0xC0 == 0x80 { end -= 1 }
+        text.removeSubrange(end...)
+        return true
+    }
+
+    static func hasReplacementCharacter(_ text: ArraySlice<UInt8>) -> Bool {
+        text.withUnsafeBytes { Bytes.find([0xEF, 0xBF, 0xBD], in: $0, from: 0) != nil }
     }
 
     /// CRLF (and a lone CR) read as LF: clients and later stages see one kind of line end.
@@ -67,8 +97,10 @@ struct BodyWriter {
         guard !parts.isEmpty else { return (nil, "plain", []) }
         var out = [UInt8]()
         var files: [UUEncode.File] = []
+        var over = false
         for (k, part) in parts.enumerated() {
-            var text = decodedText(part)
+            var (text, readInPart) = decodedText(part)
+            over = over || readInPart
             if text.withUnsafeBytes(UUEncode.mayHoldFiles) {
                 let found = text.withUnsafeBytes { UUEncode.findAll($0) }
                 for file in found.reversed() { text.removeSubrange(file.range) }
@@ -80,7 +112,9 @@ struct BodyWriter {
                 if !out.isEmpty, out.last != Bytes.lf { out.append(Bytes.lf) }
                 out += text
             }
+            if out.count > limits.textBytes { break }
         }
+        if cut(&out) || over { defects.append("text_over_limit") }
         let params = parts[0].contentType.parameters
         var format = "plain"
         if params["format"].map(ASCII.lowercased) == "flowed" {
@@ -92,7 +126,13 @@ struct BodyWriter {
     mutating func html(_ parts: [MIMEPart]) -> [UInt8]? {
         guard !parts.isEmpty else { return nil }
         var out = [UInt8]()
-        for part in parts { out += decodedText(part) }
+        var over = false
+        for part in parts where out.count <= limits.textBytes {
+            let (text, readInPart) = decodedText(part)
+            out += text
+            over = over || readInPart
+        }
+        if cut(&out) || over { defects.append("html_over_limit") }
         return out
     }
 

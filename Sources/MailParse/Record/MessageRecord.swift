@@ -8,12 +8,16 @@ import UnicodeServices
 public final class MessageConverter {
     let charsets = CharsetDecoder()
     let decoder: HeaderTextDecoder
-    let parser: MIMEParser
+    var parser: MIMEParser
     public var attachmentSaver: AttachmentSaver?
+    public var limits = RecordLimits() {
+        didSet { parser.maxHeaderFields = limits.headerFields }
+    }
 
     public init() {
         decoder = HeaderTextDecoder(charsets: charsets)
         parser = MIMEParser(decoder: decoder)
+        parser.maxHeaderFields = limits.headerFields
     }
 
     /// The JSON record for one message, and the defects found in it.
@@ -56,10 +60,18 @@ public final class MessageConverter {
         w.key("sender")
         writeMailbox(addresses("sender").first, &w)
         var to: [Mailbox] = []
+        var recipientsLeft = limits.recipients
         for (key, header) in [("reply_to", "reply-to"), ("to", "to"), ("cc", "cc"), ("bcc", "bcc")] {
             w.key(key)
             w.beginArray()
-            let list = addresses(header)
+            var list = addresses(header)
+            if header != "reply-to" {
+                if list.count > recipientsLeft {
+                    list.removeSubrange(recipientsLeft...)
+                    defects.append("too_many_recipients")
+                }
+                recipientsLeft -= list.count
+            }
             if header == "to" { to = list }
             for m in list { writeMailbox(m, &w) }
             w.endArray()
@@ -75,7 +87,7 @@ public final class MessageConverter {
         w.field("gmail_id", raw.gmailID)
 
         let selection = BodySelection(root: message.root)
-        var bodies = BodyWriter(message: message, charsets: charsets, defects: defects)
+        var bodies = BodyWriter(message: message, charsets: charsets, defects: defects, limits: limits)
         let (plain, format, uuencoded) = bodies.text(selection.text)
         w.key("text")
         if let plain { w.string(utf8: plain) } else { w.null() }
@@ -92,7 +104,7 @@ public final class MessageConverter {
 
         w.key("calendar")
         w.beginArray()
-        for part in selection.calendar { w.string(utf8: bodies.decodedText(part, defaultCharset: "utf-8")) }
+        for part in selection.calendar { w.string(utf8: bodies.calendarText(part)) }
         w.endArray()
         w.key("calendar_methods")
         w.beginArray()
@@ -190,14 +202,23 @@ public final class MessageConverter {
     /// Most values are plain ASCII with no encoded word: those are written as they are.
     private func writeHeaders(_ h: HeaderBlock, _ w: inout JSONWriter, defects: inout [String]) {
         let fields = h.fields
+        // the fields in the order of their name's hash, then their own: each name's lie
+        // together, found by a binary search (a scan of the rest per name was quadratic in
+        // the names, and a dictionary of names costs every message more than this)
+        let byHash = fields.indices.sorted { (fields[$0].nameHash, $0) < (fields[$1].nameHash, $1) }
         var written = [Bool](repeating: false, count: fields.count)
         w.beginObject()
         for k in fields.indices where !written[k] {
             let name = fields[k].lowercasedName
             let hash = fields[k].nameHash
+            var low = 0, high = byHash.count
+            while low < high {
+                let mid = (low + high) / 2
+                if (fields[byHash[mid]].nameHash, byHash[mid]) < (hash, k) { low = mid + 1 } else { high = mid }
+            }
             w.key(name)
             w.beginArray()
-            for j in k..<fields.count where !written[j] && fields[j].nameHash == hash && (j == k || fields[j].lowercasedName == name) {
+            for j in byHash[low...].prefix(while: { fields[$0].nameHash == hash }) where !written[j] && (j == k || fields[j].lowercasedName == name) {
                 written[j] = true
                 let raw = fields[j].raw
                 if raw.withUnsafeBytes(Self.isPlainText) {
