@@ -23,6 +23,7 @@ public enum Escape {
             case UInt8(ascii: "<"): replacement = "&lt;"
             case UInt8(ascii: ">"): replacement = "&gt;"
             case UInt8(ascii: "\"") where quotes: replacement = "&quot;"
+            case 0: replacement = "\u{FFFD}"  // as a browser reads a NUL; HTML must not hold one
             default: continue
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
