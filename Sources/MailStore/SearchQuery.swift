@@ -4,7 +4,8 @@ import SQLite
 /// A search in the language notmuch and Gmail users type, as SQL over the store's messages:
 /// words, "phrases", prefix*, `*` (everything), from: to: subject: body:, date:A..B, is:, label:, kind:,
 /// has:attachment, id:, conversation:, AND OR NOT (any case), -word, and parentheses. Words next
-/// to each other must all match. See mailstore(1).
+/// to each other must all match. At most `maximumTerms` terms and `maximumDepth` nested
+/// parentheses and NOTs; an error says where in the query it is. See mailstore(1).
 public struct SearchQuery {
     /// The condition on `m`, the messages table, and its parameters in order.
     public private(set) var sql: String
@@ -19,20 +20,42 @@ public struct SearchQuery {
     /// id, date and conversation.
     public var messagesForIDs: String { asksSetsOnly ? "messages m INDEXED BY messages_listing" : "messages m" }
 
+    /// How deeply parentheses and NOTs may nest in one another (`-word` does not count), and
+    /// how many terms a query may have: a query over either is an error, found before the
+    /// parser goes deeper. With these the SQL written stays within what SQLite's parser reads
+    /// (its stack holds about 80 nested expressions; see `write`). See mailstore(1).
+    public static let maximumDepth = 32
+    public static let maximumTerms = 256
+
     public struct SyntaxError: Error, CustomStringConvertible {
         public var description: String
+        /// Where in the query it is, counting characters from 1 (the query's words joined by
+        /// spaces); nil for an empty query.
+        public var position: Int?
+
+        init(description: String) {
+            self.description = description
+        }
+
+        /// At a character of the query (from 0); a long word in `what` is cut short.
+        init(at offset: Int, _ what: String) {
+            position = offset + 1
+            description = "at \(offset + 1): " + (what.count > 200 ? what.prefix(200) + "…" : what)
+        }
     }
 
     public init(_ text: String) throws(SyntaxError) {
-        var parser = Parser(tokens: try Self.tokens(text))
+        let chars = Array(text)
+        var parser = Parser(tokens: try Self.tokens(chars), end: chars.count)
         guard !parser.tokens.isEmpty else { throw SyntaxError(description: "the query is empty") }
         let node = try parser.parseOr()
-        if parser.position < parser.tokens.count {
-            throw SyntaxError(description: "unexpected '\(parser.tokens[parser.position].text)'")
+        if let t = parser.next {
+            // parseOr stops only at a ')' it did not open
+            throw SyntaxError(at: t.offset, "a '\(t.text)' that closes nothing")
         }
         var sql = ""
         var parameters: [SQLValue] = []
-        asksSetsOnly = try Self.write(node, into: &sql, &parameters)
+        asksSetsOnly = try Self.write(Self.ordered(node).node, into: &sql, &parameters, inside: nil)
         self.sql = sql
         self.parameters = parameters
     }
@@ -48,17 +71,19 @@ public struct SearchQuery {
         var field: String?
         /// Written with a leading `-`.
         var negated = false
+        /// Where it starts in the query, in characters from 0.
+        var offset = 0
     }
 
-    static func tokens(_ text: String) throws(SyntaxError) -> [Token] {
+    static func tokens(_ chars: [Character]) throws(SyntaxError) -> [Token] {
         var result: [Token] = []
-        let chars = Array(text)
         var i = 0
         while i < chars.count {
             let c = chars[i]
+            let start = i
             if c.isWhitespace { i += 1; continue }
-            if c == "(" { result.append(Token(kind: .open, text: "(")); i += 1; continue }
-            if c == ")" { result.append(Token(kind: .close, text: ")")); i += 1; continue }
+            if c == "(" { result.append(Token(kind: .open, text: "(", offset: start)); i += 1; continue }
+            if c == ")" { result.append(Token(kind: .close, text: ")", offset: start)); i += 1; continue }
             var negated = false
             if c == "-", i + 1 < chars.count, !chars[i + 1].isWhitespace {
                 negated = true
@@ -75,9 +100,9 @@ public struct SearchQuery {
             }
             if i < chars.count, chars[i] == "\"" {
                 guard let close = chars[(i + 1)...].firstIndex(of: "\"") else {
-                    throw SyntaxError(description: "a phrase is not closed: \(String(chars[i...]))")
+                    throw SyntaxError(at: i, "a phrase is not closed: \(String(chars[i...]))")
                 }
-                result.append(Token(kind: .phrase, text: String(chars[(i + 1)..<close]), field: field, negated: negated))
+                result.append(Token(kind: .phrase, text: String(chars[(i + 1)..<close]), field: field, negated: negated, offset: start))
                 i = close + 1
                 continue
             }
@@ -87,14 +112,14 @@ public struct SearchQuery {
             i = k
             if field == nil, !negated {
                 switch word {
-                case "AND", "and": result.append(Token(kind: .and, text: word)); continue
-                case "OR", "or": result.append(Token(kind: .or, text: word)); continue
-                case "NOT", "not": result.append(Token(kind: .not, text: word)); continue
+                case "AND", "and": result.append(Token(kind: .and, text: word, offset: start)); continue
+                case "OR", "or": result.append(Token(kind: .or, text: word, offset: start)); continue
+                case "NOT", "not": result.append(Token(kind: .not, text: word, offset: start)); continue
                 default: break
                 }
             }
-            if word.isEmpty { throw SyntaxError(description: "'\(field ?? "-")' has nothing after it") }
-            result.append(Token(kind: .word, text: word, field: field, negated: negated))
+            if word.isEmpty { throw SyntaxError(at: start, "'\(field.map { $0 + ":" } ?? "-")' has nothing after it") }
+            result.append(Token(kind: .word, text: word, field: field, negated: negated, offset: start))
         }
         return result
     }
@@ -103,54 +128,92 @@ public struct SearchQuery {
 
     // MARK: the tree
 
+    /// AND and OR of any number of parts: `a OR b OR c` is one node, not a node in a node, so
+    /// that its SQL nests no deeper than the query does.
     indirect enum Node {
         case term(Token)
-        case and(Node, Node)
-        case or(Node, Node)
+        case and([Node])
+        case or([Node])
         case not(Node)
+
+        var isOr: Bool { if case .or = self { true } else { false } }
+        var isGroup: Bool {
+            switch self {
+            case .and, .or: true
+            case .term, .not: false
+            }
+        }
     }
 
+    /// A recursive descent that counts how deep it is before it goes deeper: a query nested
+    /// past `maximumDepth`, or with more than `maximumTerms` terms, is an error at the token
+    /// that goes over, found in time linear in the query.
     struct Parser {
         var tokens: [Token]
+        /// The query's length in characters, where "the query ends" is.
+        var end: Int
         var position = 0
+        /// The parentheses and NOTs the parser is in.
+        var depth = 0
+        var terms = 0
 
         var next: Token? { position < tokens.count ? tokens[position] : nil }
 
         mutating func parseOr() throws(SyntaxError) -> Node {
-            var node = try parseAnd()
+            var parts = [try parseAnd()]
             while next?.kind == .or {
                 position += 1
-                node = .or(node, try parseAnd())
+                parts.append(try parseAnd())
             }
-            return node
+            return parts.count == 1 ? parts[0] : .or(parts.flatMap { part -> [Node] in
+                if case .or(let inner) = part { inner } else { [part] }
+            })
         }
 
         mutating func parseAnd() throws(SyntaxError) -> Node {
-            var node = try parseUnary()
+            var parts = [try parseUnary()]
             while let t = next, t.kind != .or, t.kind != .close {
                 if t.kind == .and { position += 1 }
-                node = .and(node, try parseUnary())
+                parts.append(try parseUnary())
             }
-            return node
+            return parts.count == 1 ? parts[0] : .and(parts.flatMap { part -> [Node] in
+                if case .and(let inner) = part { inner } else { [part] }
+            })
+        }
+
+        mutating func deeper(_ t: Token) throws(SyntaxError) {
+            guard depth < SearchQuery.maximumDepth else {
+                throw SyntaxError(at: t.offset, "more than \(SearchQuery.maximumDepth) nested parentheses and NOTs")
+            }
+            depth += 1
         }
 
         mutating func parseUnary() throws(SyntaxError) -> Node {
-            guard let t = next else { throw SyntaxError(description: "the query ends where a term should follow") }
+            guard let t = next else { throw SyntaxError(at: end, "the query ends where a term should follow") }
             switch t.kind {
             case .not:
+                try deeper(t)
                 position += 1
-                return .not(try parseUnary())
+                let inner = try parseUnary()
+                depth -= 1
+                return .not(inner)
             case .open:
+                try deeper(t)
                 position += 1
                 let inner = try parseOr()
-                guard next?.kind == .close else { throw SyntaxError(description: "a '(' is not closed") }
+                guard next?.kind == .close else { throw SyntaxError(at: t.offset, "a '(' is not closed") }
                 position += 1
+                depth -= 1
                 return inner
             case .close:
-                throw SyntaxError(description: "a ')' that closes nothing")
+                throw SyntaxError(at: t.offset, "a ')' that closes nothing")
             case .and, .or:
-                throw SyntaxError(description: "'\(t.text)' needs a term on each side")
+                throw SyntaxError(at: t.offset, "'\(t.text)' needs a term on each side")
             case .word, .phrase:
+                guard terms < SearchQuery.maximumTerms else {
+                    throw SyntaxError(at: t.offset, "more than \(SearchQuery.maximumTerms) terms")
+                }
+                terms += 1
                 position += 1
                 return t.negated ? .not(.term(t)) : .term(t)
             }
@@ -159,21 +222,67 @@ public struct SearchQuery {
 
     // MARK: SQL
 
-    /// Writes the condition of `node`; returns whether it asks only sets of row ids.
-    static func write(_ node: Node, into sql: inout String, _ parameters: inout [SQLValue]) throws(SyntaxError) -> Bool {
+    // SQLite's parser (a LALR parser with a stack of 100) overflows on SQL nested about 80
+    // deep: each '(' or NOT it is inside takes one place, and each AND or OR whose left side
+    // is read and whose right side is being read takes two more (the side and the operator).
+    // So AND and OR are written flat (`a OR b OR c`, never `((a OR b) OR c)`), parentheses
+    // only where SQL needs them (an OR inside an AND, a group after NOT), and a group's most
+    // nested part first, while nothing is pending. Then the stack holds the query's depth and
+    // two more for each level where two parts nest alike, which takes about twice the terms a
+    // level: over every shape within the limits (32 deep, 256 terms) at most 49, by a dynamic
+    // program over the shapes (SearchLimitsTests run the worst). 64 deep could reach 81.
+
+    /// `node` with the parts of each AND and OR in the order SQLite's parser is best given
+    /// them (the most deeply nested first, else as written), and how deep its SQL nests.
+    static func ordered(_ node: Node) -> (node: Node, nesting: Int) {
         switch node {
-        case .and(let a, let b), .or(let a, let b):
-            sql += "("
-            let left = try write(a, into: &sql, &parameters)
-            if case .and = node { sql += " AND " } else { sql += " OR " }
-            let right = try write(b, into: &sql, &parameters)
-            sql += ")"
-            return left && right
+        case .term(let t):
+            return (node, t.field == "date" ? 1 : 0)
+        case .not(let a):
+            let (inner, nesting) = ordered(a)
+            return (.not(inner), nesting + 1 + (inner.isGroup ? 1 : 0))
+        case .and(let parts), .or(let parts):
+            let isAnd = if case .and = node { true } else { false }
+            var children = parts.map { part in
+                let (child, nesting) = ordered(part)
+                // an OR inside an AND is written in parentheses
+                return (node: child, nesting: nesting + (isAnd && child.isOr ? 1 : 0))
+            }
+            // a stable sort: parts that nest alike stay as written
+            children = children.enumerated().sorted { ($0.element.nesting, $1.offset) > ($1.element.nesting, $0.offset) }.map(\.element)
+            let nesting = children.enumerated().map { $0.element.nesting + ($0.offset > 0 ? 2 : 0) }.max() ?? 0
+            let nodes = children.map(\.node)
+            return (isAnd ? .and(nodes) : .or(nodes), nesting)
+        }
+    }
+
+    /// Writes the condition of `node`; returns whether it asks only sets of row ids. `inside`
+    /// is the node it is a part of, for the parentheses SQL needs: an OR inside an AND or a
+    /// NOT, an AND inside a NOT; the whole query's AND or OR is in parentheses too, so that
+    /// it can be joined to other conditions.
+    static func write(_ node: Node, into sql: inout String, _ parameters: inout [SQLValue], inside: Node?) throws(SyntaxError) -> Bool {
+        switch node {
+        case .and(let parts), .or(let parts):
+            let parenthesized = switch inside {
+            case nil, .not: true
+            case .and: node.isOr
+            default: false
+            }
+            if parenthesized { sql += "(" }
+            var setsOnly = true
+            for (i, part) in parts.enumerated() {
+                if i > 0 { sql += node.isOr ? " OR " : " AND " }
+                if try !write(part, into: &sql, &parameters, inside: node) { setsOnly = false }
+            }
+            if parenthesized { sql += ")" }
+            return setsOnly
         case .not(let a):
             sql += "NOT "
-            return try write(a, into: &sql, &parameters)
+            return try write(a, into: &sql, &parameters, inside: node)
         case .term(let t):
-            return try term(t, into: &sql, &parameters)
+            do { return try term(t, into: &sql, &parameters) } catch {
+                throw SyntaxError(at: t.offset, error.description)
+            }
         }
     }
 

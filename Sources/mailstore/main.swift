@@ -253,21 +253,26 @@ struct Messages: ParsableCommand {
     }
 }
 
-struct Search: ParsableCommand {
+struct Search: QueryCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", _superCommandName: "mailstore",
         abstract: "The messages a query finds, newest first.",
         discussion: """
             Words, "phrases", prefix*, from: to: subject: body:, date:A..B, is:unread (read, \
             inbox, archived, starred, sent, draft…), label:, kind:, has:attachment, id:, \
-            conversation:, AND OR NOT and parentheses; words side by side must all match. \
-            Chinese and Japanese are found by their words (黑貓, 取件). See mailstore(1).
+            conversation:, AND OR NOT, -word (NOT word) and parentheses; words side by side \
+            must all match. Chinese and Japanese are found by their words (黑貓, 取件). \
+            \(queryLimits) See mailstore(1).
+
+            \(dashWords)
             """)
+
+    static let optionsWithValues: Set<String> = ["--output", "--limit"]
 
     @Argument(help: ArgumentHelp("The database.", valueName: "db"))
     var database: String
 
-    @Argument(help: ArgumentHelp("The query (its words may be separate arguments).", valueName: "query"))
+    @Argument(help: ArgumentHelp("The query (its words may be separate arguments; -word is NOT word).", valueName: "query"))
     var query: [String]
 
     @Option(help: ArgumentHelp("What to write: messages (the records), ids, or conversations.", valueName: "kind"))
@@ -286,6 +291,60 @@ struct Search: ParsableCommand {
     }
 }
 
+let queryLimits = """
+    A query has at most \(SearchQuery.maximumTerms) terms and \(SearchQuery.maximumDepth) \
+    parentheses and NOTs nested in one another; past them it is an error that says where, \
+    exit 64.
+    """
+
+let dashWords = """
+    After the database a word that begins with '-' is the query's, as in notmuch: -alex \
+    is NOT alex. There only -h and words that begin with '--' are options; every word \
+    after '--' is the query's.
+    """
+
+/// A command whose query may have words that begin with '-', as notmuch's do (`-alex` is
+/// `NOT alex`), among its options.
+protocol QueryCommand: ParsableCommand {
+    /// Its options that take a value in the next argument.
+    static var optionsWithValues: Set<String> { get }
+}
+
+extension QueryCommand {
+    /// The command line with the query's words, those after the database, put after a `--`
+    /// (in their order), so that the argument parser reads `-alex` as a word and not as an
+    /// unknown option. Before the database every word that begins with '-' is still an
+    /// option; after it only `-h` and words that begin with `--` (and their values) are.
+    static func queryArguments(_ arguments: [String]) -> [String] {
+        var options: [String] = []
+        var query: [String] = []
+        var database = false
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            i += 1
+            if a == "--" {
+                // the query is all that follows (the database too, when it was not given)
+                query += arguments[i...]
+                break
+            }
+            if a.hasPrefix("--") || (a.hasPrefix("-") && a.count > 1 && (!database || a == "-h")) {
+                options.append(a)
+                if optionsWithValues.contains(a), i < arguments.count {
+                    options.append(arguments[i])
+                    i += 1
+                }
+            } else if !database {
+                database = true
+                options.append(a)
+            } else {
+                query.append(a)
+            }
+        }
+        return query.isEmpty ? options : options + ["--"] + query
+    }
+}
+
 /// A query given as one argument or as several words.
 func parseQuery(_ words: [String]) throws -> SearchQuery {
     do { return try SearchQuery(words.joined(separator: " ")) } catch {
@@ -294,15 +353,22 @@ func parseQuery(_ words: [String]) throws -> SearchQuery {
     }
 }
 
-struct Count: ParsableCommand {
+struct Count: QueryCommand {
     static let configuration = CommandConfiguration(
         commandName: "count", _superCommandName: "mailstore",
-        abstract: "How many messages a query finds (see search).")
+        abstract: "How many messages a query finds (see search).",
+        discussion: """
+            \(queryLimits)
+
+            \(dashWords)
+            """)
+
+    static let optionsWithValues: Set<String> = []
 
     @Argument(help: ArgumentHelp("The database.", valueName: "db"))
     var database: String
 
-    @Argument(help: ArgumentHelp("The query.", valueName: "query"))
+    @Argument(help: ArgumentHelp("The query (its words may be separate arguments; -word is NOT word).", valueName: "query"))
     var query: [String]
 
     @OptionGroup var output: OutputOptions
@@ -490,7 +556,8 @@ struct MailStoreCommand: ParsableCommand {
 // each run, a tenth of a search.
 let arguments = CommandLine.arguments.dropFirst()
 if let name = arguments.first, let command = MailStoreCommand.subcommands.first(where: { $0.configuration.commandName == name }) {
-    command.main(Array(arguments.dropFirst()))
+    let rest = Array(arguments.dropFirst())
+    command.main((command as? any QueryCommand.Type)?.queryArguments(rest) ?? rest)
 } else {
     MailStoreCommand.main()
 }
