@@ -3,6 +3,12 @@ import UnixFilter
 /// mime-parse's run: every input read as a mailbox, every message written as a record.
 /// With `--strict`, a message with defects is a failed record.
 public func parseMail(run: FilterRun, converter: MessageConverter, format: MailboxFormat?, shard: Shard? = nil) throws {
+    var overLimits = 0
+    defer {
+        if overLimits > 0 {
+            run.diagnostics.note("\(overLimits) message\(overLimits == 1 ? " was" : "s were") over the limits of mailpipe(5): what was over is left out, and named in the record's defects")
+        }
+    }
     try run.forEachInput { input in
         // a shard's progress counts from where it starts
         let part = input.size.map { size in shard?.range(of: size) ?? 0..<size }
@@ -19,6 +25,7 @@ public func parseMail(run: FilterRun, converter: MessageConverter, format: Mailb
                 message: { raw in
                     let (json, defects) = converter.record(for: raw)
                     count += 1
+                    if defects.contains(where: RecordLimits.defects.contains) { overLimits += 1 }
                     if run.options.strict, !defects.isEmpty {
                         try run.recordFailed("malformed message at byte \(raw.source.offset): " + defects.joined(separator: ", "),
                                              file: raw.source.path, line: raw.source.line, record: nil)

@@ -16,6 +16,8 @@ public final class Journal {
     private var start: off_t = 0
     /// Bytes of a half-written record cut when it was opened.
     public private(set) var cut: off_t = 0
+    /// Seconds a writer waits for another's turn, as long as for the database's.
+    static let lockWait = 60
 
     /// Opens and locks the journal, made readable by the user alone when missing. Its folder
     /// and the file must be the user's and writable by no one else (see `PrivateFolder`).
@@ -24,9 +26,9 @@ public final class Journal {
         do throws(PrivateFolder.Refused) { try PrivateFolder.checkFolder(of: path) } catch { throw .refused(error) }
         fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .journal(path, String(cString: strerror(errno))) }
-        do {
+        do throws(StoreError) {
             var st = stat()
-            guard fstat(fd, &st) == 0 else { throw StoreError.journal(path, String(cString: strerror(errno))) }
+            guard fstat(fd, &st) == 0 else { throw .journal(path, String(cString: strerror(errno))) }
             guard (st.st_mode & S_IFMT) == S_IFREG else { throw StoreError.refused(.init(path: path, reason: "not a file")) }
             guard st.st_uid == geteuid() else {
                 throw StoreError.refused(.init(path: path, reason: "the journal belongs to another user (uid \(st.st_uid)): refused, since they could read what is written in it"))
@@ -34,15 +36,14 @@ public final class Journal {
             guard st.st_mode & 0o022 == 0 else {
                 throw StoreError.refused(.init(path: path, reason: "others can write in the journal (mode \(String(st.st_mode & 0o7777, radix: 8))): refused; chmod go-w it"))
             }
-            while flock(fd, LOCK_EX) != 0 {
-                guard errno == EINTR else { throw StoreError.journal(path, String(cString: strerror(errno))) }
+            let locked = lockExclusively(fd, waitingAtMost: Self.lockWait)
+            guard locked == 0 else {
+                throw StoreError.journal(path, locked == EWOULDBLOCK ? "another writer has held the journal for \(Self.lockWait) s" : String(cString: strerror(locked)))
             }
             try cutUnfinishedRecord(size: st.st_size)
-        } catch let e as StoreError {
-            Glibc.close(fd)
-            throw e
         } catch {
-            fatalError("unreachable")
+            Glibc.close(fd)
+            throw error
         }
     }
 

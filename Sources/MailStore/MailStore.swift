@@ -71,6 +71,9 @@ public final class MailStore {
     /// again makes it.
     public enum Access { case read, write, load }
 
+    /// How long a writer waits for another's turn, in milliseconds.
+    static let busyTimeout = 60_000
+
     /// While a missing database is built: its scratch file, and the lock that makers take turns by.
     private var building: (scratch: String, lock: Int32)?
 
@@ -109,7 +112,7 @@ public final class MailStore {
         }
         do {
             db = try Database(path: built?.scratch ?? path, mode: .readWrite)
-            db.setBusyTimeout(milliseconds: 60_000)
+            db.setBusyTimeout(milliseconds: Self.busyTimeout)
             migratedFrom = try Schema.prepare(db)
             // a 32 MiB page cache: a load of many messages is written to the WAL once instead of
             // spilling pages and reading them back
@@ -205,13 +208,12 @@ public final class MailStore {
     /// Makers of a database take turns by a lock file beside it (`DB.lock`), so that a load
     /// building it in a scratch file is never raced by another maker.
     private static func lockMaking(_ path: String) throws -> Int32 {
-        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard lock >= 0 else { throw StoreError.cannotMake(path, String(cString: strerror(errno))) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                Glibc.close(lock)
-                throw StoreError.cannotMake(path, String(cString: strerror(errno)))
-            }
+        let locked = lockExclusively(lock, waitingAtMost: busyTimeout / 1000)
+        guard locked == 0 else {
+            Glibc.close(lock)
+            throw StoreError.cannotMake(path, locked == EWOULDBLOCK ? "another maker has held \(path).lock for \(busyTimeout / 1000) s" : String(cString: strerror(locked)))
         }
         return lock
     }

@@ -339,7 +339,12 @@ def recipients(n):
 
 def test_recipients_over_the_limit_are_left_out_with_a_defect(tmp_path):
     mail = message_with(to=recipients(1500), extra=b"Cc: " + recipients(3) + b"\n")
-    record = json.loads(run("mime-parse", "--no-progress", input=mail).stdout)
+    mbox = b"".join(b"From a@b.c Mon Mar  2 01:14:58 2026\n" + m + b"\n" for m in (mail, mail.replace(b"big@y", b"big2@y")))
+    r = run("mime-parse", "--no-progress", input=mbox)
+    assert r.returncode == 0
+    assert r.stderr.decode() == ("mime-parse: 2 messages were over the limits of mailpipe(5): what was over is left out, "
+                                 "and named in the record's defects\n")
+    record = json.loads(r.stdout.splitlines()[0])
     assert len(record["to"]) == 1000 and record["cc"] == [] and "too_many_recipients" in record["defects"]
     record = json.loads(run("mime-parse", "--no-progress", "--max-recipients", "1502", input=mail).stdout)
     assert len(record["to"]) == 1500 and len(record["cc"]) == 2 and "too_many_recipients" in record["defects"]

@@ -15,6 +15,9 @@ public struct RecordLimits: Sendable {
 
     public init() {}
 
+    /// The defects that say a message was over a limit.
+    public static let defects: Set<String> = ["too_many_recipients", "too_many_header_fields", "text_over_limit", "html_over_limit", "calendar_over_limit"]
+
     /// The longest a part's encoded body is read for `textBytes` of text: base64 and
     /// quoted-printable never take more than four bytes for one byte decoded.
     var encodedTextBytes: Int { textBytes > Int.max / 8 ? Int.max : textBytes * 4 + 4096 }
