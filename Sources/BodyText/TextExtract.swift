@@ -19,8 +19,12 @@ public struct TextExtract {
     }
 
     public func run(_ run: FilterRun) throws {
-        let extractor = Extractor(patterns: try loadPatterns(run.diagnostics))
-        try filterRecords(run, progressNoun: "messages") { record in
+        try stage(run.diagnostics).run(run)
+    }
+
+    public func stage(_ diagnostics: Diagnostics) throws -> RecordStage {
+        let extractor = Extractor(patterns: try loadPatterns(diagnostics))
+        return RecordStage(name: "text-extract") { record in
             guard record.member("text") != nil || record.member("html") != nil else { throw MissingField(name: "text") }
             let result = extractor.extract(text: record.stringBytes("text"), format: record.string("text_format"),
                                            html: record.stringBytes("html"))

@@ -29,12 +29,16 @@ public struct EventExtract {
     }
 
     public func run(_ run: FilterRun) throws {
+        try stage(run.diagnostics).run(run)
+    }
+
+    public func stage(_ diagnostics: Diagnostics) throws -> RecordStage {
         let words = try DataFiles.extend(AppointmentWords.builtIn, user: ["appointment-words.json", "appointment-words"],
-                                         extra: wordFiles, diagnostics: run.diagnostics)
+                                         extra: wordFiles, diagnostics: diagnostics)
         var patterns = TextExtract()
         patterns.patternFiles = patternFiles
-        let reader = TextReader(words: words, patterns: try patterns.loadPatterns(run.diagnostics))
-        try filterRecords(run, progressNoun: "messages") { record in
+        let reader = TextReader(words: words, patterns: try patterns.loadPatterns(diagnostics))
+        return RecordStage(name: "event-extract") { record in
             let (calendarEvents, unreadable) = try events(in: record)
             let markup = SchemaOrg.markup(of: record)
             var events = calendarEvents + SchemaOrgEvents.events(markup.items, floatingZone: floatingZone)

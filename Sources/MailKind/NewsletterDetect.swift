@@ -26,8 +26,12 @@ public struct NewsletterDetect {
     }
 
     public func run(_ run: FilterRun) throws {
-        let classifier = Classifier(rules: try loadRules(run.diagnostics))
-        try filterRecords(run, progressNoun: "messages") { record in
+        try stage(run.diagnostics).run(run)
+    }
+
+    public func stage(_ diagnostics: Diagnostics) throws -> RecordStage {
+        let classifier = Classifier(rules: try loadRules(diagnostics))
+        return RecordStage(name: "newsletter-detect") { record in
             let verdict = classifier.classify(try MessageFacts(record: record))
             return record.updated(Self.fields(verdict))
         }

@@ -95,6 +95,14 @@ public final class Journal {
         }
     }
 
+    /// Appends `lines` (each ending with a newline); on a failure what was written is cut again.
+    public func append(_ lines: [UInt8]) throws(StoreError) {
+        do throws(StoreError) { try write(lines[...]) } catch {
+            undo()
+            throw error
+        }
+    }
+
     private func write(_ bytes: ArraySlice<UInt8>) throws(StoreError) {
         guard writeAll(fd: fd, Array(bytes)) else { throw .journal(path, String(cString: strerror(errno))) }
     }

@@ -18,9 +18,13 @@ public struct CarrierDetect {
     }
 
     public func run(_ run: FilterRun) throws {
-        let detector = ParcelDetector(specs: try loadSpecs(run.diagnostics))
+        try stage(run.diagnostics).run(run)
+    }
+
+    public func stage(_ diagnostics: Diagnostics) throws -> RecordStage {
+        let detector = ParcelDetector(specs: try loadSpecs(diagnostics))
         detector.minimumConfidence = minimumConfidence
-        try filterRecords(run, progressNoun: "messages") { record in
+        return RecordStage(name: "carrier-detect") { record in
             let shipments = try Self.shipments(in: record, detector)
             return record.updated([("shipments", Self.json(shipments))])
         }

@@ -18,10 +18,14 @@ public struct HTMLSanitize {
     }
 
     public func run(_ run: FilterRun) throws {
+        try stage(run.diagnostics).run(run)
+    }
+
+    public func stage(_ diagnostics: Diagnostics) throws -> RecordStage {
         var options = options
-        options.trackers = try loadTrackers(run.diagnostics)
+        options.trackers = try loadTrackers(diagnostics)
         let sanitizer = HTMLSanitizer(options: options)
-        try filterRecords(run, progressNoun: "messages") { record in
+        return RecordStage(name: "html-sanitize") { record in
             guard record.rawValue("html") != nil else { throw MissingField() }
             guard let html = record.stringBytes("html") else {  // null: nothing to sanitize
                 return record.updated([("sanitize", Array("null".utf8))])

@@ -53,3 +53,21 @@ public func forEachLine(of input: Input, in run: FilterRun, _ body: (LineReader.
         throw Exit(.ioError)
     }
 }
+
+/// One per-message stage of the pipeline, ready to run: what its filter program does to each
+/// record, with its rules loaded. The program runs it over its input; `mailstore deliver` runs
+/// the declared stages one after the other on one message, in one process.
+public struct RecordStage {
+    public let name: String
+    public let transform: (JSONRecord) throws -> [UInt8]
+
+    public init(name: String, transform: @escaping (JSONRecord) throws -> [UInt8]) {
+        self.name = name
+        self.transform = transform
+    }
+
+    /// Runs the stage over the inputs of `run`, as its program does.
+    public func run(_ run: FilterRun) throws {
+        try filterRecords(run, progressNoun: "messages", transform: transform)
+    }
+}

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Conversations
 import Events
+import JSONLines
 import MailStore
 import ParcelOptions
+import Stages
 import UnixFilter
 
 extension MailStore.SearchOutput: ExpressibleByArgument {}
@@ -88,39 +90,119 @@ struct Add: ParsableCommand {
 
     func run() throws {
         withStore(database, access: .load, options: common) { store, run in
-            var log: Journal?
-            if let journal {
-                log = try Journal(path: journal)
-                if let cut = log?.cut, cut > 0 {
-                    run.diagnostics.note("\(journal): \(cut) bytes of a record left half written (a delivery killed, or a full disk) were cut")
-                }
+            try journaled(journal, run, append: { log in
                 let records: Int32
-                do { records = try spoolStandardInput() } catch { throw StoreError.journal(journal, "\(error)") }
-                try log?.append(from: records)
-            }
-            do {
-                try add(store, run)
-            } catch {
-                log?.undo()  // the database took none of them
-                throw error
-            }
+                do { records = try spoolStandardInput() } catch { throw StoreError.journal(log.path, "\(error)") }
+                try log.append(from: records)
+            }, then: { try add(store, run) })
         }
     }
 
     private func add(_ store: MailStore, _ run: FilterRun) throws {
         try changeKeying(store, me: me, rules: addressFlags.rules)
         if meAuto, store.own.isEmpty {
-            if let report = try store.inferOwnAddresses(store.observeOwnAddresses(run)) {
-                run.diagnostics.note("--me-auto: you are " + report)
-            } else {
-                run.diagnostics.note("--me-auto: no message labelled SENT and no Delivered-To: your addresses are not known yet, so you are a participant of every conversation until you give them with 'mailstore config --me ADDR \(database)'")
-                store.keysWithoutOwnAddresses = true
-            }
+            let report = try store.inferOwnAddresses(store.observeOwnAddresses(run))
+            if report == nil { store.keysWithoutOwnAddresses = true }
+            run.diagnostics.note(meAutoNote(report, database))
         }
         let counts = try store.add(run)
         if !quiet {
             run.diagnostics.note("\(database): \(counts.added) added, \(counts.updated) updated, \(counts.unchanged) unchanged")
         }
+    }
+}
+
+/// Appends to the journal at `path` (when one is given) with `append`, then adds with `add`;
+/// what was appended is cut again when the database does not take it.
+func journaled(_ path: String?, _ run: FilterRun, append: (Journal) throws -> Void, then add: () throws -> Void) throws {
+    guard let path else { return try add() }
+    let log = try Journal(path: path)
+    if log.cut > 0 {
+        run.diagnostics.note("\(path): \(log.cut) bytes of a record left half written (a delivery killed, or a full disk) were cut")
+    }
+    try append(log)
+    do {
+        try add()
+    } catch {
+        log.undo()  // the database took none of them
+        throw error
+    }
+}
+
+/// What `--me-auto` found, or that it found nothing.
+func meAutoNote(_ report: String?, _ database: String) -> String {
+    guard let report, !report.isEmpty else {
+        return "--me-auto: no message labelled SENT and no Delivered-To: your addresses are not known yet, so you are a participant of every conversation until you give them with 'mailstore config --me ADDR \(database)'"
+    }
+    return "--me-auto: you are " + report
+}
+
+struct Deliver: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deliver", _superCommandName: "mailstore",
+        abstract: "One delivery in one process: the mail on standard input parsed once, run through the stages, appended to the journal and added to the database.",
+        discussion: """
+            Standard input is one message as procmail or fetchmail hands it over (or what \
+            mime-parse reads: an mbox, Gmail API lines). Each message is parsed once and \
+            run through the stages `mailstore stages` lists, in that order, as their \
+            programs would; the records are appended to the journal (--journal, as add \
+            --journal does) and added to the database in one transaction, or neither. \
+            mailpipe-log runs this. Exit status: 0; 65 for an empty message; 75 when a \
+            stage could not take a message (the mail system keeps it); the database's own \
+            statuses otherwise (mailstore(1)).
+            """)
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @Option(help: ArgumentHelp("Append the records to this journal first (whole lines, under its lock); cut again if the database does not take them.", valueName: "log"))
+    var journal: String?
+
+    @Option(help: ArgumentHelp("Your address (repeat for each); remembered in the database.", valueName: "addr"))
+    var me: [String] = []
+
+    @Flag(name: .customLong("me-auto"), help: "When the database knows none of your addresses: infer them from the mail, once.")
+    var meAuto = false
+
+    @OptionGroup(title: "Address rules (as participant-hash takes them; remembered)") var addressFlags: AddressRuleFlags
+
+    @Flag(name: .shortAndLong, help: "Say nothing when all went well.")
+    var quiet = false
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        withStore(database, access: .load, options: output.common) { store, run in
+            let records: [JSONRecord]
+            do {
+                records = try Delivery(run.diagnostics).records(fd: 0, name: "-")
+            } catch let e as Delivery.Failed {
+                run.diagnostics.error(e.description)
+                throw Exit(e.isEmpty ? .dataError : .temporaryFailure)
+            }
+            try changeKeying(store, me: me, rules: addressFlags.rules)
+            try journaled(journal, run, append: { log in
+                var lines: [UInt8] = []
+                for r in records { lines += r.bytes + [0x0A] }
+                try log.append(lines)
+            }, then: {
+                let (counts, inferred) = try store.add(records: records, meAuto: meAuto)
+                if inferred != nil { run.diagnostics.note(meAutoNote(inferred, database)) }
+                if !quiet {
+                    run.diagnostics.note("\(database): \(counts.added) added, \(counts.updated) updated, \(counts.unchanged) unchanged")
+                }
+            })
+        }
+    }
+}
+
+struct StagesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stages", _superCommandName: "mailstore",
+        abstract: "The per-message stages after mime-parse, one a line, in the order every chain runs them (make pipeline, mailstore deliver, Spark).")
+
+    func run() throws {
+        print(Stages.names.joined(separator: "\n"))
     }
 }
 
@@ -539,7 +621,8 @@ struct MailStoreCommand: ParsableCommand {
         abstract: "The pipeline's records in a SQLite database kept current one message at a time, and asked in JSON Lines.",
         discussion: """
             Example:
-              mime-parse mail.mbox | text-extract | newsletter-detect | carrier-detect | event-extract | mailstore add --me me@example.com mail.db
+              mime-parse mail.mbox | event-extract | html-sanitize | text-extract | newsletter-detect | carrier-detect | mailstore add --me me@example.com mail.db
+              mailstore deliver --me me@example.com --journal log.jsonl mail.db < message.eml
               mailstore conversations mail.db --limit 20 | jq -r .snippet
               mailstore search mail.db 'from:alex is:unread 黑貓' --output ids
             See mailstore(1) and the database's tables in mailstore(5).
@@ -547,7 +630,7 @@ struct MailStoreCommand: ParsableCommand {
         version: mailpipeVersion,
         subcommands: subcommands)
 
-    static let subcommands: [ParsableCommand.Type] = [Add.self, Config.self, ConversationsCommand.self, Messages.self, Search.self, Count.self,
+    static let subcommands: [ParsableCommand.Type] = [Add.self, Deliver.self, StagesCommand.self, Config.self, ConversationsCommand.self, Messages.self, Search.self, Count.self,
                                                        Label.self, EventsCommand.self, ParcelsCommand.self, History.self, Compact.self]
 }
 

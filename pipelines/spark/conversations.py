@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import shutil
+import subprocess
 import sys
 
 from pyspark import SparkConf, SparkContext
@@ -26,7 +27,6 @@ from pyspark.rdd import portable_hash
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILT = os.path.normpath(os.path.join(HERE, "..", "..", ".build", "release"))
-PER_MESSAGE = ["event-extract", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect"]
 
 
 def arguments(argv):
@@ -46,8 +46,8 @@ def main(argv):
         path = BUILT + os.pathsep + path
     env = {"PATH": path, "SWIFT_BACKTRACE": "enable=no"}
     os.environ.update(env)
-    if shutil.which("mime-parse") is None:
-        sys.exit("conversations.py: mime-parse not found; run make, or put the mailpipe tools on PATH")
+    if shutil.which("mime-parse") is None or shutil.which("mailstore") is None:
+        sys.exit("conversations.py: mime-parse or mailstore not found; run make, or put the mailpipe tools on PATH")
 
     conf = SparkConf().setAppName("mailpipe-conversations")
     if args.master or not conf.contains("spark.master"):
@@ -67,7 +67,9 @@ def run(sc, args, env):
     # one shard per partition; the shell loop reads "K/N<TAB>path" lines
     parse = "sh -c 'while IFS=\"\t\" read -r shard path; do mime-parse --no-progress --shard \"$shard\" \"$path\" || exit; done'"
     records = sc.parallelize(shards, len(shards)).pipe(parse, env=env, checkCode=True)
-    for stage in PER_MESSAGE:
+    # the per-message stages in the one order every chain runs them
+    stages = subprocess.run(["mailstore", "stages"], check=True, capture_output=True, text=True).stdout.split()
+    for stage in stages:
         if shutil.which(stage):
             records = records.pipe(stage, env=env, checkCode=True)
     me = " ".join("--me " + shellquote(a) for a in args.me)

@@ -1,0 +1,102 @@
+"""mailstore deliver: one delivery in one process (the message parsed once, the declared stages
+run in it, the journal and the database written), as mailpipe-log runs it (issue 42's first step)."""
+import json
+import sqlite3
+import subprocess
+
+from conftest import SAMPLE, need_shared, run
+from test_procmail import hook_env, mailpipe_log
+
+
+def stages():
+    r = run("mailstore", "stages")
+    assert r.returncode == 0
+    return r.stdout.decode().split()
+
+
+def pipeline(mail):
+    """The records the stage programs make of `mail`, one after the other as `mailstore stages` lists them."""
+    data = run("mime-parse", "--no-progress", input=mail).stdout
+    for stage in stages():
+        r = run(stage, "--no-progress", input=data)
+        assert r.returncode == 0, r.stderr
+        data = r.stdout
+    return data
+
+
+def deliver(tmp_path, mail, *args):
+    log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
+    r = run("mailstore", "deliver", "-q", "--me-auto", "--journal", log, *args, db, input=mail)
+    return r, log, db
+
+
+def test_the_stages_are_those_make_pipeline_runs_in_its_order():
+    assert stages() == ["event-extract", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect"]
+    script = (SAMPLE.parents[1] / "pipelines" / "mbox-to-conversations").read_text()
+    assert "mailstore stages" in script
+
+
+def test_a_delivery_writes_what_the_stage_programs_write_byte_for_byte(tmp_path):
+    mail = SAMPLE.read_bytes()
+    r, log, db = deliver(tmp_path, mail)
+    assert r.returncode == 0, r.stderr
+    assert log.read_bytes() == pipeline(mail)
+    with sqlite3.connect(db) as c:
+        stored = {i: rec for i, rec in c.execute("SELECT id, record FROM messages")}
+    assert {json.loads(line)["id"] for line in log.read_bytes().splitlines()} == set(stored)
+
+
+def test_the_generated_mailbox_delivered_whole_equals_the_programs(tmp_path):
+    mbox = tmp_path / "g.mbox"
+    subprocess.run(["python3", str(need_shared("gen/gen_mbox.py")), "--messages", "600", "--seed", "42", "--events-rate", "0.2",
+                    "--parcel-stories-rate", "0.2", "--reports-rate", "0.1", "--out", str(mbox), "--truth", str(tmp_path / "t.jsonl")],
+                   check=True, capture_output=True)
+    r, log, _ = deliver(tmp_path, mbox.read_bytes())
+    assert r.returncode == 0, r.stderr
+    assert log.read_bytes() == pipeline(mbox.read_bytes())
+
+
+HOSTILE = b"""From: Shop <news@shop.example>
+To: mei@example.tw
+Subject: Sale
+Date: Mon, 2 Mar 2026 09:14:58 +0800
+Message-ID: <hostile@shop.example>
+MIME-Version: 1.0
+Content-Type: text/html; charset=utf-8
+
+<html><body><script>steal()</script><p onclick="steal()">Hello</p>
+<a href="javascript:steal()">click</a><img src="https://track.example/open.gif?u=1" width="1" height="1"></body></html>
+"""
+
+
+def test_an_html_message_is_sanitized_in_the_journal_the_store_and_the_pages(tmp_path):
+    log, db, site = tmp_path / "m.jsonl", tmp_path / "mail.db", tmp_path / "site"
+    r = mailpipe_log(log, input=HOSTILE, env=hook_env(tmp_path, MAILPIPE_STORE=str(db)))
+    assert r.returncode == 0, r.stderr
+    with sqlite3.connect(db) as c:
+        (stored,) = [rec for (rec,) in c.execute("SELECT record FROM messages")]
+    assert run("chat-render", "--no-progress", "--store", db, "--out", site).returncode == 0
+    pages = b"".join(p.read_bytes() for p in site.rglob("*.html")).decode()
+    journal_html, stored_html = json.loads(log.read_text())["html"], json.loads(stored)["html"]
+    assert "Hello" in journal_html and "Hello" in stored_html and "Hello" in pages
+    for hostile in ("<script", "steal()", "onclick", "javascript:", "track.example/open.gif"):
+        assert hostile not in journal_html and hostile not in stored_html and hostile not in pages, hostile
+
+
+def test_an_empty_message_is_65_and_a_journal_is_untouched(tmp_path):
+    r, log, db = deliver(tmp_path, b"")
+    assert r.returncode == 65 and b"empty" in r.stderr
+    assert not log.exists() or log.read_bytes() == b""
+
+
+def test_add_with_a_journal_appends_whole_records_and_cuts_them_again_when_the_database_refuses(tmp_path):
+    records = pipeline(SAMPLE.read_bytes())
+    log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
+    log.write_bytes(b'{"id":"half')  # a record an earlier writer left unfinished
+    r = run("mailstore", "add", "-q", "--me", "mei@example.tw", "--journal", log, db, input=records)
+    assert r.returncode == 0 and b"11 bytes of a record left half written" in r.stderr
+    assert log.read_bytes() == records
+    # --strict: a bad line undoes the input's transaction, and the journal's lines with it
+    more = records.replace(b'"id":"', b'"id":"again-') + b"not a record\n"
+    r = run("mailstore", "add", "-q", "--strict", "--journal", log, db, input=more)
+    assert r.returncode == 65 and log.read_bytes() == records
