@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "JSONLines", "Parcels", "SQLite", "UnixFilter", "UTF8Text"]),
 
-        .target(name: "Stages", dependencies: ["BodyText", "Events", "JSONLines", "MailKind", "MailParse", "Parcels", "Sanitize", "UnixFilter"]),
+        .target(name: "Stages", dependencies: ["BodyText", "Conversations", "Events", "JSONLines", "MailKind", "MailParse", "Parcels", "Sanitize", "UnixFilter"]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
         .executableTarget(name: "html-sanitize", dependencies: ["Sanitize", "UnixFilter"]),
@@ -77,7 +77,7 @@ let package = Package(
         .executableTarget(name: "event-extract", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "event-group", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "parcel-group", dependencies: ["ParcelOptions", "Parcels", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "mailstore", dependencies: ["MailStore", "Conversations", "Events", "ParcelOptions", "Stages", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "mailstore", dependencies: ["MailStore", "Conversations", "Events", "JSONLines", "ParcelOptions", "Stages", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "MailStore", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),

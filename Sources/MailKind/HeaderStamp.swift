@@ -3,7 +3,7 @@ import UTF8Text
 /// Adds header fields to a raw message the way spamassassin does: at the end of the header
 /// block, replacing any fields of the same names already there (a sender could forge them),
 /// every other byte left as it was. A leading mbox `From ` line stays first.
-func stampHeaders(_ message: [UInt8], _ fields: [(name: String, value: String)]) -> [UInt8] {
+public func stampHeaders(_ message: [UInt8], _ fields: [(name: String, value: String)]) -> [UInt8] {
     let names = Set(fields.map { ASCII.lowercased($0.name) })
     var out = [UInt8]()
     out.reserveCapacity(message.count + 128)

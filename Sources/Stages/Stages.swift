@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import BodyText
+import Conversations
 import Events
 import JSONLines
 import MailKind
@@ -36,6 +40,22 @@ public struct Delivery {
         public var description: String
         /// Nothing of the input could be a message (an empty one): trying again will not help.
         public var isEmpty = false
+    }
+
+    /// Standard input read whole and left to be read again from its start (kept in a file when
+    /// it is a pipe): a message to stamp is parsed too.
+    public static func keepStandardInput() throws -> [UInt8] {
+        _ = try spoolStandardInput()
+        let message = try readWholeFile(fd: 0)
+        lseek(0, 0, SEEK_SET)
+        return message
+    }
+
+    /// The message as it came, with the fields procmail's recipes file it by (as newsletter-detect
+    /// --mail stamps them), from its record; the sender's own fields of those names are replaced.
+    public static func stamped(_ message: [UInt8], by record: JSONRecord) -> [UInt8] {
+        stampHeaders(message, [("X-Mail-Kind", record.string("mail_kind") ?? "personal"),
+                               ("X-Newsletter", record.value("is_newsletter") == .bool(true) ? "yes" : "no")])
     }
 
     /// The records of the messages in `fd`, each as the pipeline's programs would write it.

@@ -169,16 +169,30 @@ struct Deliver: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Say nothing when all went well.")
     var quiet = false
 
+    @Flag(help: "Write the message back on standard output with X-Mail-Kind and X-Newsletter (as newsletter-detect --mail stamps them), for procmail's filter recipes: one message only.")
+    var stamp = false
+
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         withStore(database, access: .load, options: output.common) { store, run in
+            var message: [UInt8] = []
+            if stamp {
+                do { message = try Delivery.keepStandardInput() } catch {
+                    run.diagnostics.error("cannot read the message: \(error)")
+                    throw Exit(.temporaryFailure)
+                }
+            }
             let records: [JSONRecord]
             do {
                 records = try Delivery(run.diagnostics).records(fd: 0, name: "-")
             } catch let e as Delivery.Failed {
                 run.diagnostics.error(e.description)
                 throw Exit(e.isEmpty ? .dataError : .temporaryFailure)
+            }
+            if stamp && records.count != 1 {
+                run.diagnostics.error("--stamp: standard input holds \(records.count) messages, not one")
+                throw Exit(.usage)
             }
             try changeKeying(store, me: me, rules: addressFlags.rules)
             try journaled(journal, run, append: { log in
@@ -192,6 +206,10 @@ struct Deliver: ParsableCommand {
                     run.diagnostics.note("\(database): \(counts.added) added, \(counts.updated) updated, \(counts.unchanged) unchanged")
                 }
             })
+            if stamp, let record = records.first, !writeAll(fd: 1, Delivery.stamped(message, by: record)) {
+                run.diagnostics.error("cannot write the message back: standard output failed")
+                throw Exit(.temporaryFailure)
+            }
         }
     }
 }

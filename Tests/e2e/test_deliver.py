@@ -100,3 +100,15 @@ def test_add_with_a_journal_appends_whole_records_and_cuts_them_again_when_the_d
     more = records.replace(b'"id":"', b'"id":"again-') + b"not a record\n"
     r = run("mailstore", "add", "-q", "--strict", "--journal", log, db, input=more)
     assert r.returncode == 65 and log.read_bytes() == records
+
+
+def test_stamp_writes_the_message_back_with_its_kind_from_the_record(tmp_path):
+    forged = (b"From alex@example.com Mon Mar  2 01:14:58 2026\nFrom: Alex <alex@example.com>\nTo: mei@example.tw\n"
+              b"X-Newsletter: yes\nSubject: Dinner?\nDate: Mon, 2 Mar 2026 09:14:58 +0800\nMessage-ID: <d1@example.com>\n\nFree on Friday?\n")
+    r, log, _ = deliver(tmp_path, forged, "--stamp")
+    assert r.returncode == 0, r.stderr
+    (record,) = [json.loads(line) for line in log.read_bytes().splitlines()]
+    assert r.stdout == forged.replace(b"X-Newsletter: yes\n", b"").replace(
+        b"Message-ID: <d1@example.com>\n", b"Message-ID: <d1@example.com>\nX-Mail-Kind: %s\nX-Newsletter: no\n" % record["mail_kind"].encode())
+    r, _, _ = deliver(tmp_path, SAMPLE.read_bytes(), "--stamp")
+    assert r.returncode == 64 and b"--stamp: standard input holds 19 messages, not one" in r.stderr
