@@ -22,8 +22,9 @@ public struct TextExtract {
         try stage(run.diagnostics).run(run)
     }
 
-    public func stage(_ diagnostics: Diagnostics) throws -> RecordStage {
-        let extractor = Extractor(patterns: try loadPatterns(diagnostics))
+    /// The stage; `extractor` when a chain has made it already (its reply patterns compiled once).
+    public func stage(_ diagnostics: Diagnostics, extractor: Extractor? = nil) throws -> RecordStage {
+        let extractor = try extractor ?? Extractor(patterns: loadPatterns(diagnostics))
         return RecordStage(name: "text-extract") { record in
             guard record.member("text") != nil || record.member("html") != nil else { throw MissingField(name: "text") }
             let result = extractor.extract(text: record.stringBytes("text"), format: record.string("text_format"),

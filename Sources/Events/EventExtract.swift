@@ -32,12 +32,14 @@ public struct EventExtract {
         try stage(run.diagnostics).run(run)
     }
 
-    public func stage(_ diagnostics: Diagnostics) throws -> RecordStage {
+    /// The stage; `extractor` is text-extract's when a chain has made it already (its reply
+    /// patterns are compiled once).
+    public func stage(_ diagnostics: Diagnostics, extractor: Extractor? = nil) throws -> RecordStage {
         let words = try DataFiles.extend(AppointmentWords.builtIn, user: ["appointment-words.json", "appointment-words"],
                                          extra: wordFiles, diagnostics: diagnostics)
         var patterns = TextExtract()
         patterns.patternFiles = patternFiles
-        let reader = TextReader(words: words, patterns: try patterns.loadPatterns(diagnostics))
+        let reader = TextReader(words: words, extractor: try extractor ?? Extractor(patterns: patterns.loadPatterns(diagnostics)))
         return RecordStage(name: "event-extract") { record in
             let (calendarEvents, unreadable) = try events(in: record)
             let markup = SchemaOrg.markup(of: record)

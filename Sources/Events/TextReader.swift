@@ -9,9 +9,9 @@ final class TextReader {
     private let monthWords: WordFinder
     private let numbers: TimeAndDateBytes
 
-    init(words: AppointmentWords, patterns: ReplyPatterns) {
+    init(words: AppointmentWords, extractor: Extractor) {
         appointments = TextAppointments(words: words)
-        extractor = Extractor(patterns: patterns)
+        self.extractor = extractor
         bookingWords = WordFinder(words.bookingBytes)
         monthWords = WordFinder(words.monthBytes)
         numbers = TimeAndDateBytes(words: words)
