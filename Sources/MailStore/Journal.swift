@@ -1,6 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Conversations
+import JSONLines
 import UnixFilter
 
 /// The store's journal (mailpipe-log's JSON Lines, from which `mailstore add DB LOG` makes the
@@ -16,6 +18,10 @@ public final class Journal {
     private var start: off_t = 0
     /// Bytes of a half-written record cut when it was opened.
     public private(set) var cut: off_t = 0
+    /// Its length now, and the file it is (device and inode): where the database's mark says
+    /// it had taken the journal's records up to.
+    private(set) var size: off_t = 0
+    private(set) var file = ""
     /// Seconds a writer waits for another's turn, as long as for the database's.
     static let lockWait = 60
 
@@ -41,6 +47,8 @@ public final class Journal {
                 throw StoreError.journal(path, locked == EWOULDBLOCK ? "another writer has held the journal for \(Self.lockWait) s" : String(cString: strerror(locked)))
             }
             try cutUnfinishedRecord(size: st.st_size)
+            size = start
+            file = "\(st.st_dev):\(st.st_ino)"
         } catch {
             Glibc.close(fd)
             throw error
@@ -105,10 +113,88 @@ public final class Journal {
 
     private func write(_ bytes: ArraySlice<UInt8>) throws(StoreError) {
         guard writeAll(fd: fd, Array(bytes)) else { throw .journal(path, String(cString: strerror(errno))) }
+        size += off_t(bytes.count)
     }
 
     /// Cuts what this run appended (the store did not take it), so that the two agree.
     public func undo() {
         _ = ftruncate(fd, start)
+        size = start
+    }
+
+    /// The whole lines from `offset` to where this run started appending.
+    func lines(from offset: off_t) throws(StoreError) -> [[UInt8]] {
+        guard offset < start else { return [] }
+        var bytes = [UInt8](repeating: 0, count: Int(start - offset))
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, $0.count - done, offset + off_t(done)) }
+            guard n > 0 else { throw .journal(path, n < 0 ? String(cString: strerror(errno)) : "read short") }
+            done += n
+        }
+        return bytes.split(separator: 0x0A).map(Array.init)
+    }
+}
+
+extension MailStore {
+    /// Adds records made in this process (a delivery) with their journal, so that after a kill
+    /// at any moment each record is in both exactly once, or in the journal only until the next
+    /// delivery replays it. In one transaction: the records the journal holds past the
+    /// database's mark (appended by a writer killed before it committed) are added, then
+    /// `records`; those the database did not already hold as they are are appended to the
+    /// journal, and the mark moves to its end. With `meAuto`, your addresses are inferred from
+    /// the records first when the database knows none. What was inferred: nil when nothing was
+    /// asked or known, "" when nothing could be.
+    public func deliver(_ records: [JSONRecord], journal: Journal?, meAuto: Bool) throws -> (counts: AddCounts, replayed: Int, inferred: String?) {
+        var inferred: String?
+        if meAuto && own.isEmpty {
+            var inference = OwnAddressInference()
+            for r in records { inference.observe(r, normalizer: normalizer) }
+            inferred = try inferOwnAddresses(inference) ?? ""
+            if inferred == "" { keysWithoutOwnAddresses = true }
+        }
+        var counts = AddCounts()
+        var replayed = 0
+        do {
+            try batch {
+                if let journal, let mark = try journalMark(), mark.file == journal.file {
+                    for line in try journal.lines(from: mark.end) {
+                        if let r = try? JSONRecord(line), try add(r) != .unchanged { replayed += 1 }
+                    }
+                }
+                var lines: [UInt8] = []
+                for r in records {
+                    switch try add(r) {
+                    case .added: counts.added += 1
+                    case .updated: counts.updated += 1
+                    case .unchanged: counts.unchanged += 1; continue
+                    }
+                    lines += r.bytes + [0x0A]
+                }
+                if let journal {
+                    try journal.append(lines)
+                    try setMark(journal)
+                }
+            }
+        } catch {
+            journal?.undo()  // the database took none of them
+            throw error
+        }
+        return (counts, replayed, inferred)
+    }
+
+    /// Marks the journal as taken up to its end (after `add` of what was appended to it).
+    public func markJournal(_ journal: Journal) throws {
+        try batch { try setMark(journal) }
+    }
+
+    private func setMark(_ journal: Journal) throws {
+        try setConfig("journal", "\(journal.file) \(journal.size)")
+    }
+
+    /// The journal the database took records from last, and its length then.
+    private func journalMark() throws -> (file: String, end: off_t)? {
+        guard let parts = try config("journal")?.split(separator: " "), parts.count == 2, let end = off_t(parts[1]) else { return nil }
+        return (String(parts[0]), end)
     }
 }

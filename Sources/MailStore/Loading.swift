@@ -52,30 +52,6 @@ extension MailStore {
         return counts
     }
 
-    /// Adds records made in this process (a delivery) in one transaction; with `meAuto`, when
-    /// the database knows none of your addresses, they are inferred from the records first.
-    /// What was inferred: nil when nothing was asked or known, "" when nothing could be.
-    public func add(records: [JSONRecord], meAuto: Bool) throws -> (counts: AddCounts, inferred: String?) {
-        var inferred: String?
-        if meAuto && own.isEmpty {
-            var inference = OwnAddressInference()
-            for r in records { inference.observe(r, normalizer: normalizer) }
-            inferred = try inferOwnAddresses(inference) ?? ""
-            if inferred == "" { keysWithoutOwnAddresses = true }
-        }
-        var counts = AddCounts()
-        try batch {
-            for r in records {
-                switch try add(r) {
-                case .added: counts.added += 1
-                case .updated: counts.updated += 1
-                case .unchanged: counts.unchanged += 1
-                }
-            }
-        }
-        return (counts, inferred)
-    }
-
     /// `--me-auto`: the first pass over the inputs (standard input is kept for the second).
     public func observeOwnAddresses(_ run: FilterRun) throws -> OwnAddressInference {
         var inference = OwnAddressInference()

@@ -90,7 +90,7 @@ struct Add: ParsableCommand {
 
     func run() throws {
         withStore(database, access: .load, options: common) { store, run in
-            try journaled(journal, run, append: { log in
+            try journaled(journal, store, run, append: { log in
                 let records: Int32
                 do { records = try spoolStandardInput() } catch { throw StoreError.journal(log.path, "\(error)") }
                 try log.append(from: records)
@@ -114,19 +114,22 @@ struct Add: ParsableCommand {
 
 /// Appends to the journal at `path` (when one is given) with `append`, then adds with `add`;
 /// what was appended is cut again when the database does not take it.
-func journaled(_ path: String?, _ run: FilterRun, append: (Journal) throws -> Void, then add: () throws -> Void) throws {
+func journaled(_ path: String?, _ store: MailStore, _ run: FilterRun, append: (Journal) throws -> Void, then add: () throws -> Void) throws {
     guard let path else { return try add() }
     let log = try Journal(path: path)
-    if log.cut > 0 {
-        run.diagnostics.note("\(path): \(log.cut) bytes of a record left half written (a delivery killed, or a full disk) were cut")
-    }
+    if log.cut > 0 { run.diagnostics.note(cutNote(log)) }
     try append(log)
     do {
         try add()
+        try store.markJournal(log)
     } catch {
         log.undo()  // the database took none of them
         throw error
     }
+}
+
+func cutNote(_ log: Journal) -> String {
+    "\(log.path): \(log.cut) bytes of a record left half written (a delivery killed, or a full disk) were cut"
 }
 
 /// What `--me-auto` found, or that it found nothing.
@@ -195,17 +198,19 @@ struct Deliver: ParsableCommand {
                 throw Exit(.usage)
             }
             try changeKeying(store, me: me, rules: addressFlags.rules)
-            try journaled(journal, run, append: { log in
-                var lines: [UInt8] = []
-                for r in records { lines += r.bytes + [0x0A] }
-                try log.append(lines)
-            }, then: {
-                let (counts, inferred) = try store.add(records: records, meAuto: meAuto)
-                if inferred != nil { run.diagnostics.note(meAutoNote(inferred, database)) }
-                if !quiet {
-                    run.diagnostics.note("\(database): \(counts.added) added, \(counts.updated) updated, \(counts.unchanged) unchanged")
-                }
-            })
+            let log = try journal.map { path in
+                let log = try Journal(path: path)
+                if log.cut > 0 { run.diagnostics.note(cutNote(log)) }
+                return log
+            }
+            let (counts, replayed, inferred) = try store.deliver(records, journal: log, meAuto: meAuto)
+            if inferred != nil { run.diagnostics.note(meAutoNote(inferred, database)) }
+            if replayed > 0, let journal {
+                run.diagnostics.note("\(journal): \(replayed) records a delivery killed before it was done had left there only were added to \(database)")
+            }
+            if !quiet {
+                run.diagnostics.note("\(database): \(counts.added) added, \(counts.updated) updated, \(counts.unchanged) unchanged")
+            }
             if stamp, let record = records.first, !writeAll(fd: 1, Delivery.stamped(message, by: record)) {
                 run.diagnostics.error("cannot write the message back: standard output failed")
                 throw Exit(.temporaryFailure)
