@@ -137,19 +137,19 @@ public final class Journal {
 }
 
 extension MailStore {
-    /// Adds records made in this process (a delivery) with their journal, so that after a kill
+    /// Adds a record made in this process (a delivery) with its journal, so that after a kill
     /// at any moment each record is in both exactly once, or in the journal only until the next
     /// delivery replays it. In one transaction: the records the journal holds past the
     /// database's mark (appended by a writer killed before it committed) are added, then
-    /// `records`; those the database did not already hold as they are are appended to the
-    /// journal, and the mark moves to its end. With `meAuto`, your addresses are inferred from
-    /// the records first when the database knows none. What was inferred: nil when nothing was
+    /// `record`, which is appended to the journal unless the database already held it as it is,
+    /// and the mark moves to the journal's end. With `meAuto`, your addresses are inferred from
+    /// the record first when the database knows none. What was inferred: nil when nothing was
     /// asked or known, "" when nothing could be.
-    public func deliver(_ records: [JSONRecord], journal: Journal?, meAuto: Bool) throws -> (counts: AddCounts, replayed: Int, inferred: String?) {
+    public func deliver(_ record: JSONRecord, journal: Journal?, meAuto: Bool) throws -> (counts: AddCounts, replayed: Int, inferred: String?) {
         var inferred: String?
         if meAuto && own.isEmpty {
             var inference = OwnAddressInference()
-            for r in records { inference.observe(r, normalizer: normalizer) }
+            inference.observe(record, normalizer: normalizer)
             inferred = try inferOwnAddresses(inference) ?? ""
             if inferred == "" { keysWithoutOwnAddresses = true }
         }
@@ -162,17 +162,13 @@ extension MailStore {
                         if let r = try? JSONRecord(line), try add(r) != .unchanged { replayed += 1 }
                     }
                 }
-                var lines: [UInt8] = []
-                for r in records {
-                    switch try add(r) {
-                    case .added: counts.added += 1
-                    case .updated: counts.updated += 1
-                    case .unchanged: counts.unchanged += 1; continue
-                    }
-                    lines += r.bytes + [0x0A]
+                switch try add(record) {
+                case .added: counts.added += 1
+                case .updated: counts.updated += 1
+                case .unchanged: counts.unchanged += 1
                 }
                 if let journal {
-                    try journal.append(lines)
+                    if counts.unchanged == 0 { try journal.append(record.bytes + [0x0A]) }
                     try setMark(journal)
                 }
             }

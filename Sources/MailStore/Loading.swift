@@ -11,6 +11,12 @@ import UnixFilter
 extension MailStore {
     public struct AddCounts {
         public var added = 0, updated = 0, unchanged = 0
+
+        public init() {}
+
+        public static func += (a: inout AddCounts, b: AddCounts) {
+            (a.added, a.updated, a.unchanged) = (a.added + b.added, a.updated + b.updated, a.unchanged + b.unchanged)
+        }
     }
 
     /// Adds the records of every input of `run`, one transaction per input.

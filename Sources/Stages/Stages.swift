@@ -62,10 +62,11 @@ public struct Delivery {
                                ("X-Newsletter", record.value("is_newsletter") == .bool(true) ? "yes" : "no")])
     }
 
-    /// The records of the messages in `fd`, each as the pipeline's programs would write it.
-    /// A message a stage cannot take fails the whole delivery: the mail system keeps it.
-    public func records(fd: Int32, name: String) throws -> [JSONRecord] {
-        var records: [JSONRecord] = []
+    /// The record of each message in `fd`, as the pipeline's programs would write it, handed to
+    /// `body` as soon as it is made, so that memory stays that of one message. A message a stage
+    /// cannot take ends the delivery there: the mail system hands the input over again (the
+    /// messages before it are then found unchanged).
+    public func forEachRecord(fd: Int32, name: String, _ body: (JSONRecord) throws -> Void) throws {
         do {
             try MailboxInput.read(fd: fd, path: name, isDirectory: false, format: nil, message: { raw in
                 var record = try JSONRecord(converter.record(for: raw).json)
@@ -74,7 +75,7 @@ public struct Delivery {
                         throw Failed(description: "\(stage.name): \(error)")
                     }
                 }
-                records.append(record)
+                try body(record)
             }, bad: { bad in
                 throw Failed(description: (bad.line.map { "line \($0): " } ?? "") + bad.message)
             })
@@ -82,6 +83,5 @@ public struct Delivery {
             if case .empty = e { throw Failed(description: "an empty message: nothing to deliver", isEmpty: true) }
             throw Failed(description: e.description)
         }
-        return records
     }
 }

@@ -186,32 +186,38 @@ struct Deliver: ParsableCommand {
                     throw Exit(.temporaryFailure)
                 }
             }
-            let records: [JSONRecord]
-            do {
-                records = try Delivery(run.diagnostics).records(fd: 0, name: "-")
-            } catch let e as Delivery.Failed {
-                run.diagnostics.error(e.description)
-                throw Exit(e.isEmpty ? .dataError : .temporaryFailure)
-            }
-            if stamp && records.count != 1 {
-                run.diagnostics.error("--stamp: standard input holds \(records.count) messages, not one")
-                throw Exit(.usage)
-            }
+            let delivery = try Delivery(run.diagnostics)
             try changeKeying(store, me: me, rules: addressFlags.rules)
             let log = try journal.map { path in
                 let log = try Journal(path: path)
                 if log.cut > 0 { run.diagnostics.note(cutNote(log)) }
                 return log
             }
-            let (counts, replayed, inferred) = try store.deliver(records, journal: log, meAuto: meAuto)
-            if inferred != nil { run.diagnostics.note(meAutoNote(inferred, database)) }
+            var counts = MailStore.AddCounts(), replayed = 0
+            var delivered: [JSONRecord] = []  // with --stamp, the one message's
+            do {
+                try delivery.forEachRecord(fd: 0, name: "-") { record in
+                    if stamp && !delivered.isEmpty {
+                        run.diagnostics.error("--stamp: standard input holds more than one message (the first was delivered)")
+                        throw Exit(.usage)
+                    }
+                    let (added, replayedNow, inferred) = try store.deliver(record, journal: log, meAuto: meAuto)
+                    if inferred != nil { run.diagnostics.note(meAutoNote(inferred, database)) }
+                    counts += added
+                    replayed += replayedNow
+                    if stamp { delivered.append(record) }
+                }
+            } catch let e as Delivery.Failed {
+                run.diagnostics.error(e.description)
+                throw Exit(e.isEmpty ? .dataError : .temporaryFailure)
+            }
             if replayed > 0, let journal {
                 run.diagnostics.note("\(journal): \(replayed) records a delivery killed before it was done had left there only were added to \(database)")
             }
             if !quiet {
                 run.diagnostics.note("\(database): \(counts.added) added, \(counts.updated) updated, \(counts.unchanged) unchanged")
             }
-            if stamp, let record = records.first, !writeAll(fd: 1, Delivery.stamped(message, by: record)) {
+            if stamp, let record = delivered.first, !writeAll(fd: 1, Delivery.stamped(message, by: record)) {
                 run.diagnostics.error("cannot write the message back: standard output failed")
                 throw Exit(.temporaryFailure)
             }
