@@ -148,7 +148,7 @@ struct Deliver: ParsableCommand {
             Standard input is one message as procmail or fetchmail hands it over (or what \
             mime-parse reads: an mbox, Gmail API lines). Each message is parsed once and \
             run through the stages `mailstore stages` lists, in that order, as their \
-            programs would; the records are appended to the journal (--journal, as add \
+            programs would; each record is appended to the journal (--journal, as add \
             --journal does) and added to the database in one transaction, or neither. \
             mailpipe-log runs this. Exit status: 0; 65 for an empty message; 75 when a \
             stage could not take a message (the mail system keeps it); the database's own \
