@@ -39,7 +39,7 @@ public final class Journal {
             guard st.st_uid == geteuid() else {
                 throw StoreError.refused(.init(path: path, reason: "the journal belongs to another user (uid \(st.st_uid)): refused, since they could read what is written in it"))
             }
-            guard st.st_mode & 0o022 == 0 else {
+            guard !PrivateFolder.othersCanWrite(st) else {
                 throw StoreError.refused(.init(path: path, reason: "others can write in the journal (mode \(String(st.st_mode & 0o7777, radix: 8))): refused; chmod go-w it"))
             }
             let locked = lockExclusively(fd, waitingAtMost: Self.lockWait)

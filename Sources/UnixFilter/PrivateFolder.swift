@@ -37,9 +37,16 @@ public enum PrivateFolder {
         guard folder.st_uid == me else {
             throw Refused(path: path, reason: "the folder belongs to another user (uid \(folder.st_uid)): refused, since they could change what is written in it")
         }
-        guard folder.st_mode & 0o022 == 0 else {
+        guard !othersCanWrite(folder) else {
             throw Refused(path: path, reason: "others can write in the folder (mode \(String(folder.st_mode & 0o7777, radix: 8))): refused; chmod go-w it")
         }
+    }
+
+    /// Whether someone besides the user can write in what `st` describes: anyone, or its group
+    /// when that is not the user's own (with a group of one's own, the umask 002 of some
+    /// systems makes folders group-writable and nobody else's).
+    public static func othersCanWrite(_ st: stat) -> Bool {
+        st.st_mode & 0o002 != 0 || (st.st_mode & 0o020 != 0 && st.st_gid != getegid())
     }
 
     /// Checks the folder a file is in.

@@ -438,3 +438,25 @@ def test_a_legacy_charset_part_read_in_part_is_not_called_invalid():
                         body=b"x" + "中".encode("big5") * 10_000)
     record = json.loads(run("mime-parse", "--no-progress", "--max-text", "1000", input=mail).stdout)
     assert record["text"] == "x" + "中" * 333 and record["defects"] == ["text_over_limit"]
+
+
+def test_a_folder_only_the_users_own_group_can_write_in_is_accepted(tmp_path):
+    """umask 002 with a group of one's own makes folders group-writable: nobody else's."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    mine.chmod(0o770)
+    assert mine.stat().st_gid == os.getegid()
+    parsed = run("mime-parse", "--no-progress", input=MESSAGES["personal"]).stdout
+    r = run("mailstore", "add", "-q", "--me", "mei@example.tw", mine / "mail.db", input=parsed)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([SITE, "--store", mine / "mail.db", tmp_path / "m.jsonl", mine / "site"], env=hook_env(tmp_path), capture_output=True)
+    assert r.returncode == 0, r.stderr
+    if os.geteuid() == 0:  # another group: refused
+        theirs = tmp_path / "theirs"
+        theirs.mkdir()
+        os.chown(theirs, 0, 65534)
+        theirs.chmod(0o770)
+        r = run("mailstore", "add", "-q", "--me", "mei@example.tw", theirs / "mail.db", input=parsed)
+        assert r.returncode == 73 and b"others can write in the folder (mode 770)" in r.stderr
+        r = subprocess.run([SITE, tmp_path / "m.jsonl", theirs], env=hook_env(tmp_path), capture_output=True)
+        assert r.returncode == 73, r.stderr
