@@ -27,13 +27,15 @@ public final class SiteWriter {
         init(_ refused: PrivateFolder.Refused) { (path, errno, refusal) = (refused.path, EACCES, refused.reason) }
     }
 
-    /// The site's folders are made (readable by the user alone) or checked: a folder another
-    /// user made or can write in is refused. Files are written in a scratch folder of this
-    /// run's inside the site and renamed into place.
+    /// The site's folders are made or checked: a folder another user made or can write in is
+    /// refused. Files are written in a scratch folder of this run's inside the site and renamed
+    /// into place.
     public init(root: String, folders: [String]) throws(WriteError) {
         self.root = root
         do throws(PrivateFolder.Refused) {
-            for dir in [root] + folders.map({ root + "/" + $0 }) { try PrivateFolder.make(dir) }
+            // readable by all as before (a web server may show the site), unless the umask says
+            // otherwise (mailpipe-site's is 077)
+            for dir in [root] + folders.map({ root + "/" + $0 }) { try PrivateFolder.make(dir, mode: 0o755) }
         } catch {
             throw WriteError(error)
         }

@@ -14,9 +14,10 @@ public enum PrivateFolder {
         public init(path: String, reason: String) { (self.path, self.reason) = (path, reason) }
     }
 
-    /// Makes `path` (mode 0700) when it is missing, then checks it as `check` does.
-    public static func make(_ path: String) throws(Refused) {
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+    /// Makes `path` (with `mode`, less the umask) when it is missing, then checks it as `check`
+    /// does.
+    public static func make(_ path: String, mode: mode_t) throws(Refused) {
+        if mkdir(path, mode) != 0 && errno != EEXIST {
             throw Refused(path: path, reason: "cannot make the folder: \(String(cString: strerror(errno)))")
         }
         try check(path)
