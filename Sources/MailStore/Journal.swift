@@ -80,29 +80,6 @@ public final class Journal {
         start = end
     }
 
-    /// Appends the bytes of `source` from its start to its end, ending with a newline; on a
-    /// failure (a full disk) what was written of them is cut again.
-    public func append(from source: Int32) throws(StoreError) {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var offset: off_t = 0
-        var last: UInt8 = 0x0A
-        do throws(StoreError) {
-            while true {
-                let n = buffer.withUnsafeMutableBytes { pread(source, $0.baseAddress!, $0.count, offset) }
-                if n < 0 && errno == EINTR { continue }
-                guard n >= 0 else { throw .journal(path, "cannot read the records: \(String(cString: strerror(errno)))") }
-                if n == 0 { break }
-                try write(buffer[..<n])
-                last = buffer[n - 1]
-                offset += off_t(n)
-            }
-            if last != 0x0A { try write([0x0A]) }
-        } catch {
-            undo()
-            throw error
-        }
-    }
-
     /// Appends `lines` (each ending with a newline); on a failure what was written is cut again.
     public func append(_ lines: [UInt8]) throws(StoreError) {
         do throws(StoreError) { try write(lines[...]) } catch {
@@ -151,7 +128,6 @@ extension MailStore {
             var inference = OwnAddressInference()
             inference.observe(record, normalizer: normalizer)
             inferred = try inferOwnAddresses(inference) ?? ""
-            if inferred == "" { keysWithoutOwnAddresses = true }
         }
         var counts = AddCounts()
         var replayed = 0
@@ -177,11 +153,6 @@ extension MailStore {
             throw error
         }
         return (counts, replayed, inferred)
-    }
-
-    /// Marks the journal as taken up to its end (after `add` of what was appended to it).
-    public func markJournal(_ journal: Journal) throws {
-        try batch { try setMark(journal) }
     }
 
     private func setMark(_ journal: Journal) throws {

@@ -9,8 +9,9 @@ import UnixFilter
 /// `mailstore add` and `mailstore history`: each input read in one batch (one transaction), a
 /// line that cannot be used reported and counted as every filter does, the rest stored.
 extension MailStore {
-    public struct AddCounts {
+    public struct AddCounts: CustomStringConvertible {
         public var added = 0, updated = 0, unchanged = 0
+        public var description: String { "\(added) added, \(updated) updated, \(unchanged) unchanged" }
 
         public init() {}
 

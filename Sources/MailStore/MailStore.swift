@@ -335,13 +335,18 @@ public final class MailStore {
     /// Messages may be stored before the user's addresses are known (the live path's first
     /// delivery may not show them): everyone in them is a participant until `setKeying` keys
     /// every message again.
-    public var keysWithoutOwnAddresses = false
+    public private(set) var keysWithoutOwnAddresses = false
 
     /// Adds the addresses the records show to be the user's (participant-hash's --me-auto),
-    /// when the database knows none: what was inferred, or nil when nothing was.
+    /// when the database knows none: what was inferred, or nil when nothing was (then everyone
+    /// is a participant until they are known: `keysWithoutOwnAddresses`).
     public func inferOwnAddresses(_ inference: OwnAddressInference) throws -> String? {
         let addresses = inference.addresses
-        guard own.isEmpty, !addresses.isEmpty else { return nil }
+        guard own.isEmpty else { return nil }
+        guard !addresses.isEmpty else {
+            keysWithoutOwnAddresses = true
+            return nil
+        }
         for a in addresses { own.add(a) }
         try batch { try setConfig("me", Self.json(own.addresses)) }
         return inference.report

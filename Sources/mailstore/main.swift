@@ -68,68 +68,32 @@ struct Add: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
+    @OptionGroup var keying: KeyingOptions
+
+    func run() throws {
+        withStore(database, access: .load, options: common) { store, run in
+            try changeKeying(store, me: keying.me, rules: keying.addressFlags.rules)
+            if keying.meAuto, store.own.isEmpty {
+                run.diagnostics.note(meAutoNote(try store.inferOwnAddresses(store.observeOwnAddresses(run)), database))
+            }
+            let counts = try store.add(run)
+            if !keying.quiet { run.diagnostics.note("\(database): \(counts)") }
+        }
+    }
+}
+
+/// Whose mail it is, for the commands that add it: remembered in the database.
+struct KeyingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Your address (repeat for each); remembered in the database.", valueName: "addr"))
     var me: [String] = []
 
-    @Flag(name: .customLong("me-auto"), help: "When the database knows none of your addresses: infer them as participant-hash --me-auto does, once.")
+    @Flag(name: .customLong("me-auto"), help: "When the database knows none of your addresses: infer them from the mail as participant-hash --me-auto does, once.")
     var meAuto = false
 
     @OptionGroup(title: "Address rules (as participant-hash takes them; remembered)") var addressFlags: AddressRuleFlags
 
     @Flag(name: .shortAndLong, help: "Say nothing when all went well.")
     var quiet = false
-
-    @Option(help: ArgumentHelp("Append the records of standard input to this journal (whole lines, under its lock) before adding them; cut again if the database does not take them.", valueName: "log"))
-    var journal: String?
-
-    func validate() throws {
-        if journal != nil && common.inputs.contains(where: { $0 != "-" }) {
-            throw ValidationError("--journal logs the records of standard input: give no input files")
-        }
-    }
-
-    func run() throws {
-        withStore(database, access: .load, options: common) { store, run in
-            try journaled(journal, store, run, append: { log in
-                let records: Int32
-                do { records = try spoolStandardInput() } catch { throw StoreError.journal(log.path, "\(error)") }
-                try log.append(from: records)
-            }, then: { try add(store, run) })
-        }
-    }
-
-    private func add(_ store: MailStore, _ run: FilterRun) throws {
-        try changeKeying(store, me: me, rules: addressFlags.rules)
-        if meAuto, store.own.isEmpty {
-            let report = try store.inferOwnAddresses(store.observeOwnAddresses(run))
-            if report == nil { store.keysWithoutOwnAddresses = true }
-            run.diagnostics.note(meAutoNote(report, database))
-        }
-        let counts = try store.add(run)
-        if !quiet {
-            run.diagnostics.note("\(database): \(counts.added) added, \(counts.updated) updated, \(counts.unchanged) unchanged")
-        }
-    }
-}
-
-/// Appends to the journal at `path` (when one is given) with `append`, then adds with `add`;
-/// what was appended is cut again when the database does not take it.
-func journaled(_ path: String?, _ store: MailStore, _ run: FilterRun, append: (Journal) throws -> Void, then add: () throws -> Void) throws {
-    guard let path else { return try add() }
-    let log = try Journal(path: path)
-    if log.cut > 0 { run.diagnostics.note(cutNote(log)) }
-    try append(log)
-    do {
-        try add()
-        try store.markJournal(log)
-    } catch {
-        log.undo()  // the database took none of them
-        throw error
-    }
-}
-
-func cutNote(_ log: Journal) -> String {
-    "\(log.path): \(log.cut) bytes of a record left half written (a delivery killed, or a full disk) were cut"
 }
 
 /// What `--me-auto` found, or that it found nothing.
@@ -148,8 +112,8 @@ struct Deliver: ParsableCommand {
             Standard input is one message as procmail or fetchmail hands it over (or what \
             mime-parse reads: an mbox, Gmail API lines). Each message is parsed once and \
             run through the stages `mailstore stages` lists, in that order, as their \
-            programs would; each record is appended to the journal (--journal, as add \
-            --journal does) and added to the database in one transaction, or neither. \
+            programs would; each record is added to the database and appended to the \
+            journal (--journal) in one transaction, or neither. \
             mailpipe-log runs this. Exit status: 0; 65 for an empty message; 75 when a \
             stage could not take a message (the mail system keeps it); the database's own \
             statuses otherwise (mailstore(1)).
@@ -158,19 +122,10 @@ struct Deliver: ParsableCommand {
     @Argument(help: ArgumentHelp("The database.", valueName: "db"))
     var database: String
 
-    @Option(help: ArgumentHelp("Append the records to this journal first (whole lines, under its lock); cut again if the database does not take them.", valueName: "log"))
+    @Option(help: ArgumentHelp("Append each record to this journal (whole lines, under its lock) as the database takes it.", valueName: "log"))
     var journal: String?
 
-    @Option(help: ArgumentHelp("Your address (repeat for each); remembered in the database.", valueName: "addr"))
-    var me: [String] = []
-
-    @Flag(name: .customLong("me-auto"), help: "When the database knows none of your addresses: infer them from the mail, once.")
-    var meAuto = false
-
-    @OptionGroup(title: "Address rules (as participant-hash takes them; remembered)") var addressFlags: AddressRuleFlags
-
-    @Flag(name: .shortAndLong, help: "Say nothing when all went well.")
-    var quiet = false
+    @OptionGroup var keying: KeyingOptions
 
     @Flag(help: "Write the message back on standard output with X-Mail-Kind and X-Newsletter (as newsletter-detect --mail stamps them), for procmail's filter recipes: one message only.")
     var stamp = false
@@ -187,10 +142,10 @@ struct Deliver: ParsableCommand {
                 }
             }
             let delivery = try Delivery(run.diagnostics)
-            try changeKeying(store, me: me, rules: addressFlags.rules)
+            try changeKeying(store, me: keying.me, rules: keying.addressFlags.rules)
             let log = try journal.map { path in
                 let log = try Journal(path: path)
-                if log.cut > 0 { run.diagnostics.note(cutNote(log)) }
+                if log.cut > 0 { run.diagnostics.note("\(path): \(log.cut) bytes of a record left half written (a delivery killed, or a full disk) were cut") }
                 return log
             }
             var counts = MailStore.AddCounts(), replayed = 0
@@ -201,7 +156,7 @@ struct Deliver: ParsableCommand {
                         run.diagnostics.error("--stamp: standard input holds more than one message (the first was delivered)")
                         throw Exit(.usage)
                     }
-                    let (added, replayedNow, inferred) = try store.deliver(record, journal: log, meAuto: meAuto)
+                    let (added, replayedNow, inferred) = try store.deliver(record, journal: log, meAuto: keying.meAuto)
                     if inferred != nil { run.diagnostics.note(meAutoNote(inferred, database)) }
                     counts += added
                     replayed += replayedNow
@@ -214,9 +169,7 @@ struct Deliver: ParsableCommand {
             if replayed > 0, let journal {
                 run.diagnostics.note("\(journal): \(replayed) records a delivery killed before it was done had left there only were added to \(database)")
             }
-            if !quiet {
-                run.diagnostics.note("\(database): \(counts.added) added, \(counts.updated) updated, \(counts.unchanged) unchanged")
-            }
+            if !keying.quiet { run.diagnostics.note("\(database): \(counts)") }
             if stamp, let record = delivered.first, !writeAll(fd: 1, Delivery.stamped(message, by: record)) {
                 run.diagnostics.error("cannot write the message back: standard output failed")
                 throw Exit(.temporaryFailure)

@@ -89,19 +89,6 @@ def test_an_empty_message_is_65_and_a_journal_is_untouched(tmp_path):
     assert not log.exists() or log.read_bytes() == b""
 
 
-def test_add_with_a_journal_appends_whole_records_and_cuts_them_again_when_the_database_refuses(tmp_path):
-    records = pipeline(SAMPLE.read_bytes())
-    log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
-    log.write_bytes(b'{"id":"half')  # a record an earlier writer left unfinished
-    r = run("mailstore", "add", "-q", "--me", "mei@example.tw", "--journal", log, db, input=records)
-    assert r.returncode == 0 and b"11 bytes of a record left half written" in r.stderr
-    assert log.read_bytes() == records
-    # --strict: a bad line undoes the input's transaction, and the journal's lines with it
-    more = records.replace(b'"id":"', b'"id":"again-') + b"not a record\n"
-    r = run("mailstore", "add", "-q", "--strict", "--journal", log, db, input=more)
-    assert r.returncode == 65 and log.read_bytes() == records
-
-
 def test_stamp_writes_the_message_back_with_its_kind_from_the_record(tmp_path):
     forged = (b"From alex@example.com Mon Mar  2 01:14:58 2026\nFrom: Alex <alex@example.com>\nTo: mei@example.tw\n"
               b"X-Newsletter: yes\nSubject: Dinner?\nDate: Mon, 2 Mar 2026 09:14:58 +0800\nMessage-ID: <d1@example.com>\n\nFree on Friday?\n")
