@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "JSONLines", "Parcels", "SQLite", "UnixFilter", "UTF8Text"]),
 
-        .target(name: "Stages", dependencies: ["BodyText", "Conversations", "Events", "JSONLines", "MailKind", "MailParse", "Parcels", "Sanitize", "UnixFilter"]),
+        .target(name: "Stages", dependencies: ["BodyText", "Events", "JSONLines", "MailKind", "MailParse", "Parcels", "Sanitize", "UnixFilter"]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
         .executableTarget(name: "html-sanitize", dependencies: ["Sanitize", "UnixFilter"]),

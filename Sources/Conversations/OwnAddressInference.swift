@@ -58,35 +58,3 @@ public struct OwnAddressInference {
         }.joined(separator: ", ")
     }
 }
-
-/// Copies standard input to an unlinked temporary file and puts that file on descriptor 0,
-/// so that standard input can be read twice. Returns a second descriptor for the first pass.
-public func spoolStandardInput() throws -> Int32 {
-    var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/participant-hash-XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard fd >= 0 else { throw SpoolError(errno: errno) }
-    template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
-    while true {
-        let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
-        if n < 0 && errno == EINTR { continue }
-        if n < 0 { throw SpoolError(errno: errno) }
-        if n == 0 { break }
-        var written = 0
-        while written < n {
-            let w = buffer.withUnsafeBytes { write(fd, $0.baseAddress! + written, n - written) }
-            if w < 0 && errno == EINTR { continue }
-            if w < 0 { throw SpoolError(errno: errno) }
-            written += w
-        }
-    }
-    guard dup2(fd, 0) >= 0 else { throw SpoolError(errno: errno) }
-    lseek(0, 0, SEEK_SET)
-    lseek(fd, 0, SEEK_SET)
-    return fd  // shares the offset with 0: the first pass rewinds when done
-}
-
-struct SpoolError: Error, CustomStringConvertible {
-    var errno: Int32
-    var description: String { "cannot keep standard input for --me-auto: " + String(cString: strerror(errno)) }
-}

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import BodyText
-import Conversations
 import Events
 import JSONLines
 import MailKind
