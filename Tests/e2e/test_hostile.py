@@ -460,3 +460,17 @@ def test_a_folder_only_the_users_own_group_can_write_in_is_accepted(tmp_path):
         assert r.returncode == 73 and b"others can write in the folder (mode 770)" in r.stderr
         r = subprocess.run([SITE, tmp_path / "m.jsonl", theirs], env=hook_env(tmp_path), capture_output=True)
         assert r.returncode == 73, r.stderr
+
+
+def test_the_site_chat_render_makes_is_readable_as_before_and_mailpipe_sites_is_private(tmp_path):
+    """The folder checks refuse what others can write in, not what they can read: a site a web
+    server shows stays readable (0755 less the umask); mailpipe-site's umask 077 keeps its own."""
+    log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
+    assert mailpipe_log(log, input=numbered(1), env=hook_env(tmp_path, MAILPIPE_STORE=str(db))).returncode == 0
+    r = subprocess.run(["sh", "-c", 'umask 022 && exec "$@"', "sh", ROOT / ".build/release/chat-render", "--no-progress",
+                        "--store", db, "--out", tmp_path / "public"], capture_output=True)
+    assert r.returncode == 0, r.stderr
+    assert {oct(p.stat().st_mode & 0o777) for p in [tmp_path / "public", tmp_path / "public" / "c"]} == {"0o755"}
+    r = subprocess.run([SITE, "--store", db, log, tmp_path / "private"], env=hook_env(tmp_path), capture_output=True)
+    assert r.returncode == 0, r.stderr
+    assert oct((tmp_path / "private").stat().st_mode & 0o777) == "0o700"
