@@ -22,14 +22,11 @@ from collections import Counter, defaultdict
 NOW = "2026-06-01T00:00:00Z"
 
 
-def stages(me):
-    # (tool, arguments, whether its output feeds the next stage)
-    return [
-        ("event-extract", [], True),
-        ("html-sanitize", [], True),
-        ("text-extract", [], True),
-        ("newsletter-detect", [], True),
-        ("carrier-detect", [], True),
+def stages(new_bin, me):
+    """(tool, arguments, whether its output feeds the next stage): the per-message stages in the
+    order the new build declares them (`mailstore stages`), then the grouping."""
+    declared = subprocess.run([os.path.join(new_bin, "mailstore"), "stages"], check=True, capture_output=True, text=True).stdout.split()
+    return [(tool, [], True) for tool in declared] + [
         ("participant-hash", ["--me", me], True),
         ("conversation-group", ["--now", NOW], False),
         ("event-group", [], False),
@@ -119,7 +116,7 @@ def main():
         print("mime-parse")
         print("\n".join(compare(outputs["old"], outputs["new"], options.samples)))
         os.replace(outputs["new"], records)
-        for tool, args, feeds in stages(options.me):
+        for tool, args, feeds in stages(options.new_bin, options.me):
             old_binary = os.path.join(options.old_bin, tool)
             if not os.access(old_binary, os.X_OK):
                 print(f"{tool}: not in the old build; skipped")

@@ -42,7 +42,8 @@ BIN = ROOT / os.environ.get("MAILPIPE_BIN", ".build/release")  # an absolute pat
 DATA = ROOT / ".bench-data"
 COUNT = {"50m": 2465, "200m": 9860, "1g": 48000}  # lib.sh's sizes, and 4x 50m
 SMALL = COUNT["200m"]  # the smaller store of part 2: the mailbox's first 9,860 messages (gen_mbox.py writes prefixes)
-FILTERS = ["event-extract", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect"]
+# the per-message stages in the order the build declares them
+FILTERS = subprocess.run([BIN / "mailstore", "stages"], capture_output=True, text=True).stdout.split() if (BIN / "mailstore").exists() else []
 NEW_MESSAGES = 30
 # notmuch and mu find Chinese and Japanese inside sentences only with Xapian's n-grams, as a CJK user would set
 PEER_ENV = dict(os.environ, XAPIAN_CJK_NGRAM="1", TZ="UTC")

@@ -18,7 +18,7 @@ import pytest
 from conftest import BIN, ENV, SAMPLE, parcel_stories, records, run
 
 NOW = "2026-03-09T00:00:00Z"
-STAGES = ["event-extract", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect"]
+STAGES = run("mailstore", "stages").stdout.decode().split()  # the order the pipeline declares
 
 
 def pipeline_records(mbox, me=None):
