@@ -82,15 +82,12 @@ public final class Journal {
 
     /// Appends `lines` (each ending with a newline); on a failure what was written is cut again.
     public func append(_ lines: [UInt8]) throws(StoreError) {
-        do throws(StoreError) { try write(lines[...]) } catch {
+        guard writeAll(fd: fd, lines) else {
+            let failure = StoreError.journal(path, String(cString: strerror(errno)))
             undo()
-            throw error
+            throw failure
         }
-    }
-
-    private func write(_ bytes: ArraySlice<UInt8>) throws(StoreError) {
-        guard writeAll(fd: fd, Array(bytes)) else { throw .journal(path, String(cString: strerror(errno))) }
-        size += off_t(bytes.count)
+        size += off_t(lines.count)
     }
 
     /// Cuts what this run appended (the store did not take it), so that the two agree.
