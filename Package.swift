@@ -77,7 +77,7 @@ let package = Package(
         .executableTarget(name: "event-extract", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "event-group", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "parcel-group", dependencies: ["ParcelOptions", "Parcels", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "mailstore", dependencies: ["MailStore", "Conversations", "Events", "JSONLines", "ParcelOptions", "Stages", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "mailstore", dependencies: ["ChatSite", "MailStore", "Conversations", "Events", "JSONLines", "ParcelOptions", "Stages", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "MailStore", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),

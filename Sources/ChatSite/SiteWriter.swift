@@ -122,6 +122,9 @@ public final class SiteWriter {
         Self.removeScratch(queue.scratch)
     }
 
+    /// Removes this run's scratch folder, once its files are written.
+    func removeScratchFolder() { Self.removeScratch(queue.scratch) }
+
     /// Waits until every file is written; the names of those written since the last time.
     func finishWriting() throws(WriteError) -> [String] {
         queue.finish()

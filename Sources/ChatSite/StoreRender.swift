@@ -23,6 +23,24 @@ extension ChatRender {
     /// What sites of earlier versions kept beside their pages.
     static let formerStateFiles = [".mailstore-render", ".mailstore-lists"]
 
+    /// Renders the database at `path`, taking turns with the other runs on the site
+    /// (SiteTurns): without `waiting`, a run that finds another rendering leaves the site due
+    /// to it and returns at once; with `background`, its turn goes on in a process of its own
+    /// (SiteTurns.leaveForBackground). Returns whether this run rendered.
+    @discardableResult
+    public func run(storeAt path: String, waiting: Bool, background: Bool = false, _ run: FilterRun) throws -> Bool {
+        try Self.endingOnWriteError(run) {
+            try SiteTurns.take(site: out, waiting: waiting, taken: { if background { try SiteTurns.leaveForBackground(site: out) } }) {
+                let database: MailStore
+                do { database = try MailStore(path: path, access: .read) } catch let e as StoreError {
+                    run.diagnostics.error(e.description)
+                    throw Exit(e.status)
+                }
+                try self.run(store: database, run)
+            }
+        }
+    }
+
     public func run(store: MailStore, _ run: FilterRun) throws {
         guard let clock = LocalClock(zone: zone) else { throw Exit(.usage) }
         let site = try Self.endingOnWriteError(run) { try SiteWriter(root: out, folders: ["c", "m"]) }
@@ -339,5 +357,6 @@ struct StoreRender {
         try state.remove(files: gone)
         try state.add(files: written)
         for name in formerLists { unlink(site.root + "/" + name) }
+        site.removeScratchFolder()
     }
 }

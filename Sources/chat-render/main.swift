@@ -36,6 +36,12 @@ struct ChatRenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The folder to write the site into (made if missing).", valueName: "dir"))
     var out: String
 
+    @Flag(help: "With --store: when another run is rendering the site, leave it due to that run (which renders again before it stops) and return at once, instead of waiting for its turn.")
+    var takeTurns = false
+
+    @Flag(help: "With --store: render in a process of its own once the site's turn comes, returning at once (for hooks); its errors are appended to the site's .mailpipe-site.log.")
+    var background = false
+
     @Option(help: ArgumentHelp("The IANA time zone times are shown in (default: TZ, else the system's).", valueName: "zone"))
     var zone: String?
 
@@ -62,6 +68,7 @@ struct ChatRenderCommand: ParsableCommand {
         if (conversations == nil) == (store == nil) { throw ValidationError("give --conversations and the message files, or --store") }
         if store != nil && !common.inputs.isEmpty { throw ValidationError("--store renders the database: give no message files") }
         if store != nil && parcels != nil { throw ValidationError("--store has its parcels: give no --parcels") }
+        if store == nil && (takeTurns || background) { throw ValidationError("--take-turns and --background: only with --store") }
     }
 
     func run() throws {
@@ -81,14 +88,7 @@ struct ChatRenderCommand: ParsableCommand {
             }
         }
         if let store {
-            FilterRun.main(program: "chat-render", options: common) { run in
-                let database: MailStore
-                do { database = try MailStore(path: store, access: .read) } catch let e as StoreError {
-                    run.diagnostics.error(e.description)
-                    throw Exit(e.status)
-                }
-                try tool.run(store: database, run)
-            }
+            FilterRun.main(program: "chat-render", options: common) { try tool.run(storeAt: store, waiting: !takeTurns, background: background, $0) }
         }
         FilterRun.main(program: "chat-render", options: common) { try tool.run($0) }
     }

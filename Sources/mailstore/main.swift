@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChatSite
 import Conversations
 import Events
 import JSONLines
@@ -130,7 +131,19 @@ struct Deliver: ParsableCommand {
     @Flag(help: "Write the message back on standard output with X-Mail-Kind and X-Newsletter (as newsletter-detect --mail stamps them), for procmail's filter recipes: one message only.")
     var stamp = false
 
+    @Option(help: ArgumentHelp("Then bring chat-render's site in this folder up to date (as `chat-render --store DB --take-turns` does): the delivery stands whatever happens to the pages.", valueName: "dir"))
+    var site: String?
+
+    @Option(help: ArgumentHelp("With --site: the IANA time zone times are shown in (default: TZ, else the system's).", valueName: "zone"))
+    var zone: String?
+
     @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if let zone, !EventGroup.isKnownZone(zone) { throw ValidationError("--zone: unknown time zone '\(zone)'") }
+        if site?.isEmpty == true { throw ValidationError("--site: give a folder") }
+        if zone != nil && site == nil { throw ValidationError("--zone: only with --site") }
+    }
 
     func run() throws {
         withStore(database, access: .load, options: output.common) { store, run in
@@ -174,6 +187,20 @@ struct Deliver: ParsableCommand {
                 run.diagnostics.error("cannot write the message back: standard output failed")
                 throw Exit(.temporaryFailure)
             }
+            if let site {
+                try store.close()  // a database this delivery made appears at its close
+                render(site, run)
+            }
+        }
+    }
+
+    /// The pages, once the mail is in: what goes wrong is said, and the delivery stands.
+    private func render(_ site: String, _ run: FilterRun) {
+        var render = ChatRender()
+        render.out = site
+        render.zone = zone ?? EventGroup.systemZone()
+        do { try render.run(storeAt: database, waiting: false, run) } catch {
+            run.diagnostics.note("\(site): the pages are not up to date; the mail is delivered")
         }
     }
 }

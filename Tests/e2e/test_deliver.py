@@ -1,10 +1,13 @@
 """mailstore deliver: one delivery in one process (the message parsed once, the declared stages
 run in it, the journal and the database written), as mailpipe-log runs it (issue 42's first step)."""
+import fcntl
 import json
+import re
 import sqlite3
 import subprocess
+import time
 
-from conftest import SAMPLE, need_shared, run
+from conftest import BIN, ROOT, SAMPLE, need_shared, run
 from test_procmail import hook_env, mailpipe_log
 
 
@@ -99,3 +102,84 @@ def test_stamp_writes_the_message_back_with_its_kind_from_the_record(tmp_path):
         b"Message-ID: <d1@example.com>\n", b"Message-ID: <d1@example.com>\nX-Mail-Kind: %s\nX-Newsletter: no\n" % record["mail_kind"].encode())
     r, _, _ = deliver(tmp_path, SAMPLE.read_bytes(), "--stamp")
     assert r.returncode == 64 and b"--stamp: standard input holds more than one message (the first was delivered)" in r.stderr
+
+
+# The pages in the delivering process (mailstore deliver --site, mailpipe-log --site)
+
+def personal(k):
+    return (f"From: Alex Rivera <alex@example.com>\nTo: mei@example.tw\nSubject: Dinner {k}\n"
+            f"Date: Mon, 2 Mar 2026 09:{k:02d}:00 +0800\nMessage-ID: <p{k}@example.com>\n\nAre you free on Friday?\n").encode()
+
+
+def shown_on_pages(site):
+    return sorted(i for page in (site / "c").glob("*.html") for i in re.findall(r'data-message-id="([^"]*)"', page.read_text()))
+
+
+def test_a_burst_of_deliveries_with_a_site_has_every_message_on_the_pages_once_they_return(tmp_path):
+    """20 deliveries at once, each rendering in its own process: those that find another
+    rendering leave it to that one, which renders again before it returns, so the pages hold
+    every message as soon as the last delivery is done, with no render left running."""
+    log, db, site = tmp_path / "m.jsonl", tmp_path / "mail.db", tmp_path / "site"
+    env = hook_env(tmp_path)
+    command = [str(ROOT / "pipelines" / "mailpipe-log"), "--me", "mei@example.tw", "--store", str(db),
+               "--site", str(site), "--zone", "Asia/Taipei", str(log)]
+    deliveries = [subprocess.Popen(command, stdin=subprocess.PIPE, stderr=subprocess.PIPE, env=env) for _ in range(20)]
+    for k, d in enumerate(deliveries):
+        d.stdin.write(personal(k))
+        d.stdin.close()
+    for d in deliveries:
+        assert d.wait() == 0, d.stderr.read()
+        assert d.stderr.read() == b""
+    assert shown_on_pages(site) == sorted(f"p{k}@example.com" for k in range(20))
+    assert not (site / ".mailpipe-site.due").exists()
+
+
+def test_the_site_from_a_delivery_is_the_one_chat_render_makes_of_the_store(tmp_path):
+    r, _, db = deliver(tmp_path, SAMPLE.read_bytes(), "--site", tmp_path / "site", "--zone", "Asia/Taipei")
+    assert r.returncode == 0, r.stderr
+    again = run("chat-render", "--no-progress", "--zone", "Asia/Taipei", "--store", db, "--out", tmp_path / "again")
+    assert again.returncode == 0, again.stderr
+    pages = lambda root: {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*.html")}
+    assert pages(tmp_path / "site") == pages(tmp_path / "again") and len(pages(tmp_path / "site")) > 5
+
+
+def test_a_site_that_cannot_be_written_leaves_the_delivery_done(tmp_path):
+    r, log, db = deliver(tmp_path, personal(1), "--site", "/proc/mailpipe/site")
+    assert r.returncode == 0
+    assert b"/proc/mailpipe/site: the pages are not up to date; the mail is delivered" in r.stderr
+    assert [json.loads(line)["id"] for line in log.read_bytes().splitlines()] == ["p1@example.com"]
+    bad = run("mailstore", "deliver", "--zone", "Asia/Taipei", tmp_path / "mail.db", input=personal(2))
+    assert bad.returncode == 64 and b"--zone: only with --site" in bad.stderr
+
+
+def test_chat_render_taking_turns_leaves_a_busy_site_due_and_otherwise_waits_its_turn(tmp_path):
+    r, _, db = deliver(tmp_path, personal(1), "--site", tmp_path / "site")
+    assert r.returncode == 0, r.stderr
+    site = tmp_path / "site"
+    render = [BIN / "chat-render", "--no-progress", "--store", db, "--out", site]
+    assert run("mailstore", "deliver", "-q", "--me-auto", db, input=personal(2)).returncode == 0
+    with open(site / ".mailpipe-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        busy = subprocess.run(render + ["--take-turns"], capture_output=True, timeout=30)
+        assert busy.returncode == 0 and (site / ".mailpipe-site.due").exists()
+        assert shown_on_pages(site) == ["p1@example.com"]
+        waiting = subprocess.Popen(render, stderr=subprocess.PIPE)
+        time.sleep(0.3)
+        assert waiting.poll() is None, "a run without --take-turns waits for the turn"
+    assert waiting.wait(timeout=60) == 0, waiting.stderr.read()
+    assert shown_on_pages(site) == ["p1@example.com", "p2@example.com"] and not (site / ".mailpipe-site.due").exists()
+
+
+def test_chat_render_in_the_background_returns_at_once_and_renders_in_a_process_of_its_own(tmp_path):
+    r, _, db = deliver(tmp_path, personal(1))
+    site = tmp_path / "site"
+    bg = subprocess.run([BIN / "chat-render", "--no-progress", "--background", "--take-turns", "--store", db, "--out", site],
+                        capture_output=True, timeout=30)
+    assert bg.returncode == 0 and bg.stderr == b""
+    for _ in range(300):
+        if (site / "index.html").exists() and not (site / ".mailpipe-site.due").exists():
+            subprocess.run(["flock", str(site / ".mailpipe-site.lock"), "true"], check=True, timeout=60)
+            break
+        time.sleep(0.1)
+    assert shown_on_pages(site) == ["p1@example.com"]
+    assert (site / ".mailpipe-site.log").read_bytes() == b""
