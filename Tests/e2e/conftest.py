@@ -31,7 +31,7 @@ def need_shared(path):
     where = f"../shared/{path.relative_to(SHARED)}"
     if REQUIRE_SHARED:
         pytest.fail(f"{where} is missing, and MAILPIPE_REQUIRE_SHARED=1 requires every external corpus")
-    pytest.skip(f"{SHARED_MISSING} {where} (a folder named shared beside the checkout; see README)")
+    pytest.skip(f"{SHARED_MISSING} {where} (a folder named shared beside the checkout; see docs/testing.md)")
 
 
 def parcel_stories(tmp_path, messages, seed, rate, me=None):
@@ -80,7 +80,7 @@ def pytest_terminal_summary(terminalreporter, config):
     ran = {r.nodeid for kind in ("passed", "failed", "error", "xfailed", "xpassed") for r in stats.get(kind, [])} - set(skipped)
     write = terminalreporter.write_line
     if missing:
-        write(f"Skipped for want of the external corpora at {SHARED} (optional; README, Two commands, says how to add them):")
+        write(f"Skipped for want of the external corpora at {SHARED} (optional; docs/testing.md says how to add them):")
         width = max(map(len, missing))
         for where, count in sorted(missing.items()):
             write(f"  {where:<{width}}  {count:3} test{'s' if count > 1 else ''}")
