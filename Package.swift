@@ -89,7 +89,7 @@ let package = Package(
         .testTarget(name: "UnixFilterTests", dependencies: ["UnixFilter"]),
         .testTarget(name: "MailParseTests", dependencies: ["MailParse"]),
         .testTarget(name: "MailKindTests", dependencies: ["MailKind", "JSONLines"]),
-        .testTarget(name: "ParcelsTests", dependencies: ["Parcels", "JSONLines"]),
+        .testTarget(name: "ParcelsTests", dependencies: ["Parcels", "JSONLines", "UnicodeServices"]),
         .testTarget(name: "ConversationsTests", dependencies: ["Conversations", "JSONLines", "UTF8Text"]),
         .testTarget(name: "BodyTextTests", dependencies: ["BodyText", "JSONLines", "UnicodeServices"]),
         .testTarget(name: "SanitizeTests", dependencies: ["Sanitize"]),

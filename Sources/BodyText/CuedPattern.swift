@@ -62,9 +62,9 @@ struct CuedPattern {
         lazy var icu = try! TextPattern(source, caseInsensitive: true)  // the lists were checked when loaded
         lazy var folded = FoldedMatcher(pattern: source)
 
-        init(_ source: String, cues index: inout CueIndex.Builder) {
+        init(_ source: String, cues: LiteralCues?, index: inout CueIndex.Builder) {
             self.source = source
-            cues = LiteralCues(pattern: source)
+            self.cues = cues
             cueGroups = cues.map { index.add($0) } ?? []
         }
 
@@ -83,15 +83,17 @@ struct CuedPattern {
         }
     }
 
-    init(_ list: [String], cues: inout CueIndex.Builder) {
-        let pattern = list.isEmpty ? "(?!)" : "(?:" + list.map { "(?:\($0))" }.joined(separator: "|") + ")"
-        self.init(pattern, alternatives: list, cues: &cues)
+    init(_ list: [String], cues index: inout CueIndex.Builder) {
+        source = list.isEmpty ? "(?!)" : "(?:" + list.map { "(?:\($0))" }.joined(separator: "|") + ")"
+        let cues = LiteralCues.ofAlternatives(list)
+        whole = Alternative(source, cues: cues.whole, index: &index)
+        alternatives = zip(list, cues.each).map { Alternative($0, cues: $1, index: &index) }
     }
 
-    init(_ pattern: String, alternatives: [String]? = nil, cues: inout CueIndex.Builder) {
+    init(_ pattern: String, cues index: inout CueIndex.Builder) {
         source = pattern
-        whole = Alternative(pattern, cues: &cues)
-        self.alternatives = alternatives.map { $0.map { Alternative($0, cues: &cues) } } ?? [whole]
+        whole = Alternative(pattern, cues: LiteralCues(pattern: pattern), index: &index)
+        alternatives = [whole]
     }
 
     func mayMatch(_ t: PatternText) -> Bool { whole.mayMatch(t) }

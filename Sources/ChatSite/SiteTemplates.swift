@@ -4,13 +4,13 @@ import Glibc
 import Hashing
 import UnixFilter
 
-public enum PageField: Int, CaseIterable { case title, root, csp, nav, content }
-public enum ItemField: Int, CaseIterable { case href, avatar, initials, title, sender, snippet, date, datetime, unread, count }
-public enum BubbleField: Int, CaseIterable {
+public enum PageField: String, CaseIterable { case title, root, csp, nav, content }
+public enum ItemField: String, CaseIterable { case href, avatar, initials, title, sender, snippet, date, datetime, unread, count }
+public enum BubbleField: String, CaseIterable {
     case anchor, message_id, side, sender, subject, forwarded, text, lang, preview, folded, folded_label, attachments, cards, time, datetime, unread, notes
 }
-public enum ParcelField: Int, CaseIterable { case carrier, number, url, store, deadline, code, conversation, conversation_href, status, status_class, expected }
-public enum EventField: Int, CaseIterable { case summary, when, datetime, location, url, status, cancelled, repeats, conversation, conversation_href }
+public enum ParcelField: String, CaseIterable { case carrier, number, url, store, deadline, code, conversation, conversation_href, status, status_class, expected }
+public enum EventField: String, CaseIterable { case summary, when, datetime, location, url, status, cancelled, repeats, conversation, conversation_href }
 
 /// The look of the site: five templates and a stylesheet. Built in; a folder given with
 /// --templates replaces those of them it holds, by file name.

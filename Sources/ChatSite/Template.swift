@@ -7,7 +7,7 @@
 ///
 /// A template names only fields its kind has (`Field`'s cases); an unknown one is an error when
 /// the template is read, not an empty hole in every page.
-public struct Template<Field: CaseIterable & RawRepresentable<Int>>: Sendable {
+public struct Template<Field: CaseIterable & RawRepresentable<String> & Equatable>: Sendable where Field.AllCases == [Field] {
     enum Node: Sendable {
         case text([UInt8])
         case field(Int, raw: Bool)
@@ -22,7 +22,9 @@ public struct Template<Field: CaseIterable & RawRepresentable<Int>>: Sendable {
 
     public init(name: String, text: [UInt8]) throws(SyntaxError) {
         var index: [String: Int] = [:]
-        for f in Field.allCases { index["\(f)"] = f.rawValue }
+        // by raw value: naming a case by interpolation would cost a start of chat-render
+        // dynamic casts (a scan of every conformance in the program)
+        for (k, f) in Field.allCases.enumerated() { index[f.rawValue] = k }
         var stack: [(name: String, field: Int, inverted: Bool, nodes: [Node])] = [("", 0, false, [])]
         var i = 0, textStart = 0
         func line(_ at: Int) -> Int { text[..<at].reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) } }
@@ -40,7 +42,7 @@ public struct Template<Field: CaseIterable & RawRepresentable<Int>>: Sendable {
             let sigil = raw ? nil : tag.first.flatMap { "#^/".contains($0) ? $0 : nil }
             let fieldName = sigil == nil ? tag : String(tag.dropFirst())
             guard let field = index[fieldName] else {
-                throw fail("unknown field '\(fieldName)' (this template has \(Field.allCases.map { "\($0)" }.joined(separator: ", ")))", at: i)
+                throw fail("unknown field '\(fieldName)' (this template has \(Field.allCases.map(\.rawValue).joined(separator: ", ")))", at: i)
             }
             switch sigil {
             case "#", "^": stack.append((fieldName, field, sigil == "^", []))
@@ -67,7 +69,7 @@ public struct Template<Field: CaseIterable & RawRepresentable<Int>>: Sendable {
         return nil
     }
 
-    /// Fields by `Field.rawValue`; a missing one is empty.
+    /// Fields by their place in `Field.allCases`; a missing one is empty.
     public func render(_ fields: [[UInt8]], into out: inout [UInt8]) {
         Self.render(nodes, fields, into: &out)
     }
@@ -87,12 +89,13 @@ public struct Template<Field: CaseIterable & RawRepresentable<Int>>: Sendable {
 }
 
 /// The values of one template's fields, set by name.
-public struct Fields<Field: CaseIterable & RawRepresentable<Int>> {
+public struct Fields<Field: CaseIterable & RawRepresentable<String> & Equatable> where Field.AllCases == [Field] {
     public private(set) var values: [[UInt8]] = Array(repeating: [], count: Field.allCases.count)
     public init() {}
+    @inline(__always) private static func place(_ f: Field) -> Int { Field.allCases.firstIndex(of: f)! }
     public subscript(_ f: Field) -> [UInt8] {
-        get { values[f.rawValue] }
-        set { values[f.rawValue] = newValue }
+        get { values[Self.place(f)] }
+        set { values[Self.place(f)] = newValue }
     }
-    public mutating func set(_ f: Field, _ text: String?) { values[f.rawValue] = Array((text ?? "").utf8) }
+    public mutating func set(_ f: Field, _ text: String?) { values[Self.place(f)] = Array((text ?? "").utf8) }
 }

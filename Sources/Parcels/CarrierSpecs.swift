@@ -12,8 +12,9 @@ final class TrackingFormat {
     let search: TextPattern
     /// The same, anchored, to read the groups of a number with its whitespace removed.
     let verify: TextPattern
-    let serialGroup: Int?
-    let checkGroup: Int?
+    /// Read when first needed: a built-in pattern is compiled when first used.
+    private(set) lazy var serialGroup = verify.group(named: "SerialNumber")
+    private(set) lazy var checkGroup = verify.group(named: "CheckDigit")
     let checksum: Checksum?
     /// `serial_number_format.prepend_if`: when the serial matches, the content goes first.
     let prepend: (pattern: TextPattern, content: String)?
@@ -39,7 +40,12 @@ final class TrackingFormat {
         }
     }
 
-    init(carrier: String, spec: JSONValue) throws(CarrierSpecs.SpecError) {
+    /// `checking`: each pattern compiled at once, so a mistake in a user's file is said;
+    /// the built-in ones are compiled when first used.
+    init(carrier: String, spec: JSONValue, checking: Bool = true) throws(CarrierSpecs.SpecError) {
+        func pattern(_ source: String) throws(TextPattern.SyntaxError) -> TextPattern {
+            checking ? try TextPattern(source) : TextPattern(known: source)
+        }
         self.carrier = carrier
         name = spec["name"]?.stringValue ?? carrier
         id = spec["id"]?.stringValue ?? name
@@ -50,15 +56,13 @@ final class TrackingFormat {
         default: throw .init("\(carrier): format '\(name)' has no regex")
         }
         do {
-            search = try TextPattern(regex)
-            verify = try TextPattern("^(?:" + regex + ")$")
+            search = try pattern(regex)
+            verify = try pattern("^(?:" + regex + ")$")
         } catch {
             throw .init("\(carrier): format '\(name)': \(error)")
         }
         minimumLength = minimumMatchLength(regex) ?? 0
         minimumDigits = minimumDigitCount(regex) ?? 0
-        serialGroup = verify.group(named: "SerialNumber")
-        checkGroup = verify.group(named: "CheckDigit")
         let validation = spec["validation"]
         if let c = validation?["checksum"], case .object = c {
             checksum = try Self.checksum(c, carrier: carrier)
@@ -66,8 +70,8 @@ final class TrackingFormat {
             checksum = nil
         }
         if let p = validation?["serial_number_format"]?["prepend_if"],
-           let pattern = p["matches_regex"]?.stringValue, let content = p["content"]?.stringValue {
-            do { prepend = (try TextPattern(pattern), content) } catch { throw .init("\(carrier): \(error)") }
+           let source = p["matches_regex"]?.stringValue, let content = p["content"]?.stringValue {
+            do { prepend = (try pattern(source), content) } catch { throw .init("\(carrier): \(error)") }
         } else {
             prepend = nil
         }
@@ -83,7 +87,7 @@ final class TrackingFormat {
             for entry in item["lookup"]?.arrayValue ?? [] {
                 if let m = entry["matches"]?.stringValue { exact.insert(m) }
                 if let r = entry["matches_regex"]?.stringValue {
-                    do { patterns.append(try TextPattern(r)) } catch { throw .init("\(carrier): \(error)") }
+                    do { patterns.append(try pattern(r)) } catch { throw .init("\(carrier): \(error)") }
                 }
             }
             required.append(Lookup(name: lname, group: group, exact: exact, patterns: patterns))
@@ -168,7 +172,7 @@ public final class CarrierSpecs: ExtensibleData {
     public static func builtIn() -> CarrierSpecs {
         let specs = CarrierSpecs()
         do {
-            for file in PackageResources.allFiles { try specs.add(json: file) }
+            for file in PackageResources.allFiles { try specs.add(json: file, checking: false) }
         } catch {
             fatalError("built-in carrier data: \(error)")
         }
@@ -177,19 +181,23 @@ public final class CarrierSpecs: ExtensibleData {
 
     /// Adds one file: a courier spec (`courier_code`, `tracking_numbers`), a list of them
     /// (`couriers` as an array), or context (`labels`, `not_labels`, `own_mail_labels`, `couriers` as an object).
-    public func add(json: [UInt8]) throws(SpecError) {
+    public func add(json: [UInt8]) throws(SpecError) { try add(json: json, checking: true) }
+
+    /// `checking: false` for the built-in files: their patterns are compiled when first used
+    /// (a test compiles them all).
+    func add(json: [UInt8], checking: Bool) throws(SpecError) {
         let root: JSONValue
         do { root = try JSONValue.parse(json) } catch { throw .init(error.description) }
         guard case .object(let members) = root else { throw .init("expected a JSON object") }
         if root["courier_code"] != nil {
-            try addCourier(root)
+            try addCourier(root, checking: checking)
             return
         }
         for (key, value) in members {
             switch (key, value) {
             case ("comment", _): break
             case ("couriers", .array(let couriers)):
-                for c in couriers { try addCourier(c) }
+                for c in couriers { try addCourier(c, checking: checking) }
             case ("couriers", .object(let contexts)):
                 for (code, context) in contexts { try addContext(code, context) }
             case ("labels", .array(let items)): labels += items.compactMap(\.stringValue).map(ASCII.lowercased)
@@ -219,10 +227,10 @@ public final class CarrierSpecs: ExtensibleData {
         }
     }
 
-    private func addCourier(_ courier: JSONValue) throws(SpecError) {
+    private func addCourier(_ courier: JSONValue, checking: Bool) throws(SpecError) {
         guard let code = courier["courier_code"]?.stringValue else { throw .init("a courier without courier_code") }
         for spec in courier["tracking_numbers"]?.arrayValue ?? [] {
-            formats.append(try TrackingFormat(carrier: code, spec: spec))
+            formats.append(try TrackingFormat(carrier: code, spec: spec, checking: checking))
         }
         try addContext(code, courier)
     }

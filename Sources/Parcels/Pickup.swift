@@ -13,25 +13,25 @@ public struct Pickup: Equatable, Sendable {
 /// Reads the pickup lines of Taiwan's store-pickup notices: 取件門市：中山門市（店號 123456）,
 /// 取件驗證碼：1234, 取件期限：2026/03/09 or 請於 7 日內取件.
 final class PickupReader {
-    private let store = try! TextPattern(#"(?:取件|取貨|領貨|到店|配達)(?:門市|店舖|店鋪|店家|門市名稱)\s*[:：]?\s*(?<store>[^\s（(，,。；;\n]{1,24})"#)
-    private let storeID = try! TextPattern(#"店號\s*[:：]?\s*(?<id>[0-9]{5,7})"#)
+    private let store = TextPattern(known: #"(?:取件|取貨|領貨|到店|配達)(?:門市|店舖|店鋪|店家|門市名稱)\s*[:：]?\s*(?<store>[^\s（(，,。；;\n]{1,24})"#)
+    private let storeID = TextPattern(known: #"店號\s*[:：]?\s*(?<id>[0-9]{5,7})"#)
     /// What labels a pickup code: one of `codeLabelStarts` followed by one of `codeLabelEnds`
     /// (取件驗證碼, 取貨代碼), or a bare 驗證碼 (also a login's one-time code: a mail with no
     /// number and no status is not a parcel's, which ParcelDetector checks).
     static let codeLabelStarts = ["取件", "取貨", "領貨"]
     static let codeLabelEnds = ["驗證碼", "代碼", "序號", "號碼", "密碼", "碼"]
     static let bareCodeLabel = "驗證碼"
-    private let code = try! TextPattern("(?:(?:" + codeLabelStarts.joined(separator: "|") + ")(?:" + codeLabelEnds.joined(separator: "|") + ")|"
+    private let code = TextPattern(known: "(?:(?:" + codeLabelStarts.joined(separator: "|") + ")(?:" + codeLabelEnds.joined(separator: "|") + ")|"
                                         + bareCodeLabel + #")\s*[:：為]?\s*(?<code>[0-9A-Za-z-]{4,16})"#)
     // A pickup deadline: after a pickup-deadline label, or in "請於 DATE 前取件"; a date the
     // same mail gives for something else ("請於 2026/04/20 前至會員中心申請" a refund) is not one.
     // DATE: 2026/03/09, 2026年3月9日, ROC 115/03/09 or 民國115年3月9日, or 03/09 and 3月9日
     // (in the year that puts it nearest the mail's date).
     private static let date = #"(?:(?:民國\s*)?(?<y>[0-9]{3,4})\s*[/.\-年]\s*(?<m>[0-9]{1,2})\s*[/.\-月]\s*(?<d>[0-9]{1,2})|(?<m2>[0-9]{1,2})\s*[/月]\s*(?<d2>[0-9]{1,2}))(?![0-9/])\s*日?"#
-    private let labelled = try! TextPattern(#"(?:取件期限|取貨期限|領取期限|領貨期限|取件截止日?|取貨截止日?|保管期限|最後取件日|最後取貨日|取件時限)\s*(?:[:：為为]|至)?\s*"# + PickupReader.date)
-    private let before = try! TextPattern(#"(?:請於|请于|請在)\s*"# + PickupReader.date + #"\s*(?:前|以前|之前)?[^，,。；;\n]{0,12}?(?:取件|取貨|領取|領貨|取货)"#)
-    private let due = try! TextPattern(#"(?:取件|取貨|領取)[^。\n]{0,20}?將於\s*"# + PickupReader.date + #"\s*(?:到期|截止)"#)
-    private let relative = try! TextPattern(#"請於\s*(?<n>[0-9]{1,2})\s*(?:日|天)內?[^，,。\n]{0,8}?(?:取件|取貨|領取)"#)
+    private let labelled = TextPattern(known: #"(?:取件期限|取貨期限|領取期限|領貨期限|取件截止日?|取貨截止日?|保管期限|最後取件日|最後取貨日|取件時限)\s*(?:[:：為为]|至)?\s*"# + PickupReader.date)
+    private let before = TextPattern(known: #"(?:請於|请于|請在)\s*"# + PickupReader.date + #"\s*(?:前|以前|之前)?[^，,。；;\n]{0,12}?(?:取件|取貨|領取|領貨|取货)"#)
+    private let due = TextPattern(known: #"(?:取件|取貨|領取)[^。\n]{0,20}?將於\s*"# + PickupReader.date + #"\s*(?:到期|截止)"#)
+    private let relative = TextPattern(known: #"請於\s*(?<n>[0-9]{1,2})\s*(?:日|天)內?[^，,。\n]{0,8}?(?:取件|取貨|領取)"#)
 
     func read(_ text: [UInt16], date: String?) -> Pickup? {
         /// The named groups of the pattern's first match, nil when it does not match.

@@ -174,13 +174,13 @@ final class StatusReader {
         return !lowered[lo..<hi].contains(0x0A)
     }
 
-    private let numeric = try! TextPattern(#"(?<roc>民國\s*)?(?<y>[0-9]{3,4})\s*[/.\-年]\s*(?<m>[0-9]{1,2})\s*[/.\-月]\s*(?<d>[0-9]{1,2})\s*日?"#)
-    private let american = try! TextPattern(#"(?<m>[0-9]{1,2})/(?<d>[0-9]{1,2})/(?<y>20[0-9]{2})"#)
-    private let english = try! TextPattern(#"(?<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?<d>[0-9]{1,2})(?:st|nd|rd|th)?(?:,?\s+(?<y>20[0-9]{2}))?"#, caseInsensitive: true)
-    private let monthDay = try! TextPattern(#"(?<m>[0-9]{1,2})\s*(?:/|月)\s*(?<d>[0-9]{1,2})\s*日?"#)
-    private let today = try! TextPattern(#"today|今日|本日|今天"#, caseInsensitive: true)
-    private let clockTime = try! TextPattern(#"^[\s,，]*(?:at\s+|@\s*)?(?<h>[0-9]{1,2})\s*(?::|：|時)\s*(?<mi>[0-9]{2})(?::[0-9]{2})?\s*分?\s*(?<ap>[ap]\.?\s?m\.?)?"#, caseInsensitive: true)
-    private let clockBefore = try! TextPattern(#"(?<h>[0-9]{1,2}):(?<mi>[0-9]{2})\s*(?<ap>[ap]\.?\s?m\.?)?\s+on\s+(?:[a-z]+,?\s+)?$"#, caseInsensitive: true)
+    private let numeric = TextPattern(known: #"(?<roc>民國\s*)?(?<y>[0-9]{3,4})\s*[/.\-年]\s*(?<m>[0-9]{1,2})\s*[/.\-月]\s*(?<d>[0-9]{1,2})\s*日?"#)
+    private let american = TextPattern(known: #"(?<m>[0-9]{1,2})/(?<d>[0-9]{1,2})/(?<y>20[0-9]{2})"#)
+    private let english = TextPattern(known: #"(?<mon>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?<d>[0-9]{1,2})(?:st|nd|rd|th)?(?:,?\s+(?<y>20[0-9]{2}))?"#, caseInsensitive: true)
+    private let monthDay = TextPattern(known: #"(?<m>[0-9]{1,2})\s*(?:/|月)\s*(?<d>[0-9]{1,2})\s*日?"#)
+    private let today = TextPattern(known: #"today|今日|本日|今天"#, caseInsensitive: true)
+    private let clockTime = TextPattern(known: #"^[\s,，]*(?:at\s+|@\s*)?(?<h>[0-9]{1,2})\s*(?::|：|時)\s*(?<mi>[0-9]{2})(?::[0-9]{2})?\s*分?\s*(?<ap>[ap]\.?\s?m\.?)?"#, caseInsensitive: true)
+    private let clockBefore = TextPattern(known: #"(?<h>[0-9]{1,2}):(?<mi>[0-9]{2})\s*(?<ap>[ap]\.?\s?m\.?)?\s+on\s+(?:[a-z]+,?\s+)?$"#, caseInsensitive: true)
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// The dates written in the text, with their times, in order; a later pattern's match that

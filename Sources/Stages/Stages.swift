@@ -21,11 +21,14 @@ public enum Stages {
     /// The stages with their built-in rules and the user's, ready to run.
     public static func prepared(_ diagnostics: Diagnostics) throws -> [RecordStage] {
         // event-extract finds where a message's new text ends as text-extract does: the reply
-        // patterns compiled once (the costliest part of a delivery's start)
-        let extractor = Extractor(patterns: try TextExtract().loadPatterns(diagnostics))
-        return [try EventExtract().stage(diagnostics, extractor: extractor), try HTMLSanitize().stage(diagnostics),
-                try TextExtract().stage(diagnostics, extractor: extractor), try NewsletterDetect().stage(diagnostics),
-                try CarrierDetect().stage(diagnostics)]
+        // patterns compiled once (the costliest part of a delivery's start), on a second core
+        // while the other stages' rules are made
+        let patterns = try TextExtract().loadPatterns(diagnostics)
+        let extractor = Background { Extractor(patterns: patterns) }
+        let sanitize = try HTMLSanitize().stage(diagnostics), newsletters = try NewsletterDetect().stage(diagnostics)
+        let carriers = try CarrierDetect().stage(diagnostics)
+        return [try EventExtract().stage(diagnostics, extractor: extractor.value), sanitize,
+                try TextExtract().stage(diagnostics, extractor: extractor.value), newsletters, carriers]
     }
 }
 

@@ -2,7 +2,7 @@
 /// pattern (the prefilter idea of RE2 and codesearch): a search for them is far cheaper than
 /// the match, and a text without any of them cannot match. Kept case-folded, so they serve
 /// case-insensitive patterns: compare with `CaseFolding.folded` text.
-public struct LiteralCues: Sendable {
+public struct LiteralCues: Sendable, Equatable {
     /// Each group's literals, folded: a text must hold one literal of every group.
     public let groups: [[[UInt16]]]
 
@@ -10,7 +10,20 @@ public struct LiteralCues: Sendable {
     /// then every text may match.
     public init?(pattern: String) {
         guard let tree = try? RegexNode.parse(pattern) else { return nil }
-        let info = CueAnalysis.info(tree)
+        self.init(CueAnalysis.info(tree))
+    }
+
+    /// The cues of each pattern and of their alternation, `(?:(?:a)|(?:b)|…)`, each pattern
+    /// read once.
+    public static func ofAlternatives(_ patterns: [String]) -> (each: [LiteralCues?], whole: LiteralCues?) {
+        let infos = patterns.map { (try? RegexNode.parse($0)).map(CueAnalysis.info) }
+        let each = infos.map { $0.flatMap(LiteralCues.init) }
+        let read = infos.compactMap { $0 }
+        guard read.count == patterns.count, let first = read.first else { return (each, nil) }
+        return (each, LiteralCues(read.count == 1 ? first : CueAnalysis.alternation(read)))
+    }
+
+    private init?(_ info: PieceInfo) {
         // the most telling first: the longest shortest string, then the fewest strings
         let sets = info.required.sorted { PieceInfo.score($0) > PieceInfo.score($1) }.prefix(3)
         guard !sets.isEmpty else { return nil }
@@ -92,7 +105,7 @@ private enum CueAnalysis {
         }
     }
 
-    private static func alternation(_ branches: [PieceInfo]) -> PieceInfo {
+    static func alternation(_ branches: [PieceInfo]) -> PieceInfo {
         var exact: Set<[UInt16]> = []
         var allExact = true
         for b in branches {

@@ -4,9 +4,18 @@ internal import CICU
 /// data files: carrier specs are written for PCRE-like engines and ICU reads them as written.
 /// Text is UTF-16 and positions are UTF-16 offsets. Owns one ICU regex; not for concurrent use.
 public final class TextPattern {
-    private let regex: OpaquePointer
     public let pattern: String
-    public let groupCount: Int
+    private let caseInsensitive: Bool
+    private var compiled: OpaquePointer?
+    private var regex: OpaquePointer { compiled ?? compile() }
+    private var groups: Int?
+    public var groupCount: Int {
+        if let groups { return groups }
+        var status = U_ZERO_ERROR
+        let n = Int(mp_uregex_groupCount(regex, &status))
+        groups = n
+        return n
+    }
 
     public struct SyntaxError: Error, CustomStringConvertible {
         public var pattern: String
@@ -21,24 +30,45 @@ public final class TextPattern {
         public var range: Range<Int> { groups[0]! }
     }
 
+    /// Compiles `pattern` at once: a mistake in it (a user's file) is said here.
     public init(_ pattern: String, caseInsensitive: Bool = false) throws(SyntaxError) {
+        (self.pattern, self.caseInsensitive) = (pattern, caseInsensitive)
+        var offset: Int32 = 0
+        guard let re = Self.open(pattern, caseInsensitive: caseInsensitive, offset: &offset) else {
+            throw SyntaxError(pattern: pattern, offset: Int(offset))
+        }
+        compiled = re
+    }
+
+    /// A pattern known to be good (compiled in, and compiled by a test), compiled when first
+    /// used: a program that starts for one message compiles only the patterns it tries.
+    public init(known pattern: String, caseInsensitive: Bool = false) {
+        (self.pattern, self.caseInsensitive) = (pattern, caseInsensitive)
+    }
+
+    private func compile() -> OpaquePointer {
+        var offset: Int32 = 0
+        guard let re = Self.open(pattern, caseInsensitive: caseInsensitive, offset: &offset) else {
+            fatalError("a built-in pattern does not compile, at offset \(offset): \(pattern)")
+        }
+        compiled = re
+        return re
+    }
+
+    private static func open(_ pattern: String, caseInsensitive: Bool, offset: inout Int32) -> OpaquePointer? {
         let utf16 = Array(pattern.utf16)
         var status = U_ZERO_ERROR
-        var offset: Int32 = 0
         let re = utf16.withUnsafeBufferPointer {
             mp_uregex_open($0.baseAddress, Int32($0.count), caseInsensitive ? 2 /* UREGEX_CASE_INSENSITIVE */ : 0, &offset, &status)
         }
         guard let re, mp_u_failure(status) == 0 else {
             if let re { mp_uregex_close(re) }
-            throw SyntaxError(pattern: pattern, offset: Int(offset))
+            return nil
         }
-        regex = re
-        self.pattern = pattern
-        var s = U_ZERO_ERROR
-        groupCount = Int(mp_uregex_groupCount(re, &s))
+        return re
     }
 
-    deinit { mp_uregex_close(regex) }
+    deinit { if let compiled { mp_uregex_close(compiled) } }
 
     /// The number of the group called `name`, nil when there is none.
     public func group(named name: String) -> Int? {

@@ -11,13 +11,15 @@ import UnixFilter
 extension MailStore.SearchOutput: ExpressibleByArgument {}
 
 /// Opens the store, runs `body` as a filter run, and exits with the status it comes to.
+/// `failure`: the status of every error of the database's, in place of its own (a delivery's:
+/// 75, so that the mail system tries again).
 func withStore(_ database: String, access: MailStore.Access, options: CommonOptions, program: String = "mailstore",
-               _ body: @escaping (MailStore, FilterRun) throws -> Void) -> Never {
+               failure: ExitStatus? = nil, _ body: @escaping (MailStore, FilterRun) throws -> Void) -> Never {
     FilterRun.main(program: program, options: options) { run in
         let store: MailStore
         do { store = try MailStore(path: database, access: access) } catch let e as StoreError {
             run.diagnostics.error(e.description)
-            throw Exit(e.status)
+            throw Exit(failure ?? e.status)
         }
         do {
             try body(store, run)
@@ -25,7 +27,7 @@ func withStore(_ database: String, access: MailStore.Access, options: CommonOpti
         } catch let e as StoreError {
             store.abandon()
             run.diagnostics.error(e.description)
-            throw Exit(e.status)
+            throw Exit(failure ?? e.status)
         } catch {
             try? store.close()  // what was committed stays, as in a database that was there
             throw error
@@ -115,9 +117,9 @@ struct Deliver: ParsableCommand {
             run through the stages `mailstore stages` lists, in that order, as their \
             programs would; each record is added to the database and appended to the \
             journal (--journal) in one transaction, or neither. \
-            mailpipe-log runs this. Exit status: 0; 65 for an empty message; 75 when a \
-            stage could not take a message (the mail system keeps it); the database's own \
-            statuses otherwise (mailstore(1)).
+            mailpipe-log runs this. Exit status: 0; 65 for an empty message; 64 with --stamp \
+            and more than one message; 75 for any other failure (the mail system keeps the \
+            message and tries again).
             """)
 
     @Argument(help: ArgumentHelp("The database.", valueName: "db"))
@@ -146,51 +148,65 @@ struct Deliver: ParsableCommand {
     }
 
     func run() throws {
-        withStore(database, access: .load, options: output.common) { store, run in
-            var message: [UInt8] = []
-            if stamp {
-                do { message = try Delivery.keepStandardInput() } catch {
-                    run.diagnostics.error("cannot read the message: \(error)")
-                    throw Exit(.temporaryFailure)
-                }
-            }
-            let delivery = try Delivery(run.diagnostics)
-            try changeKeying(store, me: keying.me, rules: keying.addressFlags.rules)
-            let log = try journal.map { path in
-                let log = try Journal(path: path)
-                if log.cut > 0 { run.diagnostics.note("\(path): \(log.cut) bytes of a record left half written (a delivery killed, or a full disk) were cut") }
-                return log
-            }
-            var counts = MailStore.AddCounts(), replayed = 0
-            var delivered: [JSONRecord] = []  // with --stamp, the one message's
-            do {
-                try delivery.forEachRecord(fd: 0, name: "-") { record in
-                    if stamp && !delivered.isEmpty {
-                        run.diagnostics.error("--stamp: standard input holds more than one message (the first was delivered)")
-                        throw Exit(.usage)
-                    }
-                    let (added, replayedNow, inferred) = try store.deliver(record, journal: log, meAuto: keying.meAuto)
-                    if inferred != nil { run.diagnostics.note(meAutoNote(inferred, database)) }
-                    counts += added
-                    replayed += replayedNow
-                    if stamp { delivered.append(record) }
-                }
-            } catch let e as Delivery.Failed {
+        // for the delivery agent, every failure but an empty message (65) is temporary (75): a
+        // database or journal that cannot be written, or a rules file of the user's with a
+        // mistake in it, keeps the mail queued until it is put right, never bounced
+        withStore(database, access: .load, options: output.common, failure: .temporaryFailure) { store, run in
+            do { try deliver(into: store, run) } catch let e as Delivery.Failed {
                 run.diagnostics.error(e.description)
                 throw Exit(e.isEmpty ? .dataError : .temporaryFailure)
-            }
-            if replayed > 0, let journal {
-                run.diagnostics.note("\(journal): \(replayed) records a delivery killed before it was done had left there only were added to \(database)")
-            }
-            if !keying.quiet { run.diagnostics.note("\(database): \(counts)") }
-            if stamp, let record = delivered.first, !writeAll(fd: 1, Delivery.stamped(message, by: record)) {
-                run.diagnostics.error("cannot write the message back: standard output failed")
+            } catch let e as Exit where e.status != .usage {
+                throw Exit(.temporaryFailure)
+            } catch let e as Exit {
+                throw e
+            } catch let e as StoreError {
+                throw e
+            } catch {
+                run.diagnostics.error("\(error)")
                 throw Exit(.temporaryFailure)
             }
-            if let site {
-                try store.close()  // a database this delivery made appears at its close
-                render(site, run)
+        }
+    }
+
+    private func deliver(into store: MailStore, _ run: FilterRun) throws {
+        var message: [UInt8] = []
+        if stamp {
+            do { message = try Delivery.keepStandardInput() } catch {
+                run.diagnostics.error("cannot read the message: \(error)")
+                throw Exit(.temporaryFailure)
             }
+        }
+        let delivery = try Delivery(run.diagnostics)
+        try changeKeying(store, me: keying.me, rules: keying.addressFlags.rules)
+        let log = try journal.map { path in
+            let log = try Journal(path: path)
+            if log.cut > 0 { run.diagnostics.note("\(path): \(log.cut) bytes of a record left half written (a delivery killed, or a full disk) were cut") }
+            return log
+        }
+        var counts = MailStore.AddCounts(), replayed = 0
+        var delivered: [JSONRecord] = []  // with --stamp, the one message's
+        try delivery.forEachRecord(fd: 0, name: "-") { record in
+            if stamp && !delivered.isEmpty {
+                run.diagnostics.error("--stamp: standard input holds more than one message (the first was delivered)")
+                throw Exit(.usage)
+            }
+            let (added, replayedNow, inferred) = try store.deliver(record, journal: log, meAuto: keying.meAuto)
+            if inferred != nil { run.diagnostics.note(meAutoNote(inferred, database)) }
+            counts += added
+            replayed += replayedNow
+            if stamp { delivered.append(record) }
+        }
+        if replayed > 0, let journal {
+            run.diagnostics.note("\(journal): \(replayed) records a delivery killed before it was done had left there only were added to \(database)")
+        }
+        if !keying.quiet { run.diagnostics.note("\(database): \(counts)") }
+        if stamp, let record = delivered.first, !writeAll(fd: 1, Delivery.stamped(message, by: record)) {
+            run.diagnostics.error("cannot write the message back: standard output failed")
+            throw Exit(.temporaryFailure)
+        }
+        if let site {
+            try store.close()  // a database this delivery made appears at its close
+            render(site, run)
         }
     }
 

@@ -176,3 +176,32 @@ private struct ReadError: Error {}
         #expect(ReplySplitter.startsWithNumber(t) == expected, "\(t)")
     }
 }
+
+/// The built-in patterns are not compiled to check them when they load (they are at every
+/// start of a program): each must compile, and a user's file is still checked.
+@Test func everyBuiltInPatternCompilesAndAUsersMistakeIsSaid() throws {
+    let patterns = ReplyPatterns.builtIn
+    var compiled = 0
+    for key in ReplyPatterns.keys where !ReplyPatterns.wordKeys.contains(key) {
+        for source in patterns.list(key) {
+            _ = try TextPattern(source, caseInsensitive: true)
+            compiled += 1
+        }
+    }
+    #expect(compiled > 50)
+    var user = ReplyPatterns.builtIn
+    #expect(throws: ReplyPatterns.FileError.self) { try user.add(json: Array(#"{"closing": ["(unclosed"]}"#.utf8)) }
+}
+
+/// The cues of a list read pattern by pattern are those of the list's alternation read whole.
+@Test func cuesOfAlternativesAreThoseOfTheirAlternation() {
+    let patterns = ReplyPatterns.builtIn
+    var lists = ReplyPatterns.keys.filter { !ReplyPatterns.wordKeys.contains($0) }.map { patterns.list($0) }
+    lists += [["colou?r", "\\d+ items"], ["(?:regards|cheers)"], ["kind regards"], []]
+    for list in lists {
+        let joined = list.isEmpty ? "(?!)" : "(?:" + list.map { "(?:\($0))" }.joined(separator: "|") + ")"
+        let cues = LiteralCues.ofAlternatives(list)
+        #expect(cues.whole == LiteralCues(pattern: joined), "\(list.prefix(2))")
+        #expect(cues.each == list.map { LiteralCues(pattern: $0) })
+    }
+}

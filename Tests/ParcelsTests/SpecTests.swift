@@ -1,4 +1,5 @@
 import Testing
+import UnicodeServices
 @testable import Parcels
 
 /// The carrier data built into the program, checked against itself.
@@ -11,6 +12,20 @@ import Testing
         let names = DataFilesProbe.jsonFiles(in: dir)
         #expect(!names.isEmpty)
         #expect(names.count == PackageResources.allFiles.count, "add new files of \(dir) to BuiltInData.swift")
+    }
+
+    /// The built-in patterns are compiled when first used, not when the data loads: each must
+    /// compile (as a user's file is checked when it loads).
+    @Test func everyBuiltInPatternCompiles() throws {
+        #expect(specs.formats.count > 50)
+        for f in specs.formats {
+            for p in [f.search, f.verify] + (f.prepend.map { [$0.pattern] } ?? []) + f.required.flatMap(\.patterns) {
+                _ = try TextPattern(p.pattern)
+            }
+        }
+        #expect(throws: CarrierSpecs.SpecError.self) {
+            try CarrierSpecs().add(json: Array(#"{"courier_code": "x", "tracking_numbers": [{"name": "X", "regex": "(unclosed"}]}"#.utf8))
+        }
     }
 
     @Test func everyCarrierTheIssueNamesIsKnown() {

@@ -2,6 +2,7 @@
 run in it, the journal and the database written), as mailpipe-log runs it (issue 42's first step)."""
 import fcntl
 import json
+import os
 import re
 import sqlite3
 import subprocess
@@ -183,3 +184,23 @@ def test_chat_render_in_the_background_returns_at_once_and_renders_in_a_process_
         time.sleep(0.1)
     assert shown_on_pages(site) == ["p1@example.com"]
     assert (site / ".mailpipe-site.log").read_bytes() == b""
+
+
+def test_every_failure_but_an_empty_message_is_temporary_so_no_mail_is_bounced(tmp_path):
+    """A delivery agent bounces on 65 and keeps the mail on 75: a file that is not a database
+    and a rules file of the user's with a mistake in it must keep the mail, not bounce it."""
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "config"))
+    not_a_store = tmp_path / "not.db"
+    not_a_store.write_bytes(b"this is no database" * 100)
+    r = subprocess.run([BIN / "mailstore", "deliver", "-q", "--me-auto", not_a_store], input=personal(1), capture_output=True, env=env)
+    assert r.returncode == 75 and b"not a mailstore database" in r.stderr
+    (tmp_path / "config" / "mailpipe").mkdir(parents=True)
+    (tmp_path / "config" / "mailpipe" / "reply-patterns.json").write_text('{"closing": ["(unclosed"]}')
+    r = subprocess.run([BIN / "mailstore", "deliver", "-q", "--me-auto", tmp_path / "mail.db"], input=personal(1), capture_output=True, env=env)
+    assert r.returncode == 75 and b"reply-patterns.json" in r.stderr
+    r = subprocess.run([str(ROOT / "pipelines" / "mailpipe-log"), "--store", str(tmp_path / "mail.db"), str(tmp_path / "m.jsonl")],
+                       input=personal(1), capture_output=True, env=dict(env, HOME=str(tmp_path)))
+    assert r.returncode == 75
+    (tmp_path / "config" / "mailpipe" / "reply-patterns.json").unlink()
+    r = subprocess.run([BIN / "mailstore", "deliver", "-q", "--me-auto", tmp_path / "mail.db"], input=b"\n\n", capture_output=True, env=env)
+    assert r.returncode == 65

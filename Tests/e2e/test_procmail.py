@@ -210,7 +210,9 @@ def site_settled(site):
             if not (site / ".mailpipe-site.due").exists():
                 return
         subprocess.run(["sleep", "0.1"])
-    raise AssertionError("mailpipe-site did not finish")
+    log = site / ".mailpipe-site.log"
+    raise AssertionError(f"mailpipe-site did not finish: {sorted(p.name for p in site.iterdir()) if site.is_dir() else 'no site'}; "
+                         f"its log: {log.read_text() if log.exists() else 'none'}")
 
 
 def test_with_a_site_folder_each_delivery_updates_the_conversations_pages(tmp_path):
