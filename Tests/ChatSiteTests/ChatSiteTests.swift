@@ -3,7 +3,7 @@ import ICalendar
 import Testing
 @testable import ChatSite
 
-enum F: Int, CaseIterable { case name, body, flag }
+enum F: String, CaseIterable { case name, body, flag }
 
 func rendered(_ template: String, _ values: [F: String]) throws -> String {
     let t = try Template<F>(name: "t.html", text: Array(template.utf8))
