@@ -103,7 +103,9 @@ struct Classifier {
         let conversational = m.isReply || ["re:", "fw:", "fwd:", "aw:", "sv:", "vs:", "tr:", "回覆", "答复", "転送"].contains { lowerSubject.starts(with: Array($0.utf8)) }
         if transactionalSubject && !conversational { weak.append("transactional_subject") }
         if m.labels.contains("SENT") { return verdict(.personal, ["sent"]) }
-        guard !strong.isEmpty || weak.count >= 2 || m.hasShipments else { return verdict(.personal, []) }
+        // A tracking number alone is no sign of machine mail (a friend writes one too): with one
+        // weak sign it is enough, as two weak signs are.
+        guard !strong.isEmpty || weak.count + (m.hasShipments ? 1 : 0) >= 2 else { return verdict(.personal, []) }
 
         // Bulk: one transaction, or a mailing?
         var notification = 0, newsletter = 0

@@ -13,10 +13,11 @@ import UnixFilter
 /// The per-message stages after mime-parse, in the one order every chain runs them: `make
 /// pipeline` (mbox-to-conversations), the live path (`mailstore deliver`, which mailpipe-log
 /// runs) and Spark. event-extract reads the HTML as it came (its schema.org markup is in
-/// scripts), before html-sanitize; text-extract reads the sanitized HTML. Shells ask `mailstore
+/// scripts), before html-sanitize; text-extract reads the sanitized HTML; newsletter-detect
+/// reads carrier-detect's shipments (a sign of a carrier's notification). Shells ask `mailstore
 /// stages` for the list rather than restating it.
 public enum Stages {
-    public static let names = ["event-extract", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect"]
+    public static let names = ["event-extract", "html-sanitize", "text-extract", "carrier-detect", "newsletter-detect"]
 
     /// The stages with their built-in rules and the user's, ready to run.
     public static func prepared(_ diagnostics: Diagnostics) throws -> [RecordStage] {
@@ -28,7 +29,7 @@ public enum Stages {
         let sanitize = try HTMLSanitize().stage(diagnostics), newsletters = try NewsletterDetect().stage(diagnostics)
         let carriers = try CarrierDetect().stage(diagnostics)
         return [try EventExtract().stage(diagnostics, extractor: extractor.value), sanitize,
-                try TextExtract().stage(diagnostics, extractor: extractor.value), newsletters, carriers]
+                try TextExtract().stage(diagnostics, extractor: extractor.value), carriers, newsletters]
     }
 }
 

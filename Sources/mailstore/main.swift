@@ -646,7 +646,7 @@ struct MailStoreCommand: ParsableCommand {
         abstract: "The pipeline's records in a SQLite database kept current one message at a time, and asked in JSON Lines.",
         discussion: """
             Example:
-              mime-parse mail.mbox | event-extract | html-sanitize | text-extract | newsletter-detect | carrier-detect | mailstore add --me me@example.com mail.db
+              mime-parse mail.mbox | event-extract | html-sanitize | text-extract | carrier-detect | newsletter-detect | mailstore add --me me@example.com mail.db
               mailstore deliver --me me@example.com --journal log.jsonl mail.db < message.eml
               mailstore conversations mail.db --limit 20 | jq -r .snippet
               mailstore search mail.db 'from:alex is:unread 黑貓' --output ids

@@ -35,7 +35,7 @@ def deliver(tmp_path, mail, *args):
 
 
 def test_the_stages_are_those_make_pipeline_runs_in_its_order():
-    assert stages() == ["event-extract", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect"]
+    assert stages() == ["event-extract", "html-sanitize", "text-extract", "carrier-detect", "newsletter-detect"]
     script = (SAMPLE.parents[1] / "pipelines" / "mbox-to-conversations").read_text()
     assert "mailstore stages" in script
 
