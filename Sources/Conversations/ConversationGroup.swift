@@ -4,6 +4,7 @@ import Glibc
 import Events
 import Hashing
 import JSONLines
+import MailSubject
 import UnixFilter
 import UTF8Text
 
@@ -139,7 +140,9 @@ public struct ConversationGroup {
             return
         }
         if grouping == .thread {
-            (conversations, order) = regroupByThread(conversations, order: order, threads: threads, info: threadInfo)
+            // the user's prefixes file is read only where it matters
+            let prefixes = subjectFallback ? try SubjectPrefixes.load(run.diagnostics) : .builtIn
+            (conversations, order) = regroupByThread(conversations, order: order, threads: threads, info: threadInfo, prefixes: prefixes)
         }
         var all: [Conversation] = []
         for key in order {
@@ -189,7 +192,7 @@ public struct ConversationGroup {
     /// References/In-Reply-To thread; with --subject-fallback, threads with one subject
     /// (less Re:, Fwd: and their translations) join.
     private func regroupByThread(_ byMessage: [String: Conversation], order: [String], threads: ThreadBuilder,
-                                 info: [(id: String, gmailThread: String?, subject: String)])
+                                 info: [(id: String, gmailThread: String?, subject: String)], prefixes: SubjectPrefixes)
         -> ([String: Conversation], [String])
     {
         var result: [String: Conversation] = [:]
@@ -199,7 +202,7 @@ public struct ConversationGroup {
             guard let single = byMessage[entry.id] else { continue }
             var key = entry.gmailThread.map { "gmail:" + $0 } ?? threads.root(of: entry.id)
             if subjectFallback, entry.gmailThread == nil {
-                let subject = Subject.normalized(entry.subject)
+                let subject = Subject.normalized(entry.subject, prefixes: prefixes)
                 if !subject.isEmpty {
                     if let existing = bySubject[subject] { key = existing } else { bySubject[subject] = key }
                 }
@@ -281,31 +284,18 @@ struct PendingReports {
     }
 }
 
-public enum Subject {
-    private static let replies = ["re:", "aw:", "sv:", "vs:", "rv:", "r:", "回覆:", "回复:", "答复:", "re：", "回覆：", "回复："]
-    private static let forwards = ["fwd:", "fw:", "wg:", "tr:", "轉寄:", "转发:", "转发：", "轉寄："]
-    private static let prefixes = replies + forwards
-
-    /// "Re: …" and its translations: a subject that only repeats the one it answers.
-    public static func isReply(_ subject: String) -> Bool {
-        let s = String(subject.drop(while: { $0.isWhitespace }).prefix(4)).lowercased()  // the longest prefix is 3 characters and ':'
-        return replies.contains { s.hasPrefix($0) }
-    }
-
-    /// The subject without reply and forward prefixes, lowercased, whitespace collapsed.
-    static func normalized(_ subject: String) -> String {
+enum Subject {
+    /// The subject without reply and forward prefixes and [list] tags, lowercased, whitespace collapsed.
+    static func normalized(_ subject: String, prefixes: SubjectPrefixes) -> String {
         var s = Substring(subject.lowercased())
-        var changed = true
-        while changed {
-            changed = false
+        while true {
             s = s.drop(while: { $0.isWhitespace })
-            for p in prefixes where s.hasPrefix(p) {
-                s = s.dropFirst(p.count)
-                changed = true
-            }
-            if s.hasPrefix("["), let close = s.firstIndex(of: "]"), s[..<close].allSatisfy({ $0 != " " }) {
-                s = s[s.index(after: close)...]  // [list-tag]
-                changed = true
+            if let prefix = prefixes.prefix(of: s) {
+                s = prefix.rest
+            } else if s.hasPrefix("["), let close = s.firstIndex(of: "]"), s[..<close].allSatisfy({ $0 != " " }) {
+                s = s[s.index(after: close)...]
+            } else {
+                break
             }
         }
         return s.split(whereSeparator: \.isWhitespace).joined(separator: " ")
