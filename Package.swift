@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "MailParse", dependencies: ["CivilTime", "CLibcExtras", "UTF8Text", "UnicodeServices", "JSONLines", "Hashing", "MailSubject", "UnixFilter"]),
 
         .target(name: "Conversations", dependencies: [
-            "UnicodeServices", "JSONLines", "Hashing", "MailSubject", "UnixFilter", "UTF8Text", "Events",
+            "CivilTime", "UnicodeServices", "JSONLines", "Hashing", "MailSubject", "UnixFilter", "UTF8Text", "Events",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "BodyText", dependencies: ["HTMLDOM", "JSONLines", "UnicodeServices", "UnixFilter", "UTF8Text"],

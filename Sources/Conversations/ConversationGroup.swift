@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CivilTime
 import Events
 import Hashing
 import JSONLines
@@ -176,7 +177,7 @@ public struct ConversationGroup {
         var part = Conversation(id: c.id, participants: c.participants)
         var lastTime: Int?
         for m in c.ordered {
-            let t = RFC3339.seconds(m.date)
+            let t = CivilDate.epoch(rfc3339: m.date)
             if let lastTime, let t, t - lastTime > maxGap {
                 parts.append(part)
                 part = Conversation(id: c.id + "-\(parts.count + 1)", participants: c.participants)
@@ -299,29 +300,6 @@ enum Subject {
             }
         }
         return s.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
-}
-
-/// Seconds since the epoch of `YYYY-MM-DDTHH:MM:SSZ`, as mime-parse writes dates.
-enum RFC3339 {
-    static func seconds(_ s: String) -> Int? {
-        let b = Array(s.utf8)
-        guard b.count >= 20 else { return nil }
-        func num(_ at: Int, _ n: Int) -> Int? {
-            var v = 0
-            for k in at..<(at + n) {
-                guard b[k] >= 48, b[k] <= 57 else { return nil }
-                v = v * 10 + Int(b[k] - 48)
-            }
-            return v
-        }
-        guard let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2), let mi = num(14, 2), let se = num(17, 2) else { return nil }
-        let yy = mo <= 2 ? y - 1 : y
-        let era = (yy >= 0 ? yy : yy - 399) / 400
-        let yoe = yy - era * 400
-        let doy = (153 * ((mo + 9) % 12) + 2) / 5 + d - 1
-        let days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468
-        return days * 86400 + h * 3600 + mi * 60 + se
     }
 }
 

@@ -109,12 +109,6 @@ func message(_ id: String, date: String = "2026-01-01T00:00:00Z", labels: [Strin
         #expect(Duration.seconds("3y") == nil)
     }
 
-    @Test func rfc3339() {
-        #expect(RFC3339.seconds("1970-01-01T00:00:00Z") == 0)
-        #expect(RFC3339.seconds("2024-02-29T12:00:00Z") == 1_709_208_000)
-        #expect(RFC3339.seconds("") == nil)
-    }
-
     @Test(arguments: [("Re: RE: Fwd: Lunch", "lunch"), ("回覆: 午餐", "午餐"), ("[swift-dev] Re: Streaming", "streaming"), ("AW: Treffen  morgen", "treffen morgen")])
     func subjects(_ raw: String, _ normalized: String) {
         #expect(Subject.normalized(raw, prefixes: .builtIn) == normalized)
