@@ -57,7 +57,8 @@ let package = Package(
                 resources: [.embedInCode("carriers")]),
 
         .target(name: "StructuredData", dependencies: ["HTMLDOM", "JSONLines", "UTF8Text"]),
-        .target(name: "Events", dependencies: ["BodyText", "CivilTime", "CLibcExtras", "ICalendar", "JSONLines", "StructuredData", "UnixFilter", "UTF8Text"],
+        .target(name: "Events", dependencies: ["BodyText", "CivilTime", "CLibcExtras", "ICalendar", "JSONLines", "StructuredData", "UnixFilter", "UTF8Text",
+                                               .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 resources: [.embedInCode("appointment-words.json")]),
 
         .target(name: "ChatSite", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "ICalendar", "JSONLines", "MailStore", "MailSubject", "Parcels", "Sanitize", "UnixFilter"],
@@ -75,7 +76,7 @@ let package = Package(
         .executableTarget(name: "newsletter-detect", dependencies: ["MailKind", "UnixFilter"]),
         .executableTarget(name: "carrier-detect", dependencies: ["Parcels", "UnixFilter"]),
         .executableTarget(name: "participant-hash", dependencies: ["Conversations", "UnixFilter"]),
-        .executableTarget(name: "conversation-group", dependencies: ["Conversations", "UnixFilter"]),
+        .executableTarget(name: "conversation-group", dependencies: ["Conversations", "Events", "UnixFilter"]),
         .executableTarget(name: "event-extract", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "event-group", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "parcel-group", dependencies: ["ParcelOptions", "Parcels", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -96,7 +97,7 @@ let package = Package(
         .testTarget(name: "ConversationsTests", dependencies: ["Conversations", "JSONLines", "MailSubject", "UTF8Text"]),
         .testTarget(name: "BodyTextTests", dependencies: ["BodyText", "JSONLines", "UnicodeServices"]),
         .testTarget(name: "SanitizeTests", dependencies: ["Sanitize"]),
-        .testTarget(name: "EventsTests", dependencies: ["Events", "ICalendar", "JSONLines"]),
+        .testTarget(name: "EventsTests", dependencies: ["Events", "ICalendar", "JSONLines", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "MailStoreTests", dependencies: ["MailStore", "SQLite", "JSONLines"]),
     ]
 )

@@ -34,9 +34,6 @@ public struct ConversationGroup {
     /// not in the input: the participant_hash of an empty key.
     public static let noticesID = SHA256.hex([])
 
-    /// An RFC 3339 time (or a date, its midnight UTC) as seconds.
-    public static func instant(_ text: String) -> Int? { EventGroup.instant(text, zone: "UTC") }
-
     struct MissingField: Error, CustomStringConvertible {
         var name: String
         var description: String {
