@@ -38,10 +38,12 @@ let package = Package(
         .target(name: "UnixFilter", dependencies: [
             "JSONLines", "CLibcExtras", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .target(name: "MailParse", dependencies: ["CivilTime", "CLibcExtras", "UTF8Text", "UnicodeServices", "JSONLines", "Hashing", "UnixFilter"]),
+        .target(name: "MailSubject", dependencies: ["UnixFilter"],
+                resources: [.embedInCode("subject-prefixes.json")]),
+        .target(name: "MailParse", dependencies: ["CivilTime", "CLibcExtras", "UTF8Text", "UnicodeServices", "JSONLines", "Hashing", "MailSubject", "UnixFilter"]),
 
         .target(name: "Conversations", dependencies: [
-            "UnicodeServices", "JSONLines", "Hashing", "UnixFilter", "UTF8Text", "Events",
+            "CivilTime", "UnicodeServices", "JSONLines", "Hashing", "MailSubject", "UnixFilter", "UTF8Text", "Events",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "BodyText", dependencies: ["HTMLDOM", "JSONLines", "UnicodeServices", "UnixFilter", "UTF8Text"],
@@ -49,31 +51,32 @@ let package = Package(
 
         .target(name: "Sanitize", dependencies: ["HTMLDOM", "JSONLines", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("trackers.json")]),
-        .target(name: "MailKind", dependencies: ["CLibcExtras", "JSONLines", "MailParse", "UnixFilter", "UTF8Text"],
+        .target(name: "MailKind", dependencies: ["CLibcExtras", "JSONLines", "MailParse", "MailSubject", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("mail-kind.json")]),
         .target(name: "Parcels", dependencies: ["CivilTime", "CLibcExtras", "JSONLines", "StructuredData", "UnicodeServices", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("carriers")]),
 
         .target(name: "StructuredData", dependencies: ["HTMLDOM", "JSONLines", "UTF8Text"]),
-        .target(name: "Events", dependencies: ["BodyText", "CivilTime", "CLibcExtras", "ICalendar", "JSONLines", "StructuredData", "UnixFilter", "UTF8Text"],
+        .target(name: "Events", dependencies: ["BodyText", "CivilTime", "CLibcExtras", "ICalendar", "JSONLines", "StructuredData", "UnixFilter", "UTF8Text",
+                                               .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 resources: [.embedInCode("appointment-words.json")]),
 
-        .target(name: "ChatSite", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "ICalendar", "JSONLines", "MailStore", "Parcels", "Sanitize", "UnixFilter"],
+        .target(name: "ChatSite", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "ICalendar", "JSONLines", "MailStore", "MailSubject", "Parcels", "Sanitize", "UnixFilter"],
                 resources: [.embedInCode("templates")]),
 
         .target(name: "ParcelOptions", dependencies: ["Events", "Parcels", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "JSONLines", "Parcels", "SQLite", "UnixFilter", "UTF8Text"]),
 
-        .target(name: "Stages", dependencies: ["BodyText", "Events", "JSONLines", "MailKind", "MailParse", "Parcels", "Sanitize", "UnixFilter"]),
+        .target(name: "Stages", dependencies: ["BodyText", "Events", "JSONLines", "MailKind", "MailParse", "MailSubject", "Parcels", "Sanitize", "UnixFilter"]),
 
-        .executableTarget(name: "mime-parse", dependencies: ["MailParse", "UnixFilter"]),
+        .executableTarget(name: "mime-parse", dependencies: ["MailParse", "MailSubject", "UnixFilter"]),
         .executableTarget(name: "html-sanitize", dependencies: ["Sanitize", "UnixFilter"]),
         .executableTarget(name: "text-extract", dependencies: ["BodyText", "UnixFilter"]),
         .executableTarget(name: "newsletter-detect", dependencies: ["MailKind", "UnixFilter"]),
         .executableTarget(name: "carrier-detect", dependencies: ["Parcels", "UnixFilter"]),
         .executableTarget(name: "participant-hash", dependencies: ["Conversations", "UnixFilter"]),
-        .executableTarget(name: "conversation-group", dependencies: ["Conversations", "UnixFilter"]),
+        .executableTarget(name: "conversation-group", dependencies: ["Conversations", "Events", "UnixFilter"]),
         .executableTarget(name: "event-extract", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "event-group", dependencies: ["Events", "UnixFilter"]),
         .executableTarget(name: "parcel-group", dependencies: ["ParcelOptions", "Parcels", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -88,12 +91,13 @@ let package = Package(
         .testTarget(name: "HashingTests", dependencies: ["Hashing"]),
         .testTarget(name: "UnixFilterTests", dependencies: ["UnixFilter"]),
         .testTarget(name: "MailParseTests", dependencies: ["MailParse"]),
+        .testTarget(name: "MailSubjectTests", dependencies: ["MailSubject"]),
         .testTarget(name: "MailKindTests", dependencies: ["MailKind", "JSONLines"]),
         .testTarget(name: "ParcelsTests", dependencies: ["Parcels", "JSONLines", "UnicodeServices"]),
-        .testTarget(name: "ConversationsTests", dependencies: ["Conversations", "JSONLines", "UTF8Text"]),
+        .testTarget(name: "ConversationsTests", dependencies: ["Conversations", "JSONLines", "MailSubject", "UTF8Text"]),
         .testTarget(name: "BodyTextTests", dependencies: ["BodyText", "JSONLines", "UnicodeServices"]),
         .testTarget(name: "SanitizeTests", dependencies: ["Sanitize"]),
-        .testTarget(name: "EventsTests", dependencies: ["Events", "ICalendar", "JSONLines"]),
+        .testTarget(name: "EventsTests", dependencies: ["Events", "ICalendar", "JSONLines", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "MailStoreTests", dependencies: ["MailStore", "SQLite", "JSONLines"]),
     ]
 )

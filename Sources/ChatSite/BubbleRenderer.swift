@@ -6,6 +6,7 @@ import Conversations
 import Events
 import Hashing
 import JSONLines
+import MailSubject
 import Parcels
 import Sanitize
 
@@ -17,13 +18,16 @@ struct BubbleRenderer {
     let site: SiteWriter
     let sanitizer: HTMLSanitizer
     let cwd: String
+    /// A reply's subject repeats the one it answers: its bubble shows none.
+    let subjectPrefixes: SubjectPrefixes
     /// The record of the parcel a shipment of a message is about (its latest status), when known.
     var parcelOf: (_ shipment: JSONValue, _ messageID: String) -> JSONValue? = { _, _ in nil }
 
-    init(templates: SiteTemplates, remoteImages: Bool, site: SiteWriter) {
+    init(templates: SiteTemplates, remoteImages: Bool, site: SiteWriter, subjectPrefixes: SubjectPrefixes) {
         self.templates = templates
         self.remoteImages = remoteImages
         self.site = site
+        self.subjectPrefixes = subjectPrefixes
         var options = SanitizeOptions()
         options.remoteImages = remoteImages ? .keep : .block
         sanitizer = HTMLSanitizer(options: options)
@@ -50,7 +54,7 @@ struct BubbleRenderer {
             from?["name"]?.stringValue.flatMap { $0.isEmpty ? nil : TextFacts.displayName($0) } ?? from?["address"]?.stringValue ?? ""
         }
         if (c.isGroup || automated) && !fromMe { f.set(.sender, senderName) }
-        if let subject = r.string("subject"), !subject.isEmpty, !Subject.isReply(subject) { f.set(.subject, subject) }
+        if let subject = r.string("subject"), !subject.isEmpty, !subjectPrefixes.isReply(subject) { f.set(.subject, subject) }
         if r.value("forwarded") == .bool(true) { f.set(.forwarded, "forwarded") }
 
         let text = r.stringBytes("reply_text") ?? r.stringBytes("text") ?? []

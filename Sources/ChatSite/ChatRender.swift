@@ -6,6 +6,7 @@ import Conversations
 import Events
 import Hashing
 import JSONLines
+import MailSubject
 import Parcels
 import UnixFilter
 
@@ -60,6 +61,7 @@ public struct ChatRender {
     }
 
     public func run(_ run: FilterRun) throws {
+        let subjectPrefixes = try SubjectPrefixes.load(run.diagnostics)
         guard var clock = LocalClock(zone: zone) else { throw Exit(.usage) }
         let site = try Self.endingOnWriteError(run) { try SiteWriter(root: out, folders: ["c", "m"]) }
         // these pages are not a database's any more: the files it rendered are the last run's
@@ -76,7 +78,7 @@ public struct ChatRender {
         var bubbles: [Bubble] = []
         var seen = Set<UInt64>()
         var eventMail: [EventMail] = []
-        var renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site)
+        var renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site, subjectPrefixes: subjectPrefixes)
         var parcels: [JSONValue]?
         if let parcelsPath {
             let known = try readParcels(parcelsPath, run)

@@ -3,8 +3,10 @@ import Glibc
 #endif
 import CivilTime
 import Events
+import Hashing
 import JSONLines
 import MailStore
+import MailSubject
 import Parcels
 import SQLite
 import UnixFilter
@@ -41,7 +43,14 @@ extension ChatRender {
         }
     }
 
+    /// The reply prefixes, among the settings a site is rendered with: they decide which
+    /// bubbles show their subject.
+    static func fingerprint(_ prefixes: SubjectPrefixes) -> String {
+        SHA256.hex(Array(prefixes.replies.joined(separator: "\n").utf8))
+    }
+
     public func run(store: MailStore, _ run: FilterRun) throws {
+        let subjectPrefixes = try SubjectPrefixes.load(run.diagnostics)
         guard let clock = LocalClock(zone: zone) else { throw Exit(.usage) }
         let site = try Self.endingOnWriteError(run) { try SiteWriter(root: out, folders: ["c", "m"]) }
         let spool = try Self.endingOnWriteError(run) { try Spool(directory: out) }
@@ -51,14 +60,14 @@ extension ChatRender {
             run.diagnostics.error("\(out)/\(SiteState.name): \(error)")
             throw Exit(.ioError)
         }
-        var renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site)
+        var renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site, subjectPrefixes: subjectPrefixes)
         renderer.parcelOf = { shipment, id in (try? store.parcel(of: shipment, in: id)) ?? nil }
         var job = StoreRender(store: store, state: state, site: site, spool: spool, clock: clock, render: self, renderer: renderer)
         try Self.endingOnWriteError(run) {
             try state.db.transaction {
                 let (settings, counter) = try store.snapshot {
                     let settings = [Self.pagesVersion, try store.storeID(), zone, String(remoteImages), String(messagesPerPage), String(listPageSize),
-                                    templates.fingerprint].joined(separator: " ")
+                                    templates.fingerprint, Self.fingerprint(subjectPrefixes)].joined(separator: " ")
                     let counter = try store.changeCounter()
                     if let since = try state.lastRender(settings: settings) {
                         try job.update(since: since)

@@ -1,9 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CivilTime
 import Events
 import Hashing
 import JSONLines
+import MailSubject
 import UnixFilter
 import UTF8Text
 
@@ -31,9 +33,6 @@ public struct ConversationGroup {
     /// The conversation with nobody that lists the read receipts and bounces whose message is
     /// not in the input: the participant_hash of an empty key.
     public static let noticesID = SHA256.hex([])
-
-    /// An RFC 3339 time (or a date, its midnight UTC) as seconds.
-    public static func instant(_ text: String) -> Int? { EventGroup.instant(text, zone: "UTC") }
 
     struct MissingField: Error, CustomStringConvertible {
         var name: String
@@ -139,7 +138,9 @@ public struct ConversationGroup {
             return
         }
         if grouping == .thread {
-            (conversations, order) = regroupByThread(conversations, order: order, threads: threads, info: threadInfo)
+            // the user's prefixes file is read only where it matters
+            let prefixes = subjectFallback ? try SubjectPrefixes.load(run.diagnostics) : .builtIn
+            (conversations, order) = regroupByThread(conversations, order: order, threads: threads, info: threadInfo, prefixes: prefixes)
         }
         var all: [Conversation] = []
         for key in order {
@@ -173,7 +174,7 @@ public struct ConversationGroup {
         var part = Conversation(id: c.id, participants: c.participants)
         var lastTime: Int?
         for m in c.ordered {
-            let t = RFC3339.seconds(m.date)
+            let t = CivilDate.epoch(rfc3339: m.date)
             if let lastTime, let t, t - lastTime > maxGap {
                 parts.append(part)
                 part = Conversation(id: c.id + "-\(parts.count + 1)", participants: c.participants)
@@ -189,7 +190,7 @@ public struct ConversationGroup {
     /// References/In-Reply-To thread; with --subject-fallback, threads with one subject
     /// (less Re:, Fwd: and their translations) join.
     private func regroupByThread(_ byMessage: [String: Conversation], order: [String], threads: ThreadBuilder,
-                                 info: [(id: String, gmailThread: String?, subject: String)])
+                                 info: [(id: String, gmailThread: String?, subject: String)], prefixes: SubjectPrefixes)
         -> ([String: Conversation], [String])
     {
         var result: [String: Conversation] = [:]
@@ -199,7 +200,7 @@ public struct ConversationGroup {
             guard let single = byMessage[entry.id] else { continue }
             var key = entry.gmailThread.map { "gmail:" + $0 } ?? threads.root(of: entry.id)
             if subjectFallback, entry.gmailThread == nil {
-                let subject = Subject.normalized(entry.subject)
+                let subject = Subject.normalized(entry.subject, prefixes: prefixes)
                 if !subject.isEmpty {
                     if let existing = bySubject[subject] { key = existing } else { bySubject[subject] = key }
                 }
@@ -281,57 +282,21 @@ struct PendingReports {
     }
 }
 
-public enum Subject {
-    private static let replies = ["re:", "aw:", "sv:", "vs:", "rv:", "r:", "回覆:", "回复:", "答复:", "re：", "回覆：", "回复："]
-    private static let forwards = ["fwd:", "fw:", "wg:", "tr:", "轉寄:", "转发:", "转发：", "轉寄："]
-    private static let prefixes = replies + forwards
-
-    /// "Re: …" and its translations: a subject that only repeats the one it answers.
-    public static func isReply(_ subject: String) -> Bool {
-        let s = String(subject.drop(while: { $0.isWhitespace }).prefix(4)).lowercased()  // the longest prefix is 3 characters and ':'
-        return replies.contains { s.hasPrefix($0) }
-    }
-
-    /// The subject without reply and forward prefixes, lowercased, whitespace collapsed.
-    static func normalized(_ subject: String) -> String {
+enum Subject {
+    /// The subject without reply and forward prefixes and [list] tags, lowercased, whitespace collapsed.
+    static func normalized(_ subject: String, prefixes: SubjectPrefixes) -> String {
         var s = Substring(subject.lowercased())
-        var changed = true
-        while changed {
-            changed = false
+        while true {
             s = s.drop(while: { $0.isWhitespace })
-            for p in prefixes where s.hasPrefix(p) {
-                s = s.dropFirst(p.count)
-                changed = true
-            }
-            if s.hasPrefix("["), let close = s.firstIndex(of: "]"), s[..<close].allSatisfy({ $0 != " " }) {
-                s = s[s.index(after: close)...]  // [list-tag]
-                changed = true
+            if let prefix = prefixes.prefix(of: s) {
+                s = prefix.rest
+            } else if s.hasPrefix("["), let close = s.firstIndex(of: "]"), s[..<close].allSatisfy({ $0 != " " }) {
+                s = s[s.index(after: close)...]
+            } else {
+                break
             }
         }
         return s.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
-}
-
-/// Seconds since the epoch of `YYYY-MM-DDTHH:MM:SSZ`, as mime-parse writes dates.
-enum RFC3339 {
-    static func seconds(_ s: String) -> Int? {
-        let b = Array(s.utf8)
-        guard b.count >= 20 else { return nil }
-        func num(_ at: Int, _ n: Int) -> Int? {
-            var v = 0
-            for k in at..<(at + n) {
-                guard b[k] >= 48, b[k] <= 57 else { return nil }
-                v = v * 10 + Int(b[k] - 48)
-            }
-            return v
-        }
-        guard let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2), let h = num(11, 2), let mi = num(14, 2), let se = num(17, 2) else { return nil }
-        let yy = mo <= 2 ? y - 1 : y
-        let era = (yy >= 0 ? yy : yy - 399) / 400
-        let yoe = yy - era * 400
-        let doy = (153 * ((mo + 9) % 12) + 2) / 5 + d - 1
-        let days = era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468
-        return days * 86400 + h * 3600 + mi * 60 + se
     }
 }
 

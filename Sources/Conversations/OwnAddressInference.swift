@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import JSONLines
+import UnixFilter
 
 /// `--me-auto`: the user's addresses as the mailbox shows them: the From of messages labelled
 /// SENT, and the Delivered-To and X-Original-To addresses that recur (in at least 1% of the
@@ -56,5 +57,34 @@ public struct OwnAddressInference {
             if let n = deliveredTo[a] { why.append("Delivered-To of \(n)") }
             return a + " (" + why.joined(separator: ", ") + ")"
         }.joined(separator: ", ")
+    }
+}
+
+extension OwnAddressInference {
+    /// The first pass of `--me-auto`: every record of every input of `run`. Standard input is
+    /// kept (in a file when it is a pipe) and rewound for the second pass, which also reports
+    /// the inputs that cannot be opened.
+    public init(firstPassOver run: FilterRun, normalizer: AddressNormalizer) throws {
+        self.init()
+        for name in run.inputNames {
+            let fd: Int32
+            if name == "-" {
+                do { fd = try spoolStandardInput() } catch {
+                    run.diagnostics.error("\(error)")
+                    throw Exit(.ioError)
+                }
+            } else {
+                fd = open(name, O_RDONLY | O_CLOEXEC)
+                if fd < 0 { continue }  // reported by the second pass
+            }
+            var reader = LineReader(fd: fd)
+            try reader.forEachLine { line in
+                if let record = try? JSONRecord(line: line.bytes) { observe(record, normalizer: normalizer) }
+                return true
+            }
+            reader.close()
+            if name == "-" { lseek(0, 0, SEEK_SET) }
+            close(fd)
+        }
     }
 }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import JSONLines
 import UnixFilter
 
@@ -47,7 +44,7 @@ public struct ParticipantHash {
             knownLists.insert(a)
         }
         if meAuto {
-            let inference = try infer(run, normalizer: normalizer)
+            let inference = try OwnAddressInference(firstPassOver: run, normalizer: normalizer)
             for a in inference.addresses { own.add(a) }
             knownLists.formUnion(inference.lists)
             guard !own.isEmpty else {
@@ -78,31 +75,5 @@ public struct ParticipantHash {
                 ("from_me", Array((key.fromMe ? "true" : "false").utf8)),
             ])
         }
-    }
-
-    /// The first pass of --me-auto over every input; standard input is kept for the second.
-    private func infer(_ run: FilterRun, normalizer: AddressNormalizer) throws -> OwnAddressInference {
-        var inference = OwnAddressInference()
-        for name in run.inputNames {
-            let fd: Int32
-            if name == "-" {
-                do { fd = try spoolStandardInput() } catch {
-                    run.diagnostics.error("\(error)")
-                    throw Exit(.ioError)
-                }
-            } else {
-                fd = open(name, O_RDONLY | O_CLOEXEC)
-                if fd < 0 { continue }  // reported by the second pass
-            }
-            var reader = LineReader(fd: fd)
-            try reader.forEachLine { line in
-                if let record = try? JSONRecord(line: line.bytes) { inference.observe(record, normalizer: normalizer) }
-                return true
-            }
-            reader.close()
-            if name == "-" { lseek(0, 0, SEEK_SET) }
-            close(fd)
-        }
-        return inference
     }
 }

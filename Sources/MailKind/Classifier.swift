@@ -1,3 +1,4 @@
+import MailSubject
 import UTF8Text
 
 /// What kind of mail a message is, for a client that shows people as chats and the rest as cards.
@@ -20,6 +21,7 @@ public struct Verdict: Equatable, Sendable {
 /// newsletter.
 struct Classifier {
     let rules: MailKindRules
+    var subjectPrefixes = SubjectPrefixes.builtIn
 
     func classify(_ m: MessageFacts) -> Verdict {
         let unsubscribe = Unsubscribe(listUnsubscribe: m.values("list-unsubscribe"),
@@ -100,7 +102,7 @@ struct Classifier {
 
         let transactionalSubject = rules.transactionalPhrases.firstMatch(in: lowerSubject) != nil
         // People write about orders and invoices too, but machines do not reply or forward.
-        let conversational = m.isReply || ["re:", "fw:", "fwd:", "aw:", "sv:", "vs:", "tr:", "回覆", "答复", "転送"].contains { lowerSubject.starts(with: Array($0.utf8)) }
+        let conversational = m.isReply || subjectPrefixes.isReplyOrForward(m.subject)
         if transactionalSubject && !conversational { weak.append("transactional_subject") }
         if m.labels.contains("SENT") { return verdict(.personal, ["sent"]) }
         // A tracking number alone is no sign of machine mail (a friend writes one too): with one

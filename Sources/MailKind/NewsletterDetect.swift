@@ -3,6 +3,7 @@ import Glibc
 #endif
 import JSONLines
 import MailParse
+import MailSubject
 import UnixFilter
 
 /// newsletter-detect's run: each record gets `mail_kind`, `is_newsletter`, `newsletter_reasons`
@@ -29,8 +30,12 @@ public struct NewsletterDetect {
         try stage(run.diagnostics).run(run)
     }
 
+    func classifier(_ diagnostics: Diagnostics) throws -> Classifier {
+        Classifier(rules: try loadRules(diagnostics), subjectPrefixes: try SubjectPrefixes.load(diagnostics))
+    }
+
     public func stage(_ diagnostics: Diagnostics) throws -> RecordStage {
-        let classifier = Classifier(rules: try loadRules(diagnostics))
+        let classifier = try self.classifier(diagnostics)
         return RecordStage(name: "newsletter-detect") { record in
             let verdict = classifier.classify(try MessageFacts(record: record))
             return record.updated(Self.fields(verdict))
@@ -69,9 +74,9 @@ public struct NewsletterDetect {
         signal(SIGPIPE, SIG_DFL)
         let name = inputs.first ?? "-"
         let message: [UInt8]
-        let rules: MailKindRules
+        let classifier: Classifier
         do {
-            rules = try loadRules(diagnostics)
+            classifier = try self.classifier(diagnostics)
             let input = try Input.open(name)
             defer { input.close() }
             message = try readWholeFile(fd: input.fd)
@@ -89,7 +94,7 @@ public struct NewsletterDetect {
             diagnostics.error("empty message", file: name)
             exit(ExitStatus.dataError.rawValue)
         }
-        let verdict = Classifier(rules: rules).classify(Self.facts(ofRawMessage: message, name: name))
+        let verdict = classifier.classify(Self.facts(ofRawMessage: message, name: name))
         if mode == .quiet { exit(verdict.isNewsletter ? 0 : 1) }
         let stamped = stampHeaders(message, [("X-Mail-Kind", verdict.kind.rawValue),
                                              ("X-Newsletter", verdict.isNewsletter ? "yes" : "no")])

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Conversations
 import JSONLines
 import SQLite
@@ -59,30 +56,9 @@ extension MailStore {
         return counts
     }
 
-    /// `--me-auto`: the first pass over the inputs (standard input is kept for the second).
+    /// `--me-auto`: the first pass over the inputs, with the store's address rules.
     public func observeOwnAddresses(_ run: FilterRun) throws -> OwnAddressInference {
-        var inference = OwnAddressInference()
-        for name in run.inputNames {
-            let fd: Int32
-            if name == "-" {
-                do { fd = try spoolStandardInput() } catch {
-                    run.diagnostics.error("\(error)")
-                    throw Exit(.ioError)
-                }
-            } else {
-                fd = open(name, O_RDONLY | O_CLOEXEC)
-                if fd < 0 { continue }  // reported by the second pass
-            }
-            var reader = LineReader(fd: fd)
-            try reader.forEachLine { line in
-                if let record = try? JSONRecord(line: line.bytes) { inference.observe(record, normalizer: normalizer) }
-                return true
-            }
-            reader.close()
-            if name == "-" { lseek(0, 0, SEEK_SET) }
-            Glibc.close(fd)
-        }
-        return inference
+        try OwnAddressInference(firstPassOver: run, normalizer: normalizer)
     }
 
     /// Applies the history responses of every input in one transaction; writes the messages to

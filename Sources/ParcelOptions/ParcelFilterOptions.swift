@@ -4,7 +4,7 @@ import Parcels
 
 /// The options that choose parcels (parcel-group's, and mailstore parcels'): --open, --within,
 /// --agenda, --now and --zone, read into a `ParcelGroup` that keeps those parcels.
-public struct ParcelFilterOptions: ParsableArguments {
+public struct ParcelFilterOptions: ParsableArguments, ZoneOptionHelp, NowOptionHelp {
     @Flag(help: "Only parcels still coming or waiting: not delivered, picked up or returned, with news in the last --within days.")
     var open = false
 
@@ -14,24 +14,19 @@ public struct ParcelFilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only the parcels due that day: pickups whose deadline it is and deliveries expected then (today, tomorrow or YYYY-MM-DD in --zone).", valueName: "day"))
     var agenda: String?
 
-    @Option(help: ArgumentHelp("The time --open counts from (RFC 3339; default: the clock).", valueName: "time"))
-    var now: String?
+    public static let nowHelp = "The time --open counts from (RFC 3339; default: the clock)."
+    public static let nowForm = NowForm.utc
+    @OptionGroup var now: NowOption<ParcelFilterOptions>
 
-    @Option(help: ArgumentHelp("The IANA time zone of today and tomorrow (default: TZ, else the system's).", valueName: "zone"))
-    var zone: String?
+    public static let zoneHelp = "The IANA time zone of today and tomorrow (default: TZ, else the system's)."
+    @OptionGroup var zone: ZoneOption<ParcelFilterOptions>
 
     public init() {}
 
-    var effectiveZone: String { zone ?? EventGroup.systemZone() }
-
     public func validate() throws {
-        if let zone, !EventGroup.isKnownZone(zone) { throw ValidationError("--zone: unknown time zone '\(zone)'") }
         if within != nil && !open { throw ValidationError("--within goes with --open") }
         if let within, within < 0 { throw ValidationError("--within: not a number of days: \(within)") }
-        if let now, !now.hasSuffix("Z") || EventGroup.instant(now, zone: "UTC") == nil {
-            throw ValidationError("--now: not an RFC 3339 UTC time: '\(now)'")
-        }
-        if let agenda, EventGroup.agendaDay(agenda, zone: effectiveZone) == nil {
+        if let agenda, EventGroup.agendaDay(agenda, zone: zone.id) == nil {
             throw ValidationError("--agenda: not a day: '\(agenda)' (today, tomorrow or YYYY-MM-DD)")
         }
     }
@@ -41,8 +36,8 @@ public struct ParcelFilterOptions: ParsableArguments {
         var tool = ParcelGroup()
         tool.openOnly = open
         if let within { tool.openWithin = within * 86_400 }
-        if let now { tool.now = EventGroup.instant(now, zone: "UTC")! }
-        tool.agendaDay = agenda.flatMap { EventGroup.agendaDay($0, zone: effectiveZone) }
+        if let now = now.instant() { tool.now = now }
+        tool.agendaDay = agenda.flatMap { EventGroup.agendaDay($0, zone: zone.id) }
         return tool
     }
 }

@@ -6,6 +6,7 @@ import Events
 import JSONLines
 import MailKind
 import MailParse
+import MailSubject
 import Parcels
 import Sanitize
 import UnixFilter
@@ -41,6 +42,7 @@ public struct Delivery {
 
     public init(_ diagnostics: Diagnostics) throws {
         stages = try Stages.prepared(diagnostics)
+        converter.subjectPrefixes = try SubjectPrefixes.load(diagnostics)
     }
 
     public struct Failed: Error, CustomStringConvertible {

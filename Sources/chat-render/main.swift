@@ -4,7 +4,7 @@ import Events
 import MailStore
 import UnixFilter
 
-struct ChatRenderCommand: ParsableCommand {
+struct ChatRenderCommand: ParsableCommand, ZoneOptionHelp, NowOptionHelp {
     static let configuration = CommandConfiguration(
         commandName: "chat-render",
         abstract: "Write conversations as a static site a person can read: a chat app's list and bubbles, no script.",
@@ -42,11 +42,12 @@ struct ChatRenderCommand: ParsableCommand {
     @Flag(help: "With --store: render in a process of its own once the site's turn comes, returning at once (for hooks); its errors are appended to the site's .mailpipe-site.log.")
     var background = false
 
-    @Option(help: ArgumentHelp("The IANA time zone times are shown in (default: TZ, else the system's).", valueName: "zone"))
-    var zone: String?
+    static let zoneHelp = "The IANA time zone times are shown in (default: TZ, else the system's)."
+    @OptionGroup var zone: ZoneOption<ChatRenderCommand>
 
-    @Option(help: ArgumentHelp("The time events are upcoming from: RFC 3339, or a date or wall-clock time in --zone (default: the clock).", valueName: "time"))
-    var now: String?
+    static let nowHelp = "The time events are upcoming from: RFC 3339, or a date or wall-clock time in --zone (default: the clock)."
+    static let nowForm = NowForm.local
+    @OptionGroup var now: NowOption<ChatRenderCommand>
 
     @Flag(help: "Let images from the web load (as html-sanitize left them: through its proxy, or not at all).")
     var remoteImages = false
@@ -61,8 +62,6 @@ struct ChatRenderCommand: ParsableCommand {
     var listPageSize = 200
 
     func validate() throws {
-        if let zone, !EventGroup.isKnownZone(zone) { throw ValidationError("--zone: unknown time zone '\(zone)'") }
-        if let now, EventGroup.instant(now, zone: zone ?? EventGroup.systemZone()) == nil { throw ValidationError("--now: not a time: '\(now)'") }
         if messagesPerPage < 1 || listPageSize < 1 { throw ValidationError("page sizes must be at least 1") }
         if out.isEmpty { throw ValidationError("--out: give a folder") }
         if (conversations == nil) == (store == nil) { throw ValidationError("give --conversations and the message files, or --store") }
@@ -76,8 +75,8 @@ struct ChatRenderCommand: ParsableCommand {
         tool.conversationsPath = conversations ?? ""
         tool.parcelsPath = parcels
         tool.out = out
-        tool.zone = zone ?? EventGroup.systemZone()
-        if let now { tool.now = EventGroup.instant(now, zone: tool.zone)! }
+        tool.zone = zone.id
+        if let now = now.instant(in: tool.zone) { tool.now = now }
         tool.remoteImages = remoteImages
         tool.messagesPerPage = messagesPerPage
         tool.listPageSize = listPageSize

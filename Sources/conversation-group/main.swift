@@ -1,11 +1,12 @@
 import ArgumentParser
 import Conversations
+import Events
 import UnixFilter
 
 extension ConversationGroup.Grouping: ExpressibleByArgument {}
 extension ConversationGroup.SortOrder: ExpressibleByArgument {}
 
-struct ConversationGroupCommand: ParsableCommand {
+struct ConversationGroupCommand: ParsableCommand, NowOptionHelp {
     static let configuration = CommandConfiguration(
         commandName: "conversation-group",
         abstract: "Group annotated messages into conversations, one JSON record per conversation.",
@@ -39,14 +40,14 @@ struct ConversationGroupCommand: ParsableCommand {
     @Flag(help: "The input is sorted by participant_hash: write each conversation as soon as the next begins (memory of one conversation; output in input order).")
     var sorted = false
 
-    @Option(help: ArgumentHelp("The time events are upcoming from, RFC 3339 (default: now).", valueName: "time"))
-    var now: String?
+    static let nowHelp = "The time events are upcoming from, RFC 3339 (default: now)."
+    static let nowForm = NowForm.rfc3339
+    @OptionGroup var now: NowOption<ConversationGroupCommand>
 
     @OptionGroup(title: "Address rules (give the same as to participant-hash)") var addressFlags: AddressRuleFlags
 
     func validate() throws {
         if let maxGap, Duration.seconds(maxGap) == nil { throw ValidationError("--max-gap: not a duration: '\(maxGap)' (use 30d, 12h, 90m, 45s or 2w)") }
-        if let now, ConversationGroup.instant(now) == nil { throw ValidationError("--now: not an RFC 3339 time: '\(now)'") }
         if sorted && by == .thread { throw ValidationError("--sorted works with --by participants only") }
     }
 
@@ -59,7 +60,7 @@ struct ConversationGroupCommand: ParsableCommand {
         tool.embed = embed
         tool.sorted = sorted
         tool.rules = addressFlags.rules
-        if let now { tool.now = ConversationGroup.instant(now)! }
+        if let now = now.instant() { tool.now = now }
         FilterRun.main(program: "conversation-group", options: common) { try tool.run($0) }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Events
 import UnixFilter
 
-struct EventGroupCommand: ParsableCommand {
+struct EventGroupCommand: ParsableCommand, ZoneOptionHelp {
     static let configuration = CommandConfiguration(
         commandName: "event-group",
         abstract: "Merge the events of a mailbox into a calendar: invitations, updates, replies and cancellations applied, one record per event.",
@@ -31,30 +31,27 @@ struct EventGroupCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The day --agenda shows (default: today).", valueName: "YYYY-MM-DD"))
     var today: String?
 
-    @Option(help: ArgumentHelp("The IANA time zone of dates given here and of all-day and floating events (default: TZ, else the system's).", valueName: "zone"))
-    var zone: String?
+    static let zoneHelp = "The IANA time zone of dates given here and of all-day and floating events (default: TZ, else the system's)."
+    @OptionGroup var zone: ZoneOption<EventGroupCommand>
 
     @Option(help: ArgumentHelp("Also write the calendar as an iCalendar file that calendar applications import.", valueName: "file"))
     var ics: String?
 
-    var effectiveZone: String { zone ?? EventGroup.systemZone() }
-
     func validate() throws {
-        if let zone, !EventGroup.isKnownZone(zone) { throw ValidationError("--zone: unknown time zone '\(zone)'") }
         if agenda && (from != nil || to != nil) { throw ValidationError("--agenda is a window of its own: give it or --from/--to") }
         if today != nil && !agenda { throw ValidationError("--today goes with --agenda") }
         if (from == nil) != (to == nil) { throw ValidationError("--from and --to go together") }
         for (name, value) in [("--from", from), ("--to", to), ("--today", today)] {
-            if let value, EventGroup.instant(value, zone: effectiveZone) == nil { throw ValidationError("\(name): not a date: '\(value)'") }
+            if let value, EventGroup.instant(value, zone: zone.id) == nil { throw ValidationError("\(name): not a date: '\(value)'") }
         }
-        if let from, let to, EventGroup.instant(from, zone: effectiveZone)! >= EventGroup.instant(to, zone: effectiveZone)! {
+        if let from, let to, EventGroup.instant(from, zone: zone.id)! >= EventGroup.instant(to, zone: zone.id)! {
             throw ValidationError("--to must come after --from")
         }
     }
 
     func run() throws {
         var tool = EventGroup()
-        let zone = effectiveZone
+        let zone = self.zone.id
         tool.zone = zone
         tool.icsPath = ics
         if let from, let to {

@@ -107,7 +107,7 @@ func meAutoNote(_ report: String?, _ database: String) -> String {
     return "--me-auto: you are " + report
 }
 
-struct Deliver: ParsableCommand {
+struct Deliver: ParsableCommand, ZoneOptionHelp {
     static let configuration = CommandConfiguration(
         commandName: "deliver", _superCommandName: "mailstore",
         abstract: "One delivery in one process: the mail on standard input parsed once, run through the stages, appended to the journal and added to the database.",
@@ -136,15 +136,14 @@ struct Deliver: ParsableCommand {
     @Option(help: ArgumentHelp("Then bring chat-render's site in this folder up to date (as `chat-render --store DB --take-turns` does): the delivery stands whatever happens to the pages.", valueName: "dir"))
     var site: String?
 
-    @Option(help: ArgumentHelp("With --site: the IANA time zone times are shown in (default: TZ, else the system's).", valueName: "zone"))
-    var zone: String?
+    static let zoneHelp = "With --site: the IANA time zone times are shown in (default: TZ, else the system's)."
+    @OptionGroup var zone: ZoneOption<Deliver>
 
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if let zone, !EventGroup.isKnownZone(zone) { throw ValidationError("--zone: unknown time zone '\(zone)'") }
         if site?.isEmpty == true { throw ValidationError("--site: give a folder") }
-        if zone != nil && site == nil { throw ValidationError("--zone: only with --site") }
+        if zone.isGiven && site == nil { throw ValidationError("--zone: only with --site") }
     }
 
     func run() throws {
@@ -214,7 +213,7 @@ struct Deliver: ParsableCommand {
     private func render(_ site: String, _ run: FilterRun) {
         var render = ChatRender()
         render.out = site
-        render.zone = zone ?? EventGroup.systemZone()
+        render.zone = zone.id
         do { try render.run(storeAt: database, waiting: false, run) } catch {
             run.diagnostics.note("\(site): the pages are not up to date; the mail is delivered")
         }
@@ -283,7 +282,7 @@ struct Compact: ParsableCommand {
     }
 }
 
-struct ConversationsCommand: ParsableCommand {
+struct ConversationsCommand: ParsableCommand, NowOptionHelp {
     static let configuration = CommandConfiguration(
         commandName: "conversations", _superCommandName: "mailstore",
         abstract: "The chat list: conversation-group's records of the visible conversations, newest first.")
@@ -306,13 +305,13 @@ struct ConversationsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("At most this many.", valueName: "n"))
     var limit: Int?
 
-    @Option(help: ArgumentHelp("The time events are upcoming from, RFC 3339 (default: now).", valueName: "time"))
-    var now: String?
+    static let nowHelp = "The time events are upcoming from, RFC 3339 (default: now)."
+    static let nowForm = NowForm.rfc3339
+    @OptionGroup var now: NowOption<ConversationsCommand>
 
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if let now, EventGroup.instant(now, zone: "UTC") == nil { throw ValidationError("--now: not an RFC 3339 time: '\(now)'") }
         if all && archived { throw ValidationError("--all already includes --archived") }
         if let kind, !["people", "group", "list", "newsletter", "myself", "notices"].contains(kind) {
             throw ValidationError("--kind: one of people, group, list, newsletter, myself, notices")
@@ -322,7 +321,7 @@ struct ConversationsCommand: ParsableCommand {
 
     func run() throws {
         withStore(database, access: .read, options: output.common) { store, run in
-            if let now { store.now = EventGroup.instant(now, zone: "UTC")! }
+            if let now = now.instant() { store.now = now }
             var q = MailStore.ConversationQuery()
             q.all = all
             q.archived = archived
@@ -530,7 +529,7 @@ struct Label: ParsableCommand {
     }
 }
 
-struct EventsCommand: ParsableCommand {
+struct EventsCommand: ParsableCommand, ZoneOptionHelp {
     static let configuration = CommandConfiguration(
         commandName: "events", _superCommandName: "mailstore",
         abstract: "The calendar: event-group's records, or the occurrences of a day or a window.")
@@ -550,24 +549,21 @@ struct EventsCommand: ParsableCommand {
     @Option(help: ArgumentHelp("… up to this one.", valueName: "date"))
     var to: String?
 
-    @Option(help: ArgumentHelp("The IANA time zone of days and of all-day and floating events (default: TZ, else the system's).", valueName: "zone"))
-    var zone: String?
+    static let zoneHelp = "The IANA time zone of days and of all-day and floating events (default: TZ, else the system's)."
+    @OptionGroup var zone: ZoneOption<EventsCommand>
 
     @Option(help: ArgumentHelp("Only events changed after this change counter.", valueName: "n"))
     var changedAfter: Int?
 
     @OptionGroup var output: OutputOptions
 
-    var effectiveZone: String { zone ?? EventGroup.systemZone() }
-
     var window: Range<Int>? {
-        if let agenda { return EventGroup.day(agenda == "today" ? EventGroup.today(zone: effectiveZone) : agenda, zone: effectiveZone) }
-        if let from, let to, let a = EventGroup.instant(from, zone: effectiveZone), let b = EventGroup.instant(to, zone: effectiveZone) { return a..<b }
+        if let agenda { return EventGroup.day(agenda == "today" ? EventGroup.today(zone: zone.id) : agenda, zone: zone.id) }
+        if let from, let to, let a = EventGroup.instant(from, zone: zone.id), let b = EventGroup.instant(to, zone: zone.id) { return a..<b }
         return nil
     }
 
     func validate() throws {
-        if let zone, !EventGroup.isKnownZone(zone) { throw ValidationError("--zone: unknown time zone '\(zone)'") }
         if (from == nil) != (to == nil) { throw ValidationError("--from and --to go together") }
         if agenda != nil && from != nil { throw ValidationError("--agenda is a window of its own: give it or --from/--to") }
         if (agenda != nil || from != nil), window.map({ $0.isEmpty }) ?? true { throw ValidationError("not a day or window: give YYYY-MM-DD dates, --to after --from") }
@@ -577,7 +573,7 @@ struct EventsCommand: ParsableCommand {
     func run() throws {
         withStore(database, access: .read, options: output.common) { store, run in
             if let window {
-                try store.occurrences(in: window, zone: effectiveZone) { try run.write($0) }
+                try store.occurrences(in: window, zone: zone.id) { try run.write($0) }
             } else {
                 try store.events(changedAfter: changedAfter) { try run.write($0) }
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MailParse
+import MailSubject
 import UnixFilter
 
 extension MailboxFormat: ExpressibleByArgument {}
@@ -53,6 +54,7 @@ struct MimeParse: ParsableCommand {
             converter.limits.recipients = maxRecipients
             converter.limits.headerFields = maxHeaderFields
             converter.limits.textBytes = maxText
+            converter.subjectPrefixes = try SubjectPrefixes.load(run.diagnostics)
             if let dir = saveAttachments {
                 do {
                     converter.attachmentSaver = try AttachmentSaver(directory: dir)

@@ -74,5 +74,17 @@ struct MeetingLinksTests {
         let epoch = Int.random(in: -62_135_596_800...253_402_300_799, using: &rng)  // years 1 to 9999
         let (days, secs) = CivilDate.split(epoch)
         #expect(CivilDate.rfc3339(epoch) == CivilDate.dateText(days: days) + "T" + CivilDate.clockText(seconds: secs) + "Z")
+        #expect(CivilDate.epoch(rfc3339: CivilDate.rfc3339(epoch)) == epoch)
+    }
+}
+
+/// The dates of records read back: a date is its midnight; anything but digits and the
+/// separators in their places is no time.
+@Test func rfc3339ReadBack() {
+    #expect(CivilDate.epoch(rfc3339: "1970-01-01T00:00:00Z") == 0)
+    #expect(CivilDate.epoch(rfc3339: "2024-02-29T12:00:00Z") == 1_709_208_000)
+    #expect(CivilDate.epoch(rfc3339: "2024-02-29") == 1_709_164_800)
+    for text in ["", "2024-02-29T12:00", "2024/02/29T12:00:00Z", "2024-13-01T00:00:00Z", "2024-02-29T1x:00:00Z"] {
+        #expect(CivilDate.epoch(rfc3339: text) == nil)
     }
 }

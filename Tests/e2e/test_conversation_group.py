@@ -176,3 +176,33 @@ def test_a_reply_before_the_lists_mail_needs_the_first_pass(tmp_path):
     mbox.write_text("\n".join(LIST_MAIL[name] for name in ["reply", "post"]))
     keyed = records(run("participant-hash", "--me", "mei@example.tw", input=run("mime-parse", mbox).stdout).stdout)
     assert [k["conversation_key"] for k in keyed] == ["ana@example.net,swift-dev@lists.example.org", "swift-dev@lists.example.org"]
+
+
+def test_the_users_subject_prefixes_join_threads_by_subject(tmp_path):
+    mbox = tmp_path / "lunch.mbox"
+    mbox.write_text("\n".join(f"""From ana@example.net Mon Mar  {day} 09:00:00 2026
+From: {sender}
+To: {to}
+Subject: {subject}
+Message-ID: <{day}@example.net>
+Date: Mon, {day} Mar 2026 09:00:00 +0000
+
+Obiad?
+""" for day, sender, to, subject in [(2, "ana@example.net", "mei@example.tw", "Obiad w piątek"),
+                                     (3, "mei@example.tw", "ana@example.net", "Odp: Obiad w piątek")]))
+    keyed = run("participant-hash", "--me", "mei@example.tw", input=run("mime-parse", mbox).stdout).stdout
+    config = tmp_path / "config"
+    (config / "mailpipe").mkdir(parents=True)
+
+    def threads():
+        r = subprocess.run([str(BIN / "conversation-group"), "--by", "thread", "--subject-fallback"], input=keyed,
+                           capture_output=True, env=dict(ENV, XDG_CONFIG_HOME=str(config)))
+        return r.returncode, r.stderr, [c["message_count"] for c in records(r.stdout)]
+
+    assert threads() == (0, b"", [1, 1])
+    prefixes = config / "mailpipe" / "subject-prefixes.json"
+    prefixes.write_text(json.dumps({"reply": ["ODP"]}))  # Polish mail programs' reply
+    assert threads() == (0, b"", [2])
+    prefixes.write_text(json.dumps({"reply": ["Odp:"]}))
+    status, errors, _ = threads()
+    assert status == 65 and f"conversation-group: {prefixes}: reply: not a word without its colon: 'Odp:'".encode() in errors

@@ -1,6 +1,7 @@
 import UTF8Text
 import Hashing
 import JSONLines
+import MailSubject
 import UnicodeServices
 
 /// Turns raw messages into message records (the JSON contract of mailpipe(5)).
@@ -13,6 +14,8 @@ public final class MessageConverter {
     public var limits = RecordLimits() {
         didSet { parser.maxHeaderFields = limits.headerFields }
     }
+    /// What marks a reply's or a forward's subject: such mail is not guessed to be a bounce.
+    public var subjectPrefixes = SubjectPrefixes.builtIn
 
     public init() {
         decoder = HeaderTextDecoder(charsets: charsets)
@@ -114,7 +117,7 @@ public final class MessageConverter {
         w.endArray()
         defects = bodies.defects
 
-        let reader = ReportReader(message: message, subject: subject, from: from, to: to,
+        let reader = ReportReader(message: message, subject: subject, subjectPrefixes: subjectPrefixes, from: from, to: to,
                                   text: { plain ?? html.map(ReportReader.roughText) })
         w.key("report")
         writeReport(reader.read(defects: &defects), &w)

@@ -1,3 +1,4 @@
+import MailSubject
 import UTF8Text
 
 /// What a delivery report (RFC 3464), a read receipt (RFC 8098) or a bounce of the common
@@ -22,6 +23,7 @@ struct Report: Equatable {
 struct ReportReader {
     let message: ParsedMessage
     let subject: String?
+    let subjectPrefixes: SubjectPrefixes
     let from: Mailbox?
     /// The addresses the report was sent to: the original's sender, never a failed recipient.
     let to: [Mailbox]
@@ -216,7 +218,8 @@ struct ReportReader {
             // the postmaster also writes about quotas and spam: a bounce names whom it failed
             isBounce = subjectType != nil || (textSaysBounce && (!recipients.isEmpty || hasAttachedOriginal))
         } else {
-            isBounce = subjectType != nil && !Self.isReplyOrForward(subject) && mailSystemTrace && (textSaysBounce || hasAttachedOriginal)
+            isBounce = subjectType != nil && !subjectPrefixes.isReplyOrForward(self.subject ?? "") && mailSystemTrace
+                && (textSaysBounce || hasAttachedOriginal)
         }
         guard isBounce else { return nil }
         defects.append("guessed_report")
@@ -266,10 +269,6 @@ struct ReportReader {
         if matches(delayed) { return "delayed" }
         if matches(failed) { return "failed" }
         return nil
-    }
-
-    private static func isReplyOrForward(_ subject: [UInt8]) -> Bool {
-        ["re:", "fwd:", "fw:", "aw:", "wg:", "tr:", "sv:", "vs:"].contains { subject.starts(with: Array($0.utf8)) }
     }
 
     private static let bouncePhrases: [[UInt8]] = [
