@@ -10,7 +10,9 @@ public final class Background<Value>: @unchecked Sendable {
     private var result: Value?
     private var running = false
 
-    public init(_ work: @escaping () -> Value) {
+    /// `work` is `@Sendable`: a closure made on the main actor (top-level code) would otherwise
+    /// be that actor's, and trap when it runs on the thread.
+    public init(_ work: @escaping @Sendable () -> Value) {
         let body = Unmanaged.passRetained(ThreadBody { self.result = work() }).toOpaque()
         if pthread_create(&thread, nil, { body in
             Unmanaged<ThreadBody>.fromOpaque(body!).takeRetainedValue().run()

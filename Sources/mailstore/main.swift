@@ -141,6 +141,9 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
 
     @OptionGroup var output: OutputOptions
 
+    /// The stages, made from the start of the process (main.swift).
+    nonisolated(unsafe) static var preparing: Background<Result<Delivery, any Error>>?
+
     func validate() throws {
         if site?.isEmpty == true { throw ValidationError("--site: give a folder") }
         if zone.isGiven && site == nil { throw ValidationError("--zone: only with --site") }
@@ -175,7 +178,7 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
                 throw Exit(.temporaryFailure)
             }
         }
-        let delivery = try Delivery(run.diagnostics)
+        let delivery = try Self.preparing?.value.get() ?? Delivery(run.diagnostics)
         try changeKeying(store, me: keying.me, rules: keying.addressFlags.rules)
         let log = try journal.map { path in
             let log = try Journal(path: path)
@@ -659,6 +662,11 @@ struct MailStoreCommand: ParsableCommand {
 // the parser of every subcommand, their options found by reflection, took a millisecond of
 // each run, a tenth of a search.
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == Deliver.configuration.commandName {
+    // the stages' rules are made on a second core while the options are parsed and the
+    // database, the journal and the message are opened: most of a delivery is its start
+    Deliver.preparing = Background { Result { try Delivery(Diagnostics(program: "mailstore")) } }
+}
 if let name = arguments.first, let command = MailStoreCommand.subcommands.first(where: { $0.configuration.commandName == name }) {
     let rest = Array(arguments.dropFirst())
     command.main((command as? any QueryCommand.Type)?.queryArguments(rest) ?? rest)

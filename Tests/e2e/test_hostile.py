@@ -7,6 +7,7 @@ import json
 import os
 import pathlib
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -242,6 +243,36 @@ def stored_ids(db):
 def numbered(k, body=b"Are you free on Friday?\n"):
     return MESSAGES["personal"].replace(b"<p1@example.com>", f"<p{k}@example.com>".encode()).replace(
         b"Are you free on Friday?\n", body)
+
+
+def test_deliveries_with_pages_killed_at_random_leave_every_message_once_on_the_pages(tmp_path):
+    """Half of 40 deliveries that render the pages in their own process killed at random
+    moments (some while rendering, holding the site's turn or its scratch folder), then handed
+    over again: once the last delivery returns, the pages show every message once, and no
+    turn, mark or scratch folder is left behind."""
+    log, db, site = tmp_path / "m.jsonl", tmp_path / "mail.db", tmp_path / "site"
+    env = hook_env(tmp_path, MAILPIPE_STORE=str(db), MAILPIPE_SITE=str(site))
+    rng = random.Random(42)
+    sent = [numbered(k, b"words " * rng.randrange(10, 4000) + b"\n") for k in range(40)]
+    killed = []
+    for k, mail in enumerate(sent):
+        p = subprocess.Popen([str(ROOT / "pipelines" / "mailpipe-log"), "--me", "mei@example.tw", str(log)], stdin=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+        p.stdin.write(mail)
+        p.stdin.close()
+        if k % 2:
+            time.sleep(rng.uniform(0.005, 0.04))
+            os.killpg(p.pid, signal.SIGKILL)
+        if p.wait() != 0:
+            killed.append(k)
+    assert len(killed) > 5, "many deliveries were killed part-way"
+    for k in killed:
+        r = mailpipe_log("--me", "mei@example.tw", log, input=sent[k], env=env)
+        assert r.returncode == 0, r.stderr
+    shown = [i for page in (site / "c").glob("*.html") for i in re.findall(r'data-message-id="([^"]*)"', page.read_text())]
+    assert sorted(shown) == sorted(f"p{k}@example.com" for k in range(40)), "every message once on the pages"
+    assert not (site / ".mailpipe-site.due").exists()
+    assert not list(site.glob(".chat-render.tmp-*"))
 
 
 def test_a_record_left_half_written_is_cut_and_the_next_is_whole(tmp_path):
