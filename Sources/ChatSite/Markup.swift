@@ -153,5 +153,10 @@ public enum TextFacts {
 }
 
 extension Substring {
-    var trimmingSpaces: String { String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
+    // by index, not by reversing: each generic wrapper type is made at run time, on the first
+    // call of a process (a delivery's template reading)
+    var trimmingSpaces: String {
+        guard let first = firstIndex(where: { $0 != " " }), let last = lastIndex(where: { $0 != " " }) else { return "" }
+        return String(self[first...last])
+    }
 }
