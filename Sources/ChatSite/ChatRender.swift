@@ -49,17 +49,6 @@ public struct ChatRender {
         var length: Int
     }
 
-    /// A message's events, kept to apply them in date order at the end.
-    struct EventMail {
-        var epoch: Int
-        var order: Int
-        var id: String
-        var date: String?
-        var conversation: Int
-        var sender: String?
-        var events: [JSONValue]
-    }
-
     public func run(_ run: FilterRun) throws {
         let subjectPrefixes = try SubjectPrefixes.load(run.diagnostics)
         guard var clock = LocalClock(zone: zone) else { throw Exit(.usage) }
@@ -120,8 +109,8 @@ public struct ChatRender {
                 }
             }
             if let events = record.value("events")?.arrayValue, !events.isEmpty {
-                eventMail.append(EventMail(epoch: epoch ?? Int.min, order: eventMail.count, id: id, date: date, conversation: Int(k),
-                                           sender: record.value("from")?["address"]?.stringValue?.lowercased(), events: events))
+                // the calendar's pages name a conversation by its place in `conversations`
+                eventMail.append(EventMail(record: record, messageID: id, conversationID: String(k), events: events))
             }
             return nil
         }
@@ -143,7 +132,7 @@ public struct ChatRender {
             for (k, c) in conversations.enumerated() where !done.contains(k) {
                 try pages.conversation(c, bubbles: [], spool: spool, pageSize: messagesPerPage, clock: &clock)
             }
-            let calendar = Self.calendar(eventMail)
+            let calendar = EventStore(applying: eventMail).events
             let gathered = parcels ?? ParcelGroup.group(observations).compactMap { try? JSONValue.parse($0.json()) }
             try pages.lists(conversations, calendar: calendar, parcels: gathered, now: now, pageSize: listPageSize, clock: &clock)
             try site.write("style.css", templates.stylesheet)
@@ -160,18 +149,6 @@ public struct ChatRender {
             run.diagnostics.error(e.description)
             throw Exit(e.refusal == nil ? .ioError : .cannotCreate)
         }
-    }
-
-    /// The events of the mailbox once its mail is applied in date order, as event-group does.
-    static func calendar(_ mail: [EventMail]) -> [EventStore.Tracked] {
-        var store = EventStore()
-        for m in mail.sorted(by: { ($0.epoch, $0.order) < ($1.epoch, $1.order) }) {
-            for v in m.events {
-                guard let e = Event(json: v) else { continue }
-                store.apply(e, messageID: m.id, date: m.date, conversationID: String(m.conversation), sender: m.sender)
-            }
-        }
-        return store.events
     }
 
     /// A message id's key in the lookup (64 bits: a million ids fit in a few megabytes, and

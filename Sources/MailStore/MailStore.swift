@@ -812,17 +812,21 @@ public final class MailStore {
     }
 
     private func deriveEvents(_ group: String) throws {
-        var observations: [StoredEvents.Observation] = []
+        var mail: [EventMail] = []
+        var lastMessage: Int?
         try db.query("""
-            SELECT o.event, m.id, m.date, m.conversation_id, m.from_address FROM event_observations o
+            SELECT o.event, m.id, m.date, m.conversation_id, m.from_address, o.message FROM event_observations o
             JOIN messages m ON m.rowid = o.message WHERE o.event_group = ? ORDER BY o.message, o.position
             """, [.text(group)]) { s in
             guard let e = Event(json: try JSONValue.parse(s.bytes(0))) else { return }
-            observations.append(StoredEvents.Observation(event: e, messageID: s.text(1) ?? "", date: s.text(2),
-                                                         conversationID: s.text(3), sender: s.text(4)))
+            if s.integer(5) != lastMessage {
+                lastMessage = s.integer(5)
+                mail.append(EventMail(messageID: s.text(1) ?? "", date: s.text(2), conversationID: s.text(3), sender: s.text(4), events: []))
+            }
+            mail[mail.count - 1].events.append(e)
         }
         try db.run("DELETE FROM events WHERE event_group = ?", .text(group))
-        for d in StoredEvents.derive(observations) {
+        for d in StoredEvents.derive(mail) {
             let e = d.tracked.event
             try db.run("""
                 INSERT INTO events(event_group, sort_key, start, end, status, summary, conversation_id, record, change)
