@@ -72,8 +72,8 @@ public struct ChatRender {
         if let parcelsPath {
             let known = try readParcels(parcelsPath, run)
             parcels = known
-            let index = ParcelIndex(known)
-            renderer.parcelOf = { index.parcel(of: $0, in: $1) }
+            let records = ParcelRecords(known)
+            renderer.parcelOf = records.parcel(of:)
         }
         var observations: [ParcelGroup.Observation] = []
 
@@ -336,27 +336,5 @@ final class Spool {
             guard n > 0 else { throw SiteWriter.WriteError(path: "spool", errno: n < 0 ? errno : EIO) }
             done += n
         }
-    }
-}
-
-/// Which parcel-group record a message's shipment is about: by carrier and number, or, for a
-/// pickup code alone, the parcel of that carrier that holds the message.
-struct ParcelIndex {
-    private var byID: [String: JSONValue] = [:]
-    private var byMessage: [String: JSONValue] = [:]
-
-    init(_ parcels: [JSONValue]) {
-        for p in parcels {
-            guard let id = p["parcel_id"]?.stringValue else { continue }
-            byID[id] = p
-            let carrier = p["carrier"]?.stringValue ?? ""
-            for m in p["message_ids"]?.arrayValue ?? [] { if let m = m.stringValue { byMessage[m + "\u{0}" + carrier] = p } }
-        }
-    }
-
-    func parcel(of shipment: JSONValue, in messageID: String) -> JSONValue? {
-        guard let o = ParcelGroup.observation(shipment, messageID: messageID, date: "", conversationID: nil, order: 0) else { return nil }
-        if let key = o.numberKey, let p = byID[key] { return p }
-        return byMessage[messageID + "\u{0}" + (shipment["carrier"]?.stringValue ?? "")]
     }
 }
