@@ -274,7 +274,7 @@ struct PendingReports {
         var notices = Conversation(id: ConversationGroup.noticesID, participants: [])
         for original in final ? Array(waiting.keys) : Array(holding.keys) {
             for r in waiting.removeValue(forKey: original) ?? [] {
-                // a report is never listed with its own participants: its fallback is the notices
+                // (a report is never placed with its own participants: it needs no key of its own)
                 let id = StoredConversation.placement(role: "report", answers: r.report?.of, key: notices.id) { holding[$0] }
                 if let k = index[id] { conversations[k].reports.append(r) } else { notices.reports.append(r) }
             }
