@@ -57,9 +57,12 @@ public struct ChatRender {
         site.forgetting(SiteState.forget(folder: out))
         for name in Self.formerStateFiles { unlink(out + "/" + name) }
         var conversations = try readConversations(run)
+        // the conversation each message and report is listed in, and each conversation's place
         var byMessage: [UInt64: Int32] = [:]
+        var byID: [String: Int32] = [:]
         for (k, c) in conversations.enumerated() {
-            for id in c.messageIDs { byMessage[Self.key(id)] = Int32(k) }
+            for id in c.messageIDs + c.reports.compactMap(\.messageID) { byMessage[Self.key(id)] = Int32(k) }
+            byID[c.id] = Int32(k)
             conversations[k].messageIDs = []
         }
         let spool = try Self.endingOnWriteError(run) { try Spool(directory: out) }
@@ -79,38 +82,46 @@ public struct ChatRender {
 
         try filterRecords(run, progressNoun: "messages") { record in
             guard let id = record.string("id") ?? record.string("message_id") else { throw MissingField(name: "id") }
-            if StoredConversation.role(of: record) != nil { return nil }  // a draft, a report: no message of a conversation
             let key = Self.key(id)
-            guard let k = byMessage[key] else { throw NotInConversation(id: id, conversations: conversationsPath) }
+            let role = StoredConversation.role(of: record)
+            // a report is in the conversation that lists it; a draft in none, but the store keeps
+            // it with its participants
+            let k = role == "draft" ? record.string("participant_hash").flatMap { byID[$0] } : byMessage[key]
+            if role == nil && k == nil { throw NotInConversation(id: id, conversations: conversationsPath) }
             guard seen.insert(key).inserted else { return nil }  // the same message again (Takeout's copies)
             let date = record.string("date")
-            let epoch = date.flatMap { CivilDate.epoch(rfc3339: $0) }
-            let fromMe = record.value("from_me") == .bool(true)
-            let c = Int(k)
-            if record.string("mail_kind") == "list" { conversations[c].isList = true }
-            if let epoch, epoch >= conversations[c].lastEpoch {
-                conversations[c].lastEpoch = epoch
-                conversations[c].lastFromMe = fromMe
+            if role == nil, let k {  // a message: its bubble (a draft or a report is no message of a conversation)
+                let epoch = date.flatMap { CivilDate.epoch(rfc3339: $0) }
+                let fromMe = record.value("from_me") == .bool(true)
+                let c = Int(k)
+                if record.string("mail_kind") == "list" { conversations[c].isList = true }
+                if let epoch, epoch >= conversations[c].lastEpoch {
+                    conversations[c].lastEpoch = epoch
+                    conversations[c].lastFromMe = fromMe
+                }
+                // a page or the scratch file that cannot be written ends the run, as a disk error, not
+                // as a fault of this record
+                let (html, offset) = try Self.endingOnWriteError(run) {
+                    let unread = record.value("labels")?.arrayValue?.contains(.string("UNREAD")) == true
+                    let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe, in: conversations[c],
+                                                   conversationFile: conversations[c].file, clock: &clock)
+                    return (html, try spool.append(html))
+                }
+                bubbles.append(Bubble(conversation: k, order: Int32(truncatingIfNeeded: bubbles.count), epoch: epoch ?? Int.min,
+                                      offset: offset, length: html.count))
             }
-            // a page or the scratch file that cannot be written ends the run, as a disk error, not
-            // as a fault of this record
-            let (html, offset) = try Self.endingOnWriteError(run) {
-                let unread = record.value("labels")?.arrayValue?.contains(.string("UNREAD")) == true
-                let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe, in: conversations[c],
-                                               conversationFile: conversations[c].file, clock: &clock)
-                return (html, try spool.append(html))
-            }
-            bubbles.append(Bubble(conversation: k, order: Int32(truncatingIfNeeded: bubbles.count), epoch: epoch ?? Int.min,
-                                  offset: offset, length: html.count))
+            // every record's parcels and events, a report's and a draft's too, as parcel-group,
+            // event-group and the store have them
             if parcels == nil {
+                let conversation = k.map { conversations[Int($0)].id } ?? record.string("participant_hash")
                 for s in record.value("shipments")?.arrayValue ?? [] {
-                    if let o = ParcelGroup.observation(s, messageID: id, date: date ?? "", conversationID: conversations[c].id,
+                    if let o = ParcelGroup.observation(s, messageID: id, date: date ?? "", conversationID: conversation,
                                                        order: observations.count) { observations.append(o) }
                 }
             }
             if let events = record.value("events")?.arrayValue, !events.isEmpty {
                 // the calendar's pages name a conversation by its place in `conversations`
-                eventMail.append(EventMail(record: record, messageID: id, conversationID: String(k), events: events))
+                eventMail.append(EventMail(record: record, messageID: id, conversationID: k.map { String($0) }, events: events))
             }
             return nil
         }

@@ -295,3 +295,29 @@ def test_pages_follow_reports_as_they_come(small, tmp_path, order):
     render("--store", db, "--out", tmp_path / "last")
     assert site_files(site) == site_files(tmp_path / "last")
     assert not any("Read by" in text.decode(errors="replace") for text in site_files(site).values())
+
+
+def test_the_calendar_has_the_events_of_reports_and_drafts_from_files_as_from_the_store(small, tmp_path):
+    """event-group and the store take every record's events: chat-render from files too, a read
+    receipt's and a draft's among them."""
+    def event(summary, day):
+        return {"summary": summary, "start": f"2026-03-{day}T04:00:00Z", "end": f"2026-03-{day}T05:00:00Z", "all_day": False,
+                "source": "text", "kind": "appointment"}
+    mail = [json.loads(x) for x in small.splitlines()]
+    for m in mail:
+        if m["id"] == "mdn1@example.org":
+            m["events"] = [event("Noodles at noon", 20)]
+        if m["id"] == "d1@example.tw":
+            m["events"] = [event("Dinner, not sent yet", 21)]
+    messages = tmp_path / "messages.jsonl"
+    messages.write_text("".join(json.dumps(m) + "\n" for m in mail))
+    assert [e["summary"] for e in records(run("event-group", messages).stdout)] == ["Noodles at noon", "Dinner, not sent yet"]
+    conversations = tmp_path / "conversations.jsonl"
+    conversations.write_bytes(run("conversation-group", "--now", NOW, messages).stdout)
+    render("--conversations", conversations, "--out", tmp_path / "files", messages)
+    calendar = (tmp_path / "files" / "events.html").read_text()
+    assert "Noodles at noon" in calendar and "Dinner, not sent yet" in calendar
+    db = tmp_path / "mail.db"
+    assert run("mailstore", "add", "-q", db, "--me", ME, messages).returncode == 0
+    render("--store", db, "--out", tmp_path / "store")
+    assert site_files(tmp_path / "files") == site_files(tmp_path / "store")
