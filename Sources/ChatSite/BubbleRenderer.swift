@@ -21,7 +21,7 @@ struct BubbleRenderer {
     /// A reply's subject repeats the one it answers: its bubble shows none.
     let subjectPrefixes: SubjectPrefixes
     /// The record of the parcel a shipment of a message is about (its latest status), when known.
-    var parcelOf: (_ shipment: JSONValue, _ messageID: String) -> JSONValue? = { _, _ in nil }
+    var parcelOf: (_ shipment: JSONValue) -> JSONValue? = { _ in nil }
 
     init(templates: SiteTemplates, remoteImages: Bool, site: SiteWriter, subjectPrefixes: SubjectPrefixes) {
         self.templates = templates
@@ -103,7 +103,7 @@ struct BubbleRenderer {
         }
         f[.attachments] = chips(attachments)
         var cards: [UInt8] = []
-        for s in r.value("shipments")?.arrayValue ?? [] { parcelCard(parcelOf(s, id) ?? s, into: &cards) }
+        for s in r.value("shipments")?.arrayValue ?? [] { parcelCard(parcelOf(s) ?? s, into: &cards) }
         for v in r.value("events")?.arrayValue ?? [] {
             if let e = Event(json: v) { eventCard(e, into: &cards, clock: &clock) }
         }

@@ -49,17 +49,6 @@ public struct ChatRender {
         var length: Int
     }
 
-    /// A message's events, kept to apply them in date order at the end.
-    struct EventMail {
-        var epoch: Int
-        var order: Int
-        var id: String
-        var date: String?
-        var conversation: Int
-        var sender: String?
-        var events: [JSONValue]
-    }
-
     public func run(_ run: FilterRun) throws {
         let subjectPrefixes = try SubjectPrefixes.load(run.diagnostics)
         guard var clock = LocalClock(zone: zone) else { throw Exit(.usage) }
@@ -68,9 +57,12 @@ public struct ChatRender {
         site.forgetting(SiteState.forget(folder: out))
         for name in Self.formerStateFiles { unlink(out + "/" + name) }
         var conversations = try readConversations(run)
+        // the conversation each message and report is listed in, and each conversation's place
         var byMessage: [UInt64: Int32] = [:]
+        var byID: [String: Int32] = [:]
         for (k, c) in conversations.enumerated() {
-            for id in c.messageIDs { byMessage[Self.key(id)] = Int32(k) }
+            for id in c.messageIDs + c.reports.compactMap(\.messageID) { byMessage[Self.key(id)] = Int32(k) }
+            byID[c.id] = Int32(k)
             conversations[k].messageIDs = []
         }
         let spool = try Self.endingOnWriteError(run) { try Spool(directory: out) }
@@ -83,45 +75,53 @@ public struct ChatRender {
         if let parcelsPath {
             let known = try readParcels(parcelsPath, run)
             parcels = known
-            let index = ParcelIndex(known)
-            renderer.parcelOf = { index.parcel(of: $0, in: $1) }
+            let records = ParcelRecords(known)
+            renderer.parcelOf = records.parcel(of:)
         }
         var observations: [ParcelGroup.Observation] = []
 
         try filterRecords(run, progressNoun: "messages") { record in
             guard let id = record.string("id") ?? record.string("message_id") else { throw MissingField(name: "id") }
-            if StoredConversation.role(of: record) != nil { return nil }  // a draft, a report: no message of a conversation
             let key = Self.key(id)
-            guard let k = byMessage[key] else { throw NotInConversation(id: id, conversations: conversationsPath) }
+            let role = StoredConversation.role(of: record)
+            // a report is in the conversation that lists it; a draft in none, but the store keeps
+            // it with its participants
+            let k = role == "draft" ? record.string("participant_hash").flatMap { byID[$0] } : byMessage[key]
+            if role == nil && k == nil { throw NotInConversation(id: id, conversations: conversationsPath) }
             guard seen.insert(key).inserted else { return nil }  // the same message again (Takeout's copies)
             let date = record.string("date")
-            let epoch = date.flatMap { CivilDate.epoch(rfc3339: $0) }
-            let fromMe = record.value("from_me") == .bool(true)
-            let c = Int(k)
-            if record.string("mail_kind") == "list" { conversations[c].isList = true }
-            if let epoch, epoch >= conversations[c].lastEpoch {
-                conversations[c].lastEpoch = epoch
-                conversations[c].lastFromMe = fromMe
+            if role == nil, let k {  // a message: its bubble (a draft or a report is no message of a conversation)
+                let epoch = date.flatMap { CivilDate.epoch(rfc3339: $0) }
+                let fromMe = record.value("from_me") == .bool(true)
+                let c = Int(k)
+                if record.string("mail_kind") == "list" { conversations[c].isList = true }
+                if let epoch, epoch >= conversations[c].lastEpoch {
+                    conversations[c].lastEpoch = epoch
+                    conversations[c].lastFromMe = fromMe
+                }
+                // a page or the scratch file that cannot be written ends the run, as a disk error, not
+                // as a fault of this record
+                let (html, offset) = try Self.endingOnWriteError(run) {
+                    let unread = record.value("labels")?.arrayValue?.contains(.string("UNREAD")) == true
+                    let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe, in: conversations[c],
+                                                   conversationFile: conversations[c].file, clock: &clock)
+                    return (html, try spool.append(html))
+                }
+                bubbles.append(Bubble(conversation: k, order: Int32(truncatingIfNeeded: bubbles.count), epoch: epoch ?? Int.min,
+                                      offset: offset, length: html.count))
             }
-            // a page or the scratch file that cannot be written ends the run, as a disk error, not
-            // as a fault of this record
-            let (html, offset) = try Self.endingOnWriteError(run) {
-                let unread = record.value("labels")?.arrayValue?.contains(.string("UNREAD")) == true
-                let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe, in: conversations[c],
-                                               conversationFile: conversations[c].file, clock: &clock)
-                return (html, try spool.append(html))
-            }
-            bubbles.append(Bubble(conversation: k, order: Int32(truncatingIfNeeded: bubbles.count), epoch: epoch ?? Int.min,
-                                  offset: offset, length: html.count))
+            // every record's parcels and events, a report's and a draft's too, as parcel-group,
+            // event-group and the store have them
             if parcels == nil {
+                let conversation = k.map { conversations[Int($0)].id } ?? record.string("participant_hash")
                 for s in record.value("shipments")?.arrayValue ?? [] {
-                    if let o = ParcelGroup.observation(s, messageID: id, date: date ?? "", conversationID: conversations[c].id,
+                    if let o = ParcelGroup.observation(s, messageID: id, date: date ?? "", conversationID: conversation,
                                                        order: observations.count) { observations.append(o) }
                 }
             }
             if let events = record.value("events")?.arrayValue, !events.isEmpty {
-                eventMail.append(EventMail(epoch: epoch ?? Int.min, order: eventMail.count, id: id, date: date, conversation: Int(k),
-                                           sender: record.value("from")?["address"]?.stringValue?.lowercased(), events: events))
+                // the calendar's pages name a conversation by its place in `conversations`
+                eventMail.append(EventMail(record: record, messageID: id, conversationID: k.map { String($0) }, events: events))
             }
             return nil
         }
@@ -143,7 +143,7 @@ public struct ChatRender {
             for (k, c) in conversations.enumerated() where !done.contains(k) {
                 try pages.conversation(c, bubbles: [], spool: spool, pageSize: messagesPerPage, clock: &clock)
             }
-            let calendar = Self.calendar(eventMail)
+            let calendar = EventStore(applying: eventMail).events
             let gathered = parcels ?? ParcelGroup.group(observations).compactMap { try? JSONValue.parse($0.json()) }
             try pages.lists(conversations, calendar: calendar, parcels: gathered, now: now, pageSize: listPageSize, clock: &clock)
             try site.write("style.css", templates.stylesheet)
@@ -160,18 +160,6 @@ public struct ChatRender {
             run.diagnostics.error(e.description)
             throw Exit(e.refusal == nil ? .ioError : .cannotCreate)
         }
-    }
-
-    /// The events of the mailbox once its mail is applied in date order, as event-group does.
-    static func calendar(_ mail: [EventMail]) -> [EventStore.Tracked] {
-        var store = EventStore()
-        for m in mail.sorted(by: { ($0.epoch, $0.order) < ($1.epoch, $1.order) }) {
-            for v in m.events {
-                guard let e = Event(json: v) else { continue }
-                store.apply(e, messageID: m.id, date: m.date, conversationID: String(m.conversation), sender: m.sender)
-            }
-        }
-        return store.events
     }
 
     /// A message id's key in the lookup (64 bits: a million ids fit in a few megabytes, and
@@ -359,27 +347,5 @@ final class Spool {
             guard n > 0 else { throw SiteWriter.WriteError(path: "spool", errno: n < 0 ? errno : EIO) }
             done += n
         }
-    }
-}
-
-/// Which parcel-group record a message's shipment is about: by carrier and number, or, for a
-/// pickup code alone, the parcel of that carrier that holds the message.
-struct ParcelIndex {
-    private var byID: [String: JSONValue] = [:]
-    private var byMessage: [String: JSONValue] = [:]
-
-    init(_ parcels: [JSONValue]) {
-        for p in parcels {
-            guard let id = p["parcel_id"]?.stringValue else { continue }
-            byID[id] = p
-            let carrier = p["carrier"]?.stringValue ?? ""
-            for m in p["message_ids"]?.arrayValue ?? [] { if let m = m.stringValue { byMessage[m + "\u{0}" + carrier] = p } }
-        }
-    }
-
-    func parcel(of shipment: JSONValue, in messageID: String) -> JSONValue? {
-        guard let o = ParcelGroup.observation(shipment, messageID: messageID, date: "", conversationID: nil, order: 0) else { return nil }
-        if let key = o.numberKey, let p = byID[key] { return p }
-        return byMessage[messageID + "\u{0}" + (shipment["carrier"]?.stringValue ?? "")]
     }
 }

@@ -4,6 +4,8 @@ import JSONLines
 /// A read receipt or a bounce as its conversation lists it (conversation-group's `reports`),
 /// shown as a small line under the message it is about, or in the notices conversation.
 struct ReportNote {
+    /// The report's own message id, and the id of the message it is about.
+    var messageID: String?
     var of: String?
     var type: String
     var recipient: String?
@@ -13,6 +15,7 @@ struct ReportNote {
     init?(_ v: JSONValue) {
         guard let type = v["type"]?.stringValue else { return nil }
         self.type = type
+        messageID = v["message_id"]?.stringValue
         of = v["of"]?.stringValue
         recipient = v["recipient"]?.stringValue
         date = v["date"]?.stringValue

@@ -61,7 +61,7 @@ extension ChatRender {
             throw Exit(.ioError)
         }
         var renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site, subjectPrefixes: subjectPrefixes)
-        renderer.parcelOf = { shipment, id in (try? store.parcel(of: shipment, in: id)) ?? nil }
+        renderer.parcelOf = { (try? store.parcel(of: $0)) ?? nil }
         var job = StoreRender(store: store, state: state, site: site, spool: spool, clock: clock, render: self, renderer: renderer)
         try Self.endingOnWriteError(run) {
             try state.db.transaction {

@@ -62,10 +62,9 @@ public struct ConversationGroup {
 
         func flush(_ key: String) throws {
             guard var c = conversations.removeValue(forKey: key) else { return }
-            for var part in split(&c) {
-                reports.claim(&part)
-                try write(part, to: run)
-            }
+            var parts = split(&c)
+            reports.place(in: &parts, final: false)
+            for part in parts { try write(part, to: run) }
             flushed.insert(key)
         }
 
@@ -88,8 +87,9 @@ public struct ConversationGroup {
                 groupKey = id
             }
             let answered = StoredConversation.answers(record, role: nil)
-            if sorted, let answered, let current, seenIDs[answered] == current {
-                groupKey = current  // an auto-reply sorted after the message it answers, in its run
+            if sorted, let current {
+                // sorted input: the message an auto-reply answers is found only in the run being read
+                groupKey = StoredConversation.placement(role: nil, answers: answered, key: groupKey) { seenIDs[$0] == current ? current : nil }
             }
             if let earlier = seenIDs[id] {
                 // the same message again (Takeout repeats one per label): merge its labels
@@ -125,8 +125,9 @@ public struct ConversationGroup {
         if grouping == .participants && !sorted {
             // an auto-reply joins the conversation of the message it answers (a group's, say)
             for (id, original) in autoReplies {
-                guard let from = seenIDs[id], let to = seenIDs[original], from != to, conversations[to] != nil,
-                      let k = conversations[from]?.messages.firstIndex(where: { $0.id == id }) else { continue }
+                guard let from = seenIDs[id] else { continue }
+                let to = StoredConversation.placement(role: nil, answers: original, key: from) { seenIDs[$0] }
+                guard to != from, conversations[to] != nil, let k = conversations[from]?.messages.firstIndex(where: { $0.id == id }) else { continue }
                 conversations[to]!.messages.append(conversations[from]!.messages.remove(at: k))
                 if conversations[from]!.messages.isEmpty { conversations[from] = nil }
                 seenIDs[id] = to
@@ -134,7 +135,9 @@ public struct ConversationGroup {
         }
         if sorted && grouping == .participants {
             if let c = current { try flush(c) }
-            if let notices = reports.unclaimed() { try write(notices, to: run) }
+            var notices: [Conversation] = []
+            reports.place(in: &notices, final: true)
+            for c in notices { try write(c, to: run) }
             return
         }
         if grouping == .thread {
@@ -145,12 +148,9 @@ public struct ConversationGroup {
         var all: [Conversation] = []
         for key in order {
             guard var c = conversations[key] else { continue }
-            for var part in split(&c) {
-                reports.claim(&part)
-                all.append(part)
-            }
+            all += split(&c)
         }
-        if let notices = reports.unclaimed() { all.append(notices) }
+        reports.place(in: &all, final: true)
         switch sort {
         case .lastDate: all.sort { $0.lastDate != $1.lastDate ? $0.lastDate > $1.lastDate : $0.id < $1.id }
         case .firstDate: all.sort { $0.firstDate != $1.firstDate ? $0.firstDate < $1.firstDate : $0.id < $1.id }
@@ -250,35 +250,36 @@ public struct ConversationGroup {
     }
 }
 
-/// Reports (read receipts, bounces) waiting for the conversation that holds their message;
-/// those that find none go to the notices conversation.
+/// Reports (read receipts, bounces) waiting for the conversations that may hold their messages.
 struct PendingReports {
-    private var byOriginal: [String: [MessageSummary]] = [:]
+    /// By the id of the message each is about ("" for none).
+    private var waiting: [String: [MessageSummary]] = [:]
     private var seen = Set<String>()
-    private var orphans: [MessageSummary] = []
 
     mutating func add(_ report: MessageSummary) {
         guard seen.insert(report.id).inserted else { return }  // Takeout's copy of it under another label
-        if let of = report.report?.of { byOriginal[of, default: []].append(report) } else { orphans.append(report) }
+        waiting[report.report?.of ?? "", default: []].append(report)
     }
 
-    /// Moves the reports about `c`'s messages into it.
-    mutating func claim(_ c: inout Conversation) {
-        guard !byOriginal.isEmpty else { return }
-        for m in c.messages {
-            if let found = byOriginal.removeValue(forKey: m.id) { c.reports += found }
+    /// Lists each waiting report where `StoredConversation.placement` puts it, when that is one of
+    /// `conversations` (the one that holds its message) or, when `final`, the notices conversation
+    /// (appended when it lists any); the others wait for conversations still to come.
+    mutating func place(in conversations: inout [Conversation], final: Bool) {
+        var index: [String: Int] = [:]  // conversation id → place in `conversations`
+        var holding: [String: String] = [:]  // id of a message reports wait for → its conversation's id
+        for (k, c) in conversations.enumerated() {
+            index[c.id] = k
+            for m in c.messages where waiting[m.id] != nil { holding[m.id] = c.id }
         }
-    }
-
-    /// The notices conversation of the reports no conversation claimed, or nil when there are none.
-    mutating func unclaimed() -> Conversation? {
-        let rest = orphans + byOriginal.values.joined()
-        guard !rest.isEmpty else { return nil }
         var notices = Conversation(id: ConversationGroup.noticesID, participants: [])
-        notices.reports = rest
-        byOriginal.removeAll()
-        orphans.removeAll()
-        return notices
+        for original in final ? Array(waiting.keys) : Array(holding.keys) {
+            for r in waiting.removeValue(forKey: original) ?? [] {
+                // (a report is never placed with its own participants: it needs no key of its own)
+                let id = StoredConversation.placement(role: "report", answers: r.report?.of, key: notices.id) { holding[$0] }
+                if let k = index[id] { conversations[k].reports.append(r) } else { notices.reports.append(r) }
+            }
+        }
+        if !notices.reports.isEmpty { conversations.append(notices) }
     }
 }
 

@@ -97,18 +97,14 @@ struct Conversation {
         }
     }
 
-    /// The conversation's events once its mail (`ordered`: oldest first) is applied as iTIP
-    /// says: those not over at `now`, and the cancelled ones.
-    func upcomingAndCancelledEvents(_ ordered: [MessageSummary], now: Int) -> [EventStore.Tracked] {
-        var store = EventStore()
-        for m in ordered where !m.events.isEmpty {
-            for v in m.events {
-                guard let e = Event(json: v) else { continue }
-                store.apply(e, messageID: m.id, date: m.date.isEmpty ? nil : m.date, conversationID: id,
-                            sender: m.from["address"]?.stringValue?.lowercased())
-            }
+    /// The conversation's events once its mail is applied as iTIP says: those not over at `now`,
+    /// and the cancelled ones.
+    func upcomingAndCancelledEvents(now: Int) -> [EventStore.Tracked] {
+        let mail = messages.map {
+            EventMail(messageID: $0.id, date: $0.date, conversationID: id, sender: $0.from["address"]?.stringValue?.lowercased(),
+                      events: $0.events.compactMap(Event.init(json:)))
         }
-        return store.events
+        return EventStore(applying: mail).events
             .filter { $0.event.status == "cancelled" || EventGroup.isUpcoming($0.event, now: now) }
             .sorted { EventGroup.sortKey($0.event) < EventGroup.sortKey($1.event) }
     }
@@ -151,7 +147,7 @@ struct Conversation {
         w.endArray()
         w.key("events")
         w.beginArray()
-        for t in messages.contains(where: { !$0.events.isEmpty }) ? upcomingAndCancelledEvents(ordered, now: now) : [] {
+        for t in messages.contains(where: { !$0.events.isEmpty }) ? upcomingAndCancelledEvents(now: now) : [] {
             w.beginObject()
             t.event.writeFields(&w)
             w.field("message_ids", strings: t.messageIDs)

@@ -47,6 +47,16 @@ public enum StoredConversation {
         }
     }
 
+    /// The conversation a record is listed in (`role` and `answers` as above): a report or an
+    /// auto-reply with the message it answers when that is in the mail (`holding(id)` is the
+    /// conversation of message `id`, nil when no message has that id: reports and drafts are no
+    /// conversation's messages); else a report in the notices conversation, anything else (a
+    /// draft too, which no conversation lists) in the conversation of its participants, `key`.
+    public static func placement(role: String?, answers: String?, key: String, holding: (String) throws -> String?) rethrows -> String {
+        if let answers, let found = try holding(answers) { return found }
+        return role == "report" ? ConversationGroup.noticesID : key
+    }
+
     /// One message of a stored conversation: its summary record and its labels now.
     public struct Message {
         public var summary: JSONRecord

@@ -27,53 +27,23 @@ public struct EventGroup {
         }
     }
 
-    struct Observation {
-        var event: Event
-        var messageID: String
-        var date: String
-        var order: Int
-        var conversationID: String?
-        var sender: String?
-    }
-
     public func run(_ run: FilterRun) throws {
-        var observations: [Observation] = []
-        var count = 0
+        var mail: [EventMail] = []
         try filterRecords(run, progressNoun: "messages") { record in
             guard let id = record.string("id") ?? record.string("message_id") else { throw MissingField(name: "id") }
             guard let events = record.value("events")?.arrayValue else { throw MissingField(name: "events") }
             let conversation = record.string("conversation_id") ?? record.string("participant_hash")
-            let sender = record.value("from")?["address"]?.stringValue?.lowercased()
-            let date = record.string("date") ?? ""
-            for v in events {
-                guard let e = Event(json: v) else { continue }
-                observations.append(Observation(event: e, messageID: id, date: date, order: count,
-                                                conversationID: conversation, sender: sender))
-                count += 1
-            }
+            let m = EventMail(record: record, messageID: id, conversationID: conversation, events: events)
+            if !m.events.isEmpty { mail.append(m) }
             return nil
         }
-        observations.sort(by: Self.applicationOrder)
-        var store = EventStore()
-        for o in observations {
-            store.apply(o.event, messageID: o.messageID, date: o.date.isEmpty ? nil : o.date,
-                        conversationID: o.conversationID, sender: o.sender)
-        }
-        let events = store.events.sorted { Self.sortKey($0.event) < Self.sortKey($1.event) }
+        let events = EventStore(applying: mail).events.sorted { Self.sortKey($0.event) < Self.sortKey($1.event) }
         if let icsPath { try writeCalendar(events.map(\.event), to: icsPath, run) }
         if let window {
             for o in occurrences(of: events, in: window) { try run.write(Self.json(o.tracked, occurrence: o)) }
         } else {
             for t in events { try run.write(Self.json(t, occurrence: nil)) }
         }
-    }
-
-    /// The order events are applied in: by their message's date, messages of the same second
-    /// by their ids (so that the input's order does not matter), a message's events in its order.
-    static func applicationOrder(_ a: Observation, _ b: Observation) -> Bool {
-        if a.date != b.date { return a.date < b.date }
-        if a.messageID != b.messageID { return a.messageID < b.messageID }
-        return a.order < b.order
     }
 
     public static func sortKey(_ e: Event) -> String {

@@ -16,14 +16,16 @@ public struct EventStore {
     /// The order messages were applied in, to keep merged lists of them in date order.
     private var position: [String: Int] = [:]
 
-    public init() {}
+    /// Empty: the other modules make a store with `init(applying:)`, which orders the mail.
+    init() {}
 
     /// The events, in the order they first appeared.
     public var events: [Tracked] { order.compactMap { tracked[$0] } }
 
-    /// Applies one event of a message. Messages must come in date order; iTIP's SEQUENCE and
-    /// DTSTAMP then decide between versions, so an older version read later changes nothing.
-    public mutating func apply(_ e: Event, messageID: String, date: String?, conversationID: String?, sender: String?) {
+    /// Applies one event of a message. Messages must come in date order (`init(applying:)`
+    /// orders them); iTIP's SEQUENCE and DTSTAMP then decide between versions, so an older
+    /// version read later changes nothing.
+    mutating func apply(_ e: Event, messageID: String, date: String?, conversationID: String?, sender: String?) {
         let key = Self.key(e, messageID: messageID, sender: sender)
         if position[messageID] == nil { position[messageID] = position.count }
         guard e.source == "icalendar", e.uid != nil else {

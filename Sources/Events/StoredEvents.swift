@@ -10,22 +10,6 @@ public enum StoredEvents {
         return EventStore.key(e, messageID: messageID, sender: sender)
     }
 
-    /// One event of one message, as the store keeps it.
-    public struct Observation {
-        public var event: Event
-        public var messageID: String
-        public var date: String?
-        public var conversationID: String?
-        public var sender: String?
-        public init(event: Event, messageID: String, date: String?, conversationID: String?, sender: String?) {
-            self.event = event
-            self.messageID = messageID
-            self.date = date
-            self.conversationID = conversationID
-            self.sender = sender
-        }
-    }
-
     /// An event of the calendar: event-group's record of it, and what it is listed by.
     public struct Derived {
         public var record: [UInt8]
@@ -33,18 +17,12 @@ public enum StoredEvents {
         public var tracked: EventStore.Tracked
     }
 
-    /// The events one group's observations come to, applied as event-group applies them. The
-    /// observations must be all of the group's, each message's in its order.
-    public static func derive(_ observations: [Observation]) -> [Derived] {
-        let ordered = observations.enumerated().map { k, o in
-            EventGroup.Observation(event: o.event, messageID: o.messageID, date: o.date ?? "", order: k,
-                                   conversationID: o.conversationID, sender: o.sender)
-        }.sorted(by: EventGroup.applicationOrder)
-        var store = EventStore()
-        for o in ordered {
-            store.apply(o.event, messageID: o.messageID, date: o.date.isEmpty ? nil : o.date, conversationID: o.conversationID, sender: o.sender)
+    /// The events one group's mail comes to, applied as event-group applies them. `mail` must
+    /// hold all of the group's events.
+    public static func derive(_ mail: [EventMail]) -> [Derived] {
+        EventStore(applying: mail).events.map {
+            Derived(record: EventGroup.json($0, occurrence: nil), sortKey: EventGroup.sortKey($0.event), tracked: $0)
         }
-        return store.events.map { Derived(record: EventGroup.json($0, occurrence: nil), sortKey: EventGroup.sortKey($0.event), tracked: $0) }
     }
 
     /// An event back from event-group's record of it.

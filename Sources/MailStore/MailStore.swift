@@ -135,7 +135,10 @@ public final class MailStore {
         for a in try config("me").map(Self.strings) ?? [] { normalizer.normalize(a).map { own.add($0) } }
         try db.query("SELECT address FROM lists") { savedLists.insert($0.text(0) ?? "") }
         lists = savedLists
-        if let from = migratedFrom, from < 3 { try placeAfterSchema3() }
+        if let from = migratedFrom {
+            if from < 3 { try placeAfterSchema3() }
+            if from < 5 { try placeReportsNamingNoMessage() }
+        }
     }
 
     /// A store of schema 1 or 2 made current: its reports and auto-replies placed with the
@@ -153,6 +156,16 @@ public final class MailStore {
                 withShipments.append(($0.integer(0), $0.bytes(1)))
             }
             for (r, bytes) in withShipments { try storeParcelObservations(of: try JSONRecord(bytes), rowid: r) }
+        }
+    }
+
+    /// A store of schema 4 or older made current: its reports that name no message, which it
+    /// kept in their participants' conversations, placed in the notices conversation.
+    private func placeReportsNamingNoMessage() throws {
+        try batch {
+            var rowids: [Int] = []
+            try db.query("SELECT rowid FROM messages WHERE role = 'report' AND answers IS NULL") { rowids.append($0.integer(0)) }
+            for r in rowids { try place(r) }
         }
     }
 
@@ -584,14 +597,12 @@ public final class MailStore {
         try db.run("UPDATE messages SET change = ? WHERE id = ? AND role IS NULL", .integer(change), .text(id))
     }
 
-    /// The conversation a message is stored in: a report with the message it is about (else
-    /// in the notices conversation), an auto-reply with the message it answers when that is
-    /// stored, anything else (a draft too, which no conversation lists) with its participants
-    /// (`key`): as conversation-group places them.
+    /// The conversation a message is stored in, as conversation-group places it
+    /// (`StoredConversation.placement`), `key` its participants'.
     private func placement(role: String?, answers: String?, key: String) throws -> String {
-        guard let answers, role != "draft" else { return key }
-        if let found = try db.text("SELECT conversation_id FROM messages WHERE id = ? AND role IS NULL", .text(answers)) { return found }
-        return role == "report" ? ConversationGroup.noticesID : key
+        try StoredConversation.placement(role: role, answers: answers, key: key) {
+            try db.text("SELECT conversation_id FROM messages WHERE id = ? AND role IS NULL", .text($0))
+        }
     }
 
     /// Places the reports and auto-replies that answer message `id` again (it came, went or moved).
@@ -812,17 +823,21 @@ public final class MailStore {
     }
 
     private func deriveEvents(_ group: String) throws {
-        var observations: [StoredEvents.Observation] = []
+        var mail: [EventMail] = []
+        var lastMessage: Int?
         try db.query("""
-            SELECT o.event, m.id, m.date, m.conversation_id, m.from_address FROM event_observations o
+            SELECT o.event, m.id, m.date, m.conversation_id, m.from_address, o.message FROM event_observations o
             JOIN messages m ON m.rowid = o.message WHERE o.event_group = ? ORDER BY o.message, o.position
             """, [.text(group)]) { s in
             guard let e = Event(json: try JSONValue.parse(s.bytes(0))) else { return }
-            observations.append(StoredEvents.Observation(event: e, messageID: s.text(1) ?? "", date: s.text(2),
-                                                         conversationID: s.text(3), sender: s.text(4)))
+            if s.integer(5) != lastMessage {
+                lastMessage = s.integer(5)
+                mail.append(EventMail(messageID: s.text(1) ?? "", date: s.text(2), conversationID: s.text(3), sender: s.text(4), events: []))
+            }
+            mail[mail.count - 1].events.append(e)
         }
         try db.run("DELETE FROM events WHERE event_group = ?", .text(group))
-        for d in StoredEvents.derive(observations) {
+        for d in StoredEvents.derive(mail) {
             let e = d.tracked.event
             try db.run("""
                 INSERT INTO events(event_group, sort_key, start, end, status, summary, conversation_id, record, change)

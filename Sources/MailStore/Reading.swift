@@ -283,23 +283,17 @@ extension MailStore {
                        .integer(after)) != 0
     }
 
-    /// parcel-group's record of the parcel a shipment of message `messageID` is about: by its
-    /// carrier and number, else (a pickup code alone) the parcel that holds the message.
-    public func parcel(of shipment: JSONValue, in messageID: String) throws -> JSONValue? {
-        guard let o = ParcelGroup.observation(shipment, messageID: messageID, date: "", conversationID: nil, order: 0) else { return nil }
-        var ids: [String] = []
-        if let key = o.numberKey { ids.append(key) }
-        if let code = o.codeKey {
-            ids.append("pickup:" + code)
-            try db.query("SELECT number_key FROM parcel_observations WHERE code_key = ? AND number_key IS NOT NULL ORDER BY number_key LIMIT 1",
-                         [.text(code)]) { ids.append($0.text(0) ?? "") }
-        }
-        for id in ids {
-            if let record = try db.row("SELECT record FROM parcels WHERE id = ?", [.text(id)], { $0.bytes(0) }) {
-                return try JSONValue.parse(record)
+    /// parcel-group's record of the parcel a shipment belongs to (`ParcelGroup.parcelID`).
+    public func parcel(of shipment: JSONValue) throws -> JSONValue? {
+        let id = try ParcelGroup.parcelID(of: shipment) { code in
+            var numbers: [String] = []
+            try db.query("SELECT DISTINCT number_key FROM parcel_observations WHERE code_key = ? AND number_key IS NOT NULL", [.text(code)]) {
+                numbers.append($0.text(0) ?? "")
             }
+            return numbers
         }
-        return nil
+        guard let id, let record = try parcelRecord(id) else { return nil }
+        return try JSONValue.parse(record)
     }
 
     /// The calendar, in event-group's order.

@@ -5,7 +5,7 @@ import SQLite
 enum Schema {
     /// 'mlst': how a mailstore database is told from any other SQLite file.
     static let applicationID = 0x6D6C_7374
-    static let version = 4
+    static let version = 5
 
     /// The ids, dates and conversations of messages by row id, for searches (a load makes it
     /// last: a search then maps a few pages in a row rather than pages among the records').
@@ -155,6 +155,9 @@ enum Schema {
         ALTER TABLE messages ADD COLUMN from_me INTEGER NOT NULL DEFAULT 0;
         UPDATE messages SET from_me = 1 WHERE json_extract(summary, '$.from_me') = 1;
         """,
+        // 5: a report that names no message is in the notices conversation, as conversation-group
+        // lists it, not in its participants'; `MailStore.init` places the stored ones again
+        "-- no table or column changes",
     ]
 
     /// The database at `db` made current: a new file gets the schema; an older version is

@@ -131,17 +131,16 @@ public struct ParcelGroup {
 
     /// The parcels the observations tell of: by carrier and tracking number; a mail with only a
     /// pickup code joins the parcel with that code at that carrier (of two, the first by
-    /// number), else is a parcel of its own.
+    /// number), else is a parcel of its own (`Observation.parcelID`).
     public static func group(_ observations: [Observation]) -> [Parcel] {
         var parcels: [String: Parcel] = [:]
-        var byCode: [String: String] = [:]  // carrier and pickup code → parcel key
+        var numbersByCode: [String: Set<String>] = [:]  // carrier and pickup code → parcel keys
         for o in observations where o.number != nil {
-            let key = o.numberKey!
-            parcels[key, default: Parcel(carrier: o.carrier, number: o.number)].observations.append(o)
-            if let c = o.codeKey, byCode[c].map({ key < $0 }) ?? true { byCode[c] = key }
+            parcels[o.numberKey!, default: Parcel(carrier: o.carrier, number: o.number)].observations.append(o)
+            if let c = o.codeKey { numbersByCode[c, default: []].insert(o.numberKey!) }
         }
         for o in observations where o.number == nil {
-            let key = byCode[o.codeKey!] ?? "pickup:" + o.codeKey!
+            let key = o.parcelID { Array(numbersByCode[$0] ?? []) }
             parcels[key, default: Parcel(carrier: o.carrier, number: nil)].observations.append(o)
         }
         return parcels.values.map { p in

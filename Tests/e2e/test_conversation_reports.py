@@ -152,6 +152,29 @@ def test_an_original_that_goes_leaves_its_reports_to_the_notices(small, tmp_path
     assert sorted(x["of"] for x in notices["reports"]) == ["g1@example.tw", "gone@example.tw"]
 
 
+def test_a_report_that_names_no_message_is_a_notice_in_the_store_too(small, tmp_path):
+    """A bounce that names no message is listed in the notices conversation, by conversation-group
+    and by the store; a store of schema 4, which kept it in its participants' conversation, is
+    made right when it is opened."""
+    mail = [json.loads(x) for x in small.splitlines()]
+    bounce = next(m for m in mail if m["id"] == "dsn2@mx.example.tw")
+    bounce["report"]["original_message_id"] = None
+    lines = "".join(json.dumps(m) + "\n" for m in mail).encode()
+    expected = run("conversation-group", "--now", NOW, input=lines).stdout
+    [notices] = [c for c in records(expected) if c["conversation_id"] == NOTICES]
+    assert [(x["message_id"], x["of"]) for x in notices["reports"]] == [("dsn2@mx.example.tw", None)]
+    db = tmp_path / "mail.db"
+    assert run("mailstore", "add", "-q", db, "--me", ME, input=lines).returncode == 0
+    assert run("mailstore", "conversations", "--all", "--now", NOW, db).stdout == expected
+    with sqlite3.connect(db) as c:  # where schema 4 stored it: its notices were its alone
+        c.execute("UPDATE messages SET conversation_id = ? WHERE id = ?", (bounce["participant_hash"], bounce["id"]))
+        c.execute("DELETE FROM conversations WHERE id = ?", (NOTICES,))
+        c.execute("PRAGMA user_version = 4")
+    assert run("mailstore", "conversations", "--all", "--now", NOW, db).stdout == expected
+    placed = sqlite3.connect(db).execute("SELECT conversation_id FROM messages WHERE id = ?", (bounce["id"],)).fetchone()
+    assert placed == (NOTICES,)
+
+
 def test_a_store_of_schema_2_is_migrated(small, tmp_path):
     """A store the landed schema 2 made (reports and drafts stored as messages, keyed on their
     participants) is made current when it is opened: the same as a new one."""
@@ -162,7 +185,7 @@ def test_a_store_of_schema_2_is_migrated(small, tmp_path):
     got = run("mailstore", "conversations", "--all", "--now", NOW, db)
     assert got.returncode == 0, got.stderr
     assert got.stdout == expected
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 4
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 5
 
 
 def test_the_generated_reports_in_shuffled_batches(tmp_path):
@@ -272,3 +295,29 @@ def test_pages_follow_reports_as_they_come(small, tmp_path, order):
     render("--store", db, "--out", tmp_path / "last")
     assert site_files(site) == site_files(tmp_path / "last")
     assert not any("Read by" in text.decode(errors="replace") for text in site_files(site).values())
+
+
+def test_the_calendar_has_the_events_of_reports_and_drafts_from_files_as_from_the_store(small, tmp_path):
+    """event-group and the store take every record's events: chat-render from files too, a read
+    receipt's and a draft's among them."""
+    def event(summary, day):
+        return {"summary": summary, "start": f"2026-03-{day}T04:00:00Z", "end": f"2026-03-{day}T05:00:00Z", "all_day": False,
+                "source": "text", "kind": "appointment"}
+    mail = [json.loads(x) for x in small.splitlines()]
+    for m in mail:
+        if m["id"] == "mdn1@example.org":
+            m["events"] = [event("Noodles at noon", 20)]
+        if m["id"] == "d1@example.tw":
+            m["events"] = [event("Dinner, not sent yet", 21)]
+    messages = tmp_path / "messages.jsonl"
+    messages.write_text("".join(json.dumps(m) + "\n" for m in mail))
+    assert [e["summary"] for e in records(run("event-group", messages).stdout)] == ["Noodles at noon", "Dinner, not sent yet"]
+    conversations = tmp_path / "conversations.jsonl"
+    conversations.write_bytes(run("conversation-group", "--now", NOW, messages).stdout)
+    render("--conversations", conversations, "--out", tmp_path / "files", messages)
+    calendar = (tmp_path / "files" / "events.html").read_text()
+    assert "Noodles at noon" in calendar and "Dinner, not sent yet" in calendar
+    db = tmp_path / "mail.db"
+    assert run("mailstore", "add", "-q", db, "--me", ME, messages).returncode == 0
+    render("--store", db, "--out", tmp_path / "store")
+    assert site_files(tmp_path / "files") == site_files(tmp_path / "store")

@@ -197,6 +197,54 @@ def test_conversation_id_is_the_invitations():
     assert e["conversation_id"] == "p1" and e["sequence"] == 1
 
 
+# Two versions of one event, neither newer by SEQUENCE or DTSTAMP, so the first applied stays
+TIE = """BEGIN:VCALENDAR
+METHOD:REQUEST
+BEGIN:VEVENT
+UID:lunch@example.org
+SEQUENCE:0
+DTSTAMP:20260301T090000Z
+DTSTART:20260320T040000Z
+DTEND:20260320T050000Z
+SUMMARY:{summary}
+ORGANIZER;CN=Ana:mailto:ana@example.org
+END:VEVENT
+END:VCALENDAR
+"""
+
+
+@pytest.mark.parametrize("reverse", [False, True], ids=["a-then-b", "b-then-a"])
+def test_mail_of_the_same_second_is_applied_in_the_order_of_its_ids_on_every_path(tmp_path, reverse):
+    """event-group, conversation-group, the store and chat-render (from files and from the store)
+    apply mail of the same second by message id, whatever the order it comes in."""
+    me = "mei@example.tw"
+    both = [calendar_message(TIE.format(summary=summary), id, "2026-03-01T09:00:00Z", to=[{"name": "Mei", "address": me}],
+                             **{"from": {"name": "Ana", "address": "ana@example.org"}})
+            for id, summary in [("a@example.org", "Lunch at noon"), ("b@example.org", "Lunch at one")]]
+    stream = "".join(json.dumps(r) + "\n" for r in extracted(both[::-1] if reverse else both)).encode()
+    keyed = run("participant-hash", "--me", me, input=stream)
+    assert keyed.returncode == 0, keyed.stderr
+    messages = tmp_path / "messages.jsonl"
+    messages.write_bytes(keyed.stdout)
+    events = run("event-group", messages)
+    [e] = records(events.stdout)
+    assert (e["summary"], e["message_ids"]) == ("Lunch at noon", ["a@example.org", "b@example.org"])
+    now = "2026-03-10T00:00:00Z"
+    conversations = tmp_path / "conversations.jsonl"
+    conversations.write_bytes(run("conversation-group", "--now", now, messages).stdout)
+    [c] = records(conversations.read_bytes())
+    assert [(x["summary"], x["message_ids"]) for x in c["events"]] == [(e["summary"], e["message_ids"])]
+    db = tmp_path / "mail.db"
+    assert run("mailstore", "add", "-q", "--me", me, db, messages).returncode == 0
+    assert run("mailstore", "events", db).stdout == events.stdout
+    common = ["--no-progress", "--zone", "Asia/Taipei", "--now", now]
+    assert run("chat-render", *common, "--conversations", conversations, "--out", tmp_path / "files", messages).returncode == 0
+    assert run("chat-render", *common, "--store", db, "--out", tmp_path / "store").returncode == 0
+    calendar = (tmp_path / "files" / "events.html").read_text()
+    assert "Lunch at noon" in calendar and "Lunch at one" not in calendar
+    assert (tmp_path / "store" / "events.html").read_text() == calendar
+
+
 # -- libical's iTIP cases: incoming.ics against the calendar in classify.ics
 
 def vcalendars(path):

@@ -260,6 +260,26 @@ def test_a_card_shows_its_parcels_latest_status(tmp_path):
     assert site_text(tmp_path / "latest", "parcels.html") == site_text(tmp_path / "own", "parcels.html")
 
 
+def test_a_card_is_of_the_parcel_its_shipment_is_in_from_files_and_from_the_store(tmp_path):
+    # one mail tells of two parcels of one carrier: one by its number, one by the story's pickup
+    # code alone (which parcel-group puts with the story's number)
+    both = mail("mx", "2026-03-06T03:00:00Z", shipment("seven_eleven", "A0000000002", "in_transit"),
+                shipment("seven_eleven", None, "available_for_pickup", pickup={"store": None, "store_id": None, "code": "8842",
+                                                                               "deadline": None}))
+    lines = render_files(tmp_path, story() + [both], tmp_path / "files")
+    db = tmp_path / "mail.db"
+    assert run("mailstore", "add", "-q", db, "--me", "mei@example.tw", input=lines).returncode == 0
+    r = run("chat-render", "--store", db, "--out", tmp_path / "store", "--zone", "Asia/Taipei", "--now", "2026-03-10T00:00:00Z")
+    assert r.returncode == 0, r.stderr
+    for site in ("files", "store"):
+        page = next(p.read_text() for p in (tmp_path / site / "c").glob("*.html") if 'data-message-id="mx"' in p.read_text())
+        bubble = page.split('data-message-id="mx"')[1].split('<li class="message')[0]
+        cards = re.findall(r'<span class="parcel-status">([^<]+)</span></p>\n<p class="card-title">([^<]+)</p>', bubble)
+        assert cards == [("On the way", "A0000000002"), ("Picked up", "F1234567890")], site
+    files = lambda d: {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file() and not p.name.startswith(".")}
+    assert files(tmp_path / "files") == files(tmp_path / "store")
+
+
 def test_today_shows_the_pickups_due_and_the_deliveries_expected(tmp_path):
     render_files(tmp_path, story()[:2] + others(), tmp_path / "site", now="2026-03-11T02:00:00Z")
     today = site_text(tmp_path / "site", "today.html")
