@@ -137,7 +137,10 @@ public final class MailStore {
         lists = savedLists
         if let from = migratedFrom {
             if from < 3 { try placeAfterSchema3() }
-            if from < 5 { try placeReportsNamingNoMessage() }
+            if from < 5 {
+                try placeReportsNamingNoMessage()
+                try deriveEveryEventGroup()
+            }
         }
     }
 
@@ -166,6 +169,29 @@ public final class MailStore {
             var rowids: [Int] = []
             try db.query("SELECT rowid FROM messages WHERE role = 'report' AND answers IS NULL") { rowids.append($0.integer(0)) }
             for r in rowids { try place(r) }
+        }
+    }
+
+    /// A store of schema 4 or older made current: keys were written up to their first NUL, so
+    /// an event's group was its kind alone ("uid": every iCalendar event one group, derived
+    /// again at each invitation) and its sort key its start alone (events of the same start
+    /// listed as they were stored, not as event-group lists them). Each observation's group is
+    /// written whole and every event derived again.
+    private func deriveEveryEventGroup() throws {
+        try batch {
+            var groups: [(message: Int, position: Int, group: String)] = []
+            try db.query("""
+                SELECT o.message, o.position, o.event, m.id, m.from_address FROM event_observations o JOIN messages m ON m.rowid = o.message
+                """) { s in
+                guard let e = Event(json: try JSONValue.parse(s.bytes(2))) else { return }
+                groups.append((s.integer(0), s.integer(1), StoredEvents.group(of: e, messageID: s.text(3) ?? "", sender: s.text(4)?.lowercased())))
+            }
+            for g in groups {
+                try db.run("UPDATE event_observations SET event_group = ? WHERE message = ? AND position = ?",
+                           .text(g.group), .integer(g.message), .integer(g.position))
+                touchedEventGroups.insert(g.group)
+            }
+            try db.execute("DELETE FROM events")
         }
     }
 

@@ -156,7 +156,9 @@ enum Schema {
         UPDATE messages SET from_me = 1 WHERE json_extract(summary, '$.from_me') = 1;
         """,
         // 5: a report that names no message is in the notices conversation, as conversation-group
-        // lists it, not in its participants'; `MailStore.init` places the stored ones again
+        // lists it, not in its participants'; and each event's sort key is written whole (it
+        // stopped at its first NUL). `MailStore.init` places the stored reports again and
+        // derives every event again
         "-- no table or column changes",
     ]
 

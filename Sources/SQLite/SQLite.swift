@@ -201,7 +201,14 @@ public final class Statement {
         switch value {
         case .null: rc = sqlite3_bind_null(handle, i)
         case .integer(let n): rc = sqlite3_bind_int64(handle, i, sqlite3_int64(n))
-        case .text(let s): rc = sqlite3_bind_text(handle, i, s, -1, mp_sqlite_transient())
+        case .text(var s):
+            // by its length: a C string would end at the first NUL (events' sort keys hold them)
+            rc = s.withUTF8 { utf8 in
+                utf8.withMemoryRebound(to: CChar.self) { chars in
+                    guard let start = chars.baseAddress else { return sqlite3_bind_text(handle, i, "", 0, mp_sqlite_transient()) }
+                    return sqlite3_bind_text(handle, i, start, Int32(chars.count), mp_sqlite_transient())
+                }
+            }
         case .textBytes(let b):
             if b.isEmpty {
                 rc = sqlite3_bind_text(handle, i, "", 0, mp_sqlite_transient())
@@ -230,9 +237,10 @@ public final class Statement {
     public func integer(_ i: Int) -> Int { Int(sqlite3_column_int64(handle, Int32(i))) }
     public func bool(_ i: Int) -> Bool { integer(i) != 0 }
 
+    /// A column's text, whole: a NUL inside it (a key joined with them) does not end it.
     public func text(_ i: Int) -> String? {
         guard let p = sqlite3_column_text(handle, Int32(i)) else { return nil }
-        return String(cString: p)
+        return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, Int32(i)))), as: UTF8.self)
     }
 
     /// A column's bytes (text or blob), without a terminating zero.

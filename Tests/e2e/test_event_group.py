@@ -665,3 +665,37 @@ def test_the_sample_mailboxs_calendar(tmp_path):
     # the .ics, read by Python's icalendar
     oracle = {e["summary"]: e for e in ical_oracle.events((out / "calendar.ics").read_text())}
     assert {s: (e["start"], e["end"]) for s, e in oracle.items()} == {s: (e["start"], e["end"]) for s, e in events.items()}
+
+
+ONE_EVENT = """BEGIN:VCALENDAR
+METHOD:REQUEST
+BEGIN:VEVENT
+UID:{uid}
+SEQUENCE:0
+DTSTAMP:20260201T100000Z
+DTSTART:20260301T090000Z
+DTEND:20260301T100000Z
+SUMMARY:{summary}
+ORGANIZER;CN=Ana:mailto:ana@example.org
+END:VEVENT
+END:VCALENDAR
+"""
+
+
+@pytest.mark.parametrize("reverse", [False, True], ids=["in-order", "reversed"])
+def test_events_of_the_same_start_are_listed_in_event_groups_order_by_the_store(tmp_path, reverse):
+    """Events that start together are listed by their UID, as event-group lists them, whatever
+    order their mail was stored in (the store's sort key stopped at its first NUL: events of the
+    same start came in the order they were stored)."""
+    people = {"from": {"name": "Ana", "address": "ana@example.org"}, "to": [{"name": "Mei", "address": "mei@example.tw"}]}
+    mail = [calendar_message(ONE_EVENT.format(uid=uid, summary=summary), f"{uid}-mail", date, **people)
+            for uid, summary, date in [("b@example.org", "Second by UID", "2026-02-01T10:00:00Z"),
+                                       ("a@example.org", "First by UID", "2026-02-02T10:00:00Z"),
+                                       ("c@example.org", "Third by UID", "2026-02-03T10:00:00Z")]]
+    messages = tmp_path / "messages.jsonl"
+    messages.write_bytes("".join(json.dumps(r) + "\n" for r in extracted(mail[::-1] if reverse else mail)).encode())
+    events = run("event-group", messages)
+    assert [e["uid"] for e in records(events.stdout)] == ["a@example.org", "b@example.org", "c@example.org"]
+    db = tmp_path / "mail.db"
+    assert run("mailstore", "add", "-q", "--me", "mei@example.tw", db, messages).returncode == 0
+    assert [e["uid"] for e in records(run("mailstore", "events", db).stdout)] == ["a@example.org", "b@example.org", "c@example.org"]
