@@ -157,12 +157,10 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
             do { try deliver(into: store, run) } catch let e as Delivery.Failed {
                 run.diagnostics.error(e.description)
                 throw Exit(e.isEmpty ? .dataError : .temporaryFailure)
-            } catch let e as Exit where e.status != .usage {
-                throw Exit(.temporaryFailure)
             } catch let e as Exit {
-                throw e
+                throw e.status == .usage ? e : Exit(.temporaryFailure)  // usage: --stamp and two messages
             } catch let e as StoreError {
-                throw e
+                throw e  // said by withStore, as a 75
             } catch {
                 run.diagnostics.error("\(error)")
                 throw Exit(.temporaryFailure)

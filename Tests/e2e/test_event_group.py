@@ -197,15 +197,15 @@ def test_conversation_id_is_the_invitations():
     assert e["conversation_id"] == "p1" and e["sequence"] == 1
 
 
-# Two versions of one event, neither newer by SEQUENCE or DTSTAMP, so the first applied stays
-TIE = """BEGIN:VCALENDAR
+# One event; two versions of it, neither newer by SEQUENCE or DTSTAMP, leave the first applied
+ONE_EVENT = """BEGIN:VCALENDAR
 METHOD:REQUEST
 BEGIN:VEVENT
-UID:lunch@example.org
+UID:{uid}
 SEQUENCE:0
 DTSTAMP:20260301T090000Z
-DTSTART:20260320T040000Z
-DTEND:20260320T050000Z
+DTSTART:{start}
+DTEND:{end}
 SUMMARY:{summary}
 ORGANIZER;CN=Ana:mailto:ana@example.org
 END:VEVENT
@@ -218,7 +218,7 @@ def test_mail_of_the_same_second_is_applied_in_the_order_of_its_ids_on_every_pat
     """event-group, conversation-group, the store and chat-render (from files and from the store)
     apply mail of the same second by message id, whatever the order it comes in."""
     me = "mei@example.tw"
-    both = [calendar_message(TIE.format(summary=summary), id, "2026-03-01T09:00:00Z", to=[{"name": "Mei", "address": me}],
+    both = [calendar_message(ONE_EVENT.format(uid="lunch@example.org", start="20260320T040000Z", end="20260320T050000Z", summary=summary), id, "2026-03-01T09:00:00Z", to=[{"name": "Mei", "address": me}],
                              **{"from": {"name": "Ana", "address": "ana@example.org"}})
             for id, summary in [("a@example.org", "Lunch at noon"), ("b@example.org", "Lunch at one")]]
     stream = "".join(json.dumps(r) + "\n" for r in extracted(both[::-1] if reverse else both)).encode()
@@ -667,28 +667,13 @@ def test_the_sample_mailboxs_calendar(tmp_path):
     assert {s: (e["start"], e["end"]) for s, e in oracle.items()} == {s: (e["start"], e["end"]) for s, e in events.items()}
 
 
-ONE_EVENT = """BEGIN:VCALENDAR
-METHOD:REQUEST
-BEGIN:VEVENT
-UID:{uid}
-SEQUENCE:0
-DTSTAMP:20260201T100000Z
-DTSTART:20260301T090000Z
-DTEND:20260301T100000Z
-SUMMARY:{summary}
-ORGANIZER;CN=Ana:mailto:ana@example.org
-END:VEVENT
-END:VCALENDAR
-"""
-
-
 @pytest.mark.parametrize("reverse", [False, True], ids=["in-order", "reversed"])
 def test_events_of_the_same_start_are_listed_in_event_groups_order_by_the_store(tmp_path, reverse):
     """Events that start together are listed by their UID, as event-group lists them, whatever
     order their mail was stored in (the store's sort key stopped at its first NUL: events of the
     same start came in the order they were stored)."""
     people = {"from": {"name": "Ana", "address": "ana@example.org"}, "to": [{"name": "Mei", "address": "mei@example.tw"}]}
-    mail = [calendar_message(ONE_EVENT.format(uid=uid, summary=summary), f"{uid}-mail", date, **people)
+    mail = [calendar_message(ONE_EVENT.format(uid=uid, start="20260301T090000Z", end="20260301T100000Z", summary=summary), f"{uid}-mail", date, **people)
             for uid, summary, date in [("b@example.org", "Second by UID", "2026-02-01T10:00:00Z"),
                                        ("a@example.org", "First by UID", "2026-02-02T10:00:00Z"),
                                        ("c@example.org", "Third by UID", "2026-02-03T10:00:00Z")]]

@@ -132,3 +132,36 @@ def test_every_corpus_message_gets_a_kind(corpus):
     assert by_path["flanker/messages/bounce/gmail-no-dns.eml"]["mail_kind"] == "automated"
     assert by_path["stalwart-mail-parser/eml/thirdparty/014.eml"]["mail_kind"] == "list"
     assert by_path["spamscope-mail-parser/mails/mail_test_13"]["mail_kind"] == "newsletter"
+
+
+CARRIER_MAIL = b"""From: UPS <mcinfo@ups.com>
+To: mei@example.tw
+Subject: UPS Update: Package Scheduled for Delivery Today
+Date: Mon, 2 Mar 2026 11:00:00 +0800
+Message-ID: <u1@ups.com>
+
+Tracking number: 1Z999AA10123456784
+"""
+
+FRIENDS_MAIL = b"""From: Alex Rivera <alex@example.com>
+To: mei@example.tw
+Subject: the lamp
+Date: Mon, 2 Mar 2026 09:14:58 +0800
+Message-ID: <p1@example.com>
+
+Sent it yesterday, the tracking number is 1Z999AA10123456784. Dinner Friday?
+"""
+
+
+def test_shipments_are_one_weak_sign_after_carrier_detect_never_alone():
+    """In the chains' order (carrier-detect first) a friend's mail with a tracking number stays
+    personal; a carrier's own, whose sender is a notification address, is a notification."""
+    def kind(mail):
+        parsed = run("mime-parse", "--no-progress", input=mail).stdout
+        found = run("carrier-detect", "--no-progress", input=parsed).stdout
+        [r] = records(run("newsletter-detect", "--no-progress", input=found).stdout)
+        assert r["shipments"], "carrier-detect finds the number"
+        return r["mail_kind"], r["newsletter_reasons"]
+    assert kind(FRIENDS_MAIL) == ("personal", [])
+    kind_of_carrier, reasons = kind(CARRIER_MAIL)
+    assert kind_of_carrier == "notification" and "shipments" in reasons
