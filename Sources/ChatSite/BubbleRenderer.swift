@@ -40,9 +40,11 @@ struct BubbleRenderer {
     static func anchor(_ id: String) -> String { "m-" + SHA256.hex(Array(id.utf8)).prefix(20) }
 
     /// `c`'s read receipts and bounces about the message are lines under it. An auto-reply
-    /// (newsletter-detect's `automated`) is a note, never unread.
+    /// (newsletter-detect's `automated`) is a note, never unread. `documents`: the documents of
+    /// a message shown in a frame are written (they are the record's alone: a render of what
+    /// changed writes those of the messages that changed).
     func bubble(_ r: JSONRecord, id: String, epoch: Int?, unread: Bool, fromMe: Bool, in c: ConversationSummary, conversationFile: String,
-                clock: inout LocalClock) throws -> [UInt8] {
+                documents: Bool = true, clock: inout LocalClock) throws -> [UInt8] {
         var f = Fields<BubbleField>()
         let anchor = Self.anchor(id)
         let automated = r.string("mail_kind") == "automated"
@@ -65,15 +67,17 @@ struct BubbleRenderer {
             // in the conversation and the message's full page show in a sandboxed frame
             let page = "m/" + anchor + ".html", document = anchor + ".frame.html"
             let title = r.string("subject").flatMap { $0.isEmpty ? nil : $0 } ?? "Message from \(senderName)"
-            try site.write("m/" + document, frameDocument(html, sanitized: r.value("sanitize").map { $0 != .null } ?? false,
-                                                          attachments: attachments, title: title))
+            if documents {
+                try site.write("m/" + document, frameDocument(html, sanitized: r.value("sanitize").map { $0 != .null } ?? false,
+                                                              attachments: attachments, title: title))
+                try site.write(page, fullPage(document: document, title: title, back: "c/\(conversationFile).html#\(anchor)"))
+            }
             var preview = Array("<div class=\"preview\"><iframe class=\"preview-frame\" title=\"".utf8)
             HTMLEscape.text(title.utf8, into: &preview)
             preview += Array("\" sandbox=\"\(Self.sandbox)\" tabindex=\"-1\" loading=\"lazy\" src=\"../m/".utf8)
             HTMLEscape.text(document.utf8, into: &preview)
             preview += Array("\"></iframe></div><p class=\"open-full\"><a href=\"../\(page)\">Open the whole message</a></p>".utf8)
             f[.preview] = preview
-            try site.write(page, fullPage(document: document, title: title, back: "c/\(conversationFile).html#\(anchor)"))
         } else if !Self.isBlank(text) {
             // lines a program cut at a width flow again; format=flowed was undone by text-extract
             // and the breaks it left are the sender's

@@ -13,6 +13,8 @@ struct PageWriter {
 
     enum Section: String, CaseIterable {
         case chats = "index", today, newsletters, lists, parcels, events, archived
+        /// The parcels without news for 60 days: linked from the parcels' page, not from the navigation.
+        case earlierParcels = "parcels-earlier"
         var title: String {
             switch self {
             case .chats: "Chats"
@@ -22,8 +24,11 @@ struct PageWriter {
             case .parcels: "Parcels"
             case .events: "Events"
             case .archived: "Archived"
+            case .earlierParcels: "Earlier parcels"
             }
         }
+        /// The page of the navigation that shows this one.
+        var navigation: Section { self == .earlierParcels ? .parcels : self }
     }
 
     /// No script, nothing from elsewhere: styles and images from the site and data: only
@@ -49,9 +54,9 @@ struct PageWriter {
 
     func nav(root: String, current: Section?) -> [UInt8] {
         var out = Array("<ul>".utf8)
-        for s in Section.allCases {
+        for s in Section.allCases where s.navigation == s {
             out += Array("<li><a href=\"\(root)\(s.rawValue).html\"".utf8)
-            if s == current { out += Array(" aria-current=\"page\"".utf8) }
+            if s == current?.navigation { out += Array(" aria-current=\"page\"".utf8) }
             out += Array(">\(s.title)</a></li>".utf8)
         }
         return out + Array("</ul>".utf8)
@@ -164,17 +169,20 @@ struct PageWriter {
 
     // MARK: parcels and today
 
-    /// The parcels page's groups, in order: those waiting at a store (the nearest deadline
-    /// first), on their way, returned or in trouble, delivered or picked up (newest news first),
-    /// and those without news for as long as parcel-group --open keeps a parcel open.
-    static func parcelGroups(_ parcels: [ParcelItem], now: Int) -> [(title: String, parcels: [ParcelItem])] {
-        var groups: [[ParcelItem]] = Array(repeating: [], count: 5)
+    /// The time before which a parcel's last news makes it an earlier one at `now` (RFC 3339, as
+    /// the news is dated): no news for as long as parcel-group --open keeps a parcel open. The
+    /// earlier parcels are listed on pages of their own.
+    static func earlierParcels(now: Int) -> String { CivilDate.rfc3339(now - ParcelGroup.openDays * 86_400) }
+
+    /// The parcels page's groups of the parcels with news, in order: those waiting at a store
+    /// (the nearest deadline first), on their way, returned or in trouble, delivered or picked
+    /// up (newest news first).
+    static func parcelGroups(_ parcels: [ParcelItem]) -> [(title: String, parcels: [ParcelItem])] {
+        var groups: [[ParcelItem]] = Array(repeating: [], count: 4)
         for p in parcels {
-            let last = CivilDate.epoch(rfc3339: p.facts.lastDate) ?? Int.min
             let status = p.facts.status
             let k: Int
-            if last < now - ParcelGroup.openDays * 86_400 { k = 4 }
-            else if status == "available_for_pickup" { k = 0 }
+            if status == "available_for_pickup" { k = 0 }
             else if status == "returned" || status == "exception" { k = 2 }
             else if status == "delivered" || status == "picked_up" { k = 3 }
             else { k = 1 }
@@ -184,7 +192,7 @@ struct PageWriter {
             let (x, y) = (a.facts.deadline ?? "~", b.facts.deadline ?? "~")
             return x != y ? x < y : a.id < b.id
         }
-        let titles = ["Waiting for pickup", "On the way", "Returned or in trouble", "Delivered or picked up", "Earlier"]
+        let titles = ["Waiting for pickup", "On the way", "Returned or in trouble", "Delivered or picked up"]
         return zip(titles, groups).filter { !$0.1.isEmpty }.map { ($0.0, $0.1) }
     }
 
@@ -202,9 +210,22 @@ struct PageWriter {
         return ParcelItem(id: p["parcel_id"]?.stringValue ?? "", facts: ParcelGroup.Facts(record: p), card: card)
     }
 
-    /// The parcels' pages (newest news first), in groups, top-anchored as the calendar's.
+    /// The parcels' pages (newest news first): those with news in the last 60 days in groups,
+    /// top-anchored as the calendar's; the earlier ones in pages of their own, numbered from the
+    /// oldest as a conversation list's, so that news of a parcel changes none of them.
     func parcels(_ parcels: [ParcelItem], now: Int, pageSize: Int) throws {
-        let all = Self.parcelGroups(parcels, now: now).flatMap { g in g.parcels.map { (g.title, $0) } }
+        let before = Self.earlierParcels(now: now)
+        let earlier = parcels.filter { $0.facts.lastDate < before }
+        try recentParcels(parcels.filter { $0.facts.lastDate >= before }, earlierCount: earlier.count, pageSize: pageSize)
+        let layout = NewestFirstPages(count: earlier.count, pageSize: pageSize)
+        try earlierParcels(layout, pages: 1...layout.pageCount) { range, out in
+            for p in earlier[range] { out += p.card }
+        }
+    }
+
+    /// The pages of the parcels with news, ending with a link to the `earlierCount` earlier ones.
+    func recentParcels(_ recent: [ParcelItem], earlierCount: Int, pageSize: Int) throws {
+        let all = Self.parcelGroups(recent).flatMap { g in g.parcels.map { (g.title, $0) } }
         var pages: [[UInt8]] = []
         for start in stride(from: 0, to: all.count, by: pageSize) {
             var content: [UInt8] = []
@@ -219,7 +240,18 @@ struct PageWriter {
             }
             pages.append(content + Array("</ul>".utf8))
         }
+        if earlierCount > 0 {
+            let parcels = earlierCount == 1 ? "1 parcel" : "\(earlierCount) parcels"
+            let link = Array(("<h2>Earlier</h2><p class=\"more\"><a href=\"\(Section.earlierParcels.rawValue).html\">"
+                              + "\(parcels) with no news for \(ParcelGroup.openDays) days</a></p>").utf8)
+            if pages.isEmpty { pages = [link] } else { pages[pages.count - 1] += link }
+        }
         try write(.parcels, pages: pages, empty: "No parcels.")
+    }
+
+    /// The earlier parcels' pages `pages`, each parcel's card written by `items`.
+    func earlierParcels(_ layout: NewestFirstPages, pages: ClosedRange<Int>, items: (Range<Int>, inout [UInt8]) throws -> Void) throws {
+        try write(.earlierParcels, layout, pages: pages, list: "<ul class=\"cards parcels\">", end: "</ul>", empty: "No earlier parcels.", items: items)
     }
 
     /// Today and tomorrow (in the site's zone): the events on them, the pickups due and the
@@ -243,14 +275,19 @@ struct PageWriter {
                     bubbles.eventCard(e, conversation: v["conversation_id"]?.stringValue.flatMap(eventConversation), into: &cards, clock: &clock)
                 }
             }
-            var due = ParcelGroup()  // parcel-group --agenda DAY
-            due.agendaDay = date
-            for p in parcels where due.keeps(p.facts) { cards += p.card }
+            for p in parcels where Self.agenda(date).keeps(p.facts) { cards += p.card }
             content += cards.isEmpty ? Array("<p class=\"empty\">Nothing.</p>".utf8) : Array("<ul class=\"cards\">".utf8) + cards + Array("</ul>".utf8)
             content += Array("</section>".utf8)
         }
         try site.write("today.html", Self.page(templates, title: "Today", root: "", nav: nav(root: "", current: .today),
                                                 content: content, remoteImages: remoteImages))
+    }
+
+    /// The parcels due on `date`, as parcel-group --agenda DATE has them.
+    static func agenda(_ date: String) -> ParcelGroup {
+        var due = ParcelGroup()
+        due.agendaDay = date
+        return due
     }
 
     /// A list of conversations: the pages `pages` of it (all by default), each item written by `items`.

@@ -11,7 +11,7 @@ import SQLite
 /// the change reaches, and every other file is left as it is, however big the mailbox.
 final class SiteState {
     static let name = ".mailstore-site.db"
-    static let version = 4
+    static let version = 5
     let db: Database
 
     /// A conversation as the lists show it.
@@ -44,6 +44,8 @@ final class SiteState {
         db.setBusyTimeout(milliseconds: 10_000)
         try db.execute("PRAGMA journal_mode = WAL")
         try db.execute("PRAGMA synchronous = NORMAL")
+        // read where the file is mapped, not copied a page at a time into a cache a list's pages outgrow
+        try db.execute("PRAGMA mmap_size = 268435456")
         let version = try db.integer("PRAGMA user_version") ?? 0
         if version == Self.version { return db }
         if version != 0 { throw OtherVersion() }
@@ -56,7 +58,8 @@ final class SiteState {
                 CREATE UNIQUE INDEX listed_by_file ON listed(file);
                 CREATE TABLE files(name TEXT PRIMARY KEY) WITHOUT ROWID;
                 CREATE TABLE shown(conversation TEXT PRIMARY KEY, messages BLOB NOT NULL) WITHOUT ROWID;
-                CREATE TABLE cards(parcel TEXT PRIMARY KEY, change INTEGER NOT NULL, conversation TEXT, card BLOB NOT NULL) WITHOUT ROWID;
+                CREATE TABLE cards(parcel TEXT PRIMARY KEY, last_date TEXT NOT NULL, conversation TEXT, card BLOB NOT NULL) WITHOUT ROWID;
+                CREATE INDEX cards_in_order ON cards(last_date DESC, parcel);
                 CREATE INDEX cards_by_conversation ON cards(conversation);
                 PRAGMA user_version = \(Self.version);
                 """)
@@ -161,34 +164,64 @@ final class SiteState {
             + (try db.integer("SELECT count(*) FROM listed WHERE section = ? AND last_date = ? AND id < ?", s, d, .text(id)) ?? 0)
     }
 
-    /// The items `range` (counted from the newest) of a list, one after the other.
-    func items(_ section: PageWriter.Section, _ range: Range<Int>, into out: inout [UInt8]) throws {
+    /// The items `range` (counted from the newest) of a list.
+    func items(_ section: PageWriter.Section, _ range: Range<Int>) throws -> [[UInt8]] {
         let sql = "SELECT item FROM listed WHERE section = '\(section.rawValue)' ORDER BY last_date DESC, id LIMIT ? OFFSET ?"
-        try db.query(sql, [.integer(range.count), .integer(range.lowerBound)]) { s in s.appendBytes(0, to: &out) }
+        return try rows(sql, range)
+    }
+
+    /// The blobs of the rows `range` of a query that ends with LIMIT ? OFFSET ? and takes `values` before them.
+    private func rows(_ sql: String, _ range: Range<Int>, _ values: [SQLValue] = []) throws -> [[UInt8]] {
+        var rows: [[UInt8]] = []
+        rows.reserveCapacity(range.count)
+        try db.query(sql, values + [.integer(range.count), .integer(range.lowerBound)]) { s in rows.append(s.bytes(0)) }
+        return rows
     }
 
     // MARK: the parcels' cards
 
-    /// The card kept of each parcel, with the change counter of the parcel it shows.
-    func cards() throws -> [String: (change: Int, card: [UInt8])] {
-        var cards: [String: (change: Int, card: [UInt8])] = [:]
-        try db.query("SELECT parcel, change, card FROM cards") { s in cards[s.text(0) ?? ""] = (s.integer(1), s.bytes(2)) }
-        return cards
+    /// The card of every parcel of the database, as the pages show it, with the date of its last
+    /// news, which orders the earlier parcels' pages as the store orders the parcels.
+    func card(parcel: String) throws -> [UInt8]? {
+        try db.row("SELECT card FROM cards WHERE parcel = ?", [.text(parcel)]) { $0.bytes(0) }
     }
 
-    /// Keeps the card of a parcel as it was at change counter `change`, naming `conversation`.
-    func keep(card: [UInt8], parcel: String, change: Int, conversation: String?) throws {
-        try db.run("INSERT OR REPLACE INTO cards(parcel, change, conversation, card) VALUES(?, ?, ?, ?)",
-                   .text(parcel), .integer(change), conversation.map(SQLValue.text) ?? .null, .blob(card))
+    func cardDate(parcel: String) throws -> String? {
+        try db.row("SELECT last_date FROM cards WHERE parcel = ?", [.text(parcel)]) { $0.text(0) ?? "" }
     }
 
-    func forgetCards(ofParcels parcels: some Sequence<String>) throws {
-        for id in parcels { try db.run("DELETE FROM cards WHERE parcel = ?", .text(id)) }
+    /// Keeps the card of a parcel with news last at `lastDate`, naming `conversation`.
+    func keep(card: [UInt8], parcel: String, lastDate: String, conversation: String?) throws {
+        try db.run("INSERT OR REPLACE INTO cards(parcel, last_date, conversation, card) VALUES(?, ?, ?, ?)",
+                   .text(parcel), .text(lastDate), conversation.map(SQLValue.text) ?? .null, .blob(card))
     }
 
-    /// Forgets the cards that name these conversations (their titles or pages changed).
-    func forgetCards(naming conversations: some Sequence<String>) throws {
-        for id in conversations { try db.run("DELETE FROM cards WHERE conversation = ?", .text(id)) }
+    func forgetCard(parcel: String) throws {
+        try db.run("DELETE FROM cards WHERE parcel = ?", .text(parcel))
+    }
+
+    /// The parcels whose cards name these conversations.
+    func parcels(naming conversations: some Sequence<String>) throws -> [String] {
+        var parcels: [String] = []
+        for id in conversations {
+            try db.query("SELECT parcel FROM cards WHERE conversation = ?", [.text(id)]) { s in parcels.append(s.text(0) ?? "") }
+        }
+        return parcels
+    }
+
+    /// How many parcels had their last news before `date`: the earlier ones.
+    func cardCount(before date: String) throws -> Int {
+        try db.integer("SELECT count(*) FROM cards WHERE last_date < ?", .text(date)) ?? 0
+    }
+
+    /// How many parcels come after this one, newest news first: its place counted from the oldest.
+    func cardsOlder(than parcel: String, lastDate: String) throws -> Int {
+        try db.integer("SELECT count(*) FROM cards WHERE last_date < ?1 OR (last_date = ?1 AND parcel > ?2)", .text(lastDate), .text(parcel)) ?? 0
+    }
+
+    /// The cards `range` (counted from the newest) of the parcels with news before `date`.
+    func cards(before date: String, _ range: Range<Int>) throws -> [[UInt8]] {
+        try rows("SELECT card FROM cards WHERE last_date < ? ORDER BY last_date DESC, parcel LIMIT ? OFFSET ?", range, [.text(date)])
     }
 
     // MARK: the files

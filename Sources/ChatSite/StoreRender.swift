@@ -20,8 +20,8 @@ extension ChatRender {
     /// Raised when the same records make other pages (the site of an older chat-render is then
     /// rendered whole, not left half in the old way): 2, a message's HTML in a file of its own;
     /// 3, hard-wrapped text flowing; 4, the lists numbered from their oldest page; 5, parcels by
-    /// their status and a Today page.
-    static let pagesVersion = "5"
+    /// their status and a Today page; 6, the earlier parcels on pages of their own.
+    static let pagesVersion = "6"
     /// What sites of earlier versions kept beside their pages.
     static let formerStateFiles = [".mailstore-render", ".mailstore-lists"]
 
@@ -124,7 +124,7 @@ struct StoreRender {
         }
         for section in Self.conversationLists { try writeList(section, from: nil, count: try state.count(section)) }
         try writeCalendar()
-        try writeParcels(keepingCards: false)
+        try writeParcels(since: nil)
         superseded = previous  // every file of before: those not written again go
         replaced = []
         formerLists = [SiteWriter.manifest] + ChatRender.formerStateFiles
@@ -180,14 +180,14 @@ struct StoreRender {
         let due = try state.value("calendar_until").flatMap { Int($0) } ?? 0
         if calendarChanged || render.now >= due { try writeCalendar() }
         let parcelsDue = try state.value("parcels_until").flatMap { Int($0) } ?? 0
-        // a parcel's card names its conversation: one whose title changed is named again, and the
-        // cards kept of one that came, was renamed or went are made again
+        // a parcel's card names its conversation: the cards that name one that came, was renamed
+        // or went are made again
         let renamed = after.filter { c in before[c.id].map { $0.title != c.title } ?? false }
         let came = after.filter { before[$0.id] == nil }
-        try state.forgetCards(naming: (renamed + came).map(\.id) + removed.conversations.filter { !present.contains($0) })
+        let remaking = try state.parcels(naming: (renamed + came).map(\.id) + removed.conversations.filter { !present.contains($0) })
         let todayWritten = try state.value("today")
-        if try store.parcelsChanged(after: since) || !renamed.isEmpty || render.now >= parcelsDue {
-            try writeParcels(keepingCards: true)
+        if try store.parcelsChanged(after: since) || !remaking.isEmpty || render.now >= parcelsDue {
+            try writeParcels(since: since, remaking: remaking)
         } else if calendarChanged || todayWritten != Self.day(render.now, &clock) {
             try writeToday()
         }
@@ -234,17 +234,21 @@ struct StoreRender {
         let firstPage = first / pageSize + 1
         if firstPage == 1 { replaced.append("c/\(c.file).") }  // every page written: those it no longer has go
         var bubbles: [ChatRender.Bubble] = []
+        // the documents of the messages that changed are written again, and those of the others kept
+        // (all of a conversation new to the site: they link back to its pages)
+        let changed = since.flatMap { since in old.map { _ in Set(ids.lazy.filter { $0.change > since }.map(\.id)) } }
         try store.pageMessages(conversation: c.id, from: (firstPage - 1) * pageSize) { record, unread, fromMe in
             let id = record.string("id") ?? record.string("message_id") ?? ""
             let epoch = record.string("date").flatMap { CivilDate.epoch(rfc3339: $0) }
+            let documents = changed?.contains(id) ?? true
             let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe,
-                                           in: c, conversationFile: c.file, clock: &clock)
+                                           in: c, conversationFile: c.file, documents: documents, clock: &clock)
             bubbles.append(ChatRender.Bubble(conversation: 0, order: Int32(bubbles.count), epoch: epoch ?? Int.min,
                                              offset: try spool.append(html), length: html.count))
-            if since != nil {
-                replaced.append("m/\(BubbleRenderer.anchor(id)).")  // (a whole render replaces every file)
-            } else {
+            if since == nil {
                 ids.append((id, 0))
+            } else if documents {
+                replaced.append("m/\(BubbleRenderer.anchor(id)).")  // (a whole render replaces every file)
             }
         }
         bubbles.sort { ($0.epoch, $0.order) < ($1.epoch, $1.order) }
@@ -270,8 +274,19 @@ struct StoreRender {
         if let before, before > layout.pageCount {
             superseded += (layout.pageCount..<before).map { section.rawValue + ".p\($0).html" }
         }
-        let items = { (range: Range<Int>, out: inout [UInt8]) in try state.items(section, range, into: &out) }
+        let items = try Self.pageItems(layout, first...layout.pageCount) { try state.items(section, $0) }
         try pages.conversationList(section, layout, pages: first...layout.pageCount, items: items)
+    }
+
+    /// What lists pages `pages` of `layout` from items `read` reads, read at once: a read a page
+    /// would step over every newer item again.
+    static func pageItems(_ layout: NewestFirstPages, _ pages: ClosedRange<Int>,
+                          read: (Range<Int>) throws -> [[UInt8]]) throws -> (Range<Int>, inout [UInt8]) throws -> Void {
+        let newest = layout.items(onPage: pages.upperBound).lowerBound
+        let items = try read(newest..<layout.items(onPage: pages.lowerBound).upperBound)
+        return { range, out in
+            for item in items[min(items.count, range.lowerBound - newest)..<min(items.count, range.upperBound - newest)] { out += item }
+        }
     }
 
     /// The calendar's pages, and when they are due again though nothing changes (when an
@@ -303,30 +318,77 @@ struct StoreRender {
 
     /// The parcels' pages, the Today page, and when the parcels' pages are due again though
     /// nothing changes (when a parcel's news grows old enough to move it to the earlier ones).
-    /// `keepingCards`: each parcel's card is taken from the site's state while its parcel is as
-    /// it was, and kept there when it is made (a whole render makes them all, and keeps none).
-    mutating func writeParcels(keepingCards: Bool) throws {
-        var kept = keepingCards ? try state.cards() : [:]
-        var parcels: [PageWriter.ParcelItem] = []
-        try store.parcelRows { row in
-            if let known = kept.removeValue(forKey: row.id), known.change == row.change {
-                parcels.append(PageWriter.ParcelItem(id: row.id, facts: row.facts, card: known.card))
-            } else if let (item, conversation) = try parcelItem(row) {
-                if keepingCards { try state.keep(card: item.card, parcel: row.id, change: row.change, conversation: conversation) }
-                parcels.append(item)
+    /// The site's state keeps every parcel's card: after change counter `since`, the cards of the
+    /// parcels that changed or went, and of `remaking` (their cards name a conversation renamed,
+    /// new or gone), are made again, and of the earlier parcels' pages, numbered from the oldest,
+    /// those from the first place that changed to the newest are written (all of them when their
+    /// number changes, as each page's title counts them). Without `since`, every card and page.
+    mutating func writeParcels(since: Int?, remaking: [String] = []) throws {
+        let threshold = PageWriter.earlierParcels(now: render.now)
+        // the earlier parcels as the pages show them: the date they end at, and how many
+        let shown = since == nil ? nil : try state.value("earlier_parcels").flatMap { value -> (before: String, count: Int)? in
+            let parts = value.split(separator: " ")
+            guard parts.count == 2, let count = Int(parts[1]) else { return nil }
+            return (String(parts[0]), count)
+        }
+        var reach = Int.max  // the first earlier parcel, from the oldest, whose page changes
+        func reaching(_ parcel: String, lastDate: String, before: String) throws {
+            if lastDate < before { reach = min(reach, try state.cardsOlder(than: parcel, lastDate: lastDate)) }
+        }
+        var made: [(id: String, lastDate: String)] = []
+        func make(_ row: MailStore.ParcelRow) throws {
+            guard let (item, conversation) = try parcelItem(row) else { return }
+            try state.keep(card: item.card, parcel: row.id, lastDate: row.facts.lastDate, conversation: conversation)
+            made.append((row.id, row.facts.lastDate))
+        }
+        if let since, let shown {
+            var changed: [MailStore.ParcelRow] = []
+            try store.parcelRows(.changedAfter(since)) { changed.append($0) }
+            let gone = try store.removed(after: since).parcels
+            let again = Set(remaking).subtracting(changed.map(\.id) + gone)
+            for id in changed.map(\.id) + gone + again {  // where they were
+                if let lastDate = try state.cardDate(parcel: id) { try reaching(id, lastDate: lastDate, before: shown.before) }
             }
+            for id in gone { try state.forgetCard(parcel: id) }
+            for row in changed { try make(row) }
+            try store.parcelRows(.ids(Array(again))) { try make($0) }
+            for (id, lastDate) in made { try reaching(id, lastDate: lastDate, before: threshold) }  // where they are
+            // parcels whose news grew old join the earlier ones at their newest end
+            if shown.before < threshold { reach = min(reach, try state.cardCount(before: shown.before)) }
+            if shown.before > threshold { reach = 0 }
+        } else {
+            try store.parcelRows { try make($0) }
         }
-        try state.forgetCards(ofParcels: kept.keys)  // parcels gone
-        try pages.parcels(parcels, now: render.now, pageSize: render.listPageSize)
-        replaced.append("parcels.")
+
+        let count = try state.cardCount(before: threshold)
+        let layout = NewestFirstPages(count: count, pageSize: render.listPageSize)
+        let pagesBefore = shown.map { NewestFirstPages(count: $0.count, pageSize: render.listPageSize).pageCount }
+        let first = pagesBefore != layout.pageCount ? 1 : reach == Int.max ? nil : layout.page(ofItem: reach)
+        if let first {
+            let cards = try Self.pageItems(layout, first...layout.pageCount) { try state.cards(before: threshold, $0) }
+            try pages.earlierParcels(layout, pages: first...layout.pageCount, items: cards)
+        }
+        if let pagesBefore, pagesBefore > layout.pageCount {
+            superseded += (layout.pageCount..<pagesBefore).map { PageWriter.Section.earlierParcels.rawValue + ".p\($0).html" }
+        }
+        try state.set("earlier_parcels", "\(threshold) \(count)")
+
+        var recent: [PageWriter.ParcelItem] = []
         var until = Int.max
-        for p in parcels {
-            guard let last = CivilDate.epoch(rfc3339: p.facts.lastDate) else { continue }
-            let moves = last + ParcelGroup.openDays * 86_400 + 1
-            if moves > render.now { until = min(until, moves) }
+        try store.parcelRows(.newsSince(threshold)) { row in
+            if let item = try kept(row) { recent.append(item) }
+            if let last = CivilDate.epoch(rfc3339: row.facts.lastDate) { until = min(until, last + ParcelGroup.openDays * 86_400 + 1) }
         }
+        try pages.recentParcels(recent, earlierCount: count, pageSize: render.listPageSize)
+        replaced.append("parcels.")
         try state.set("parcels_until", String(until))
-        try writeToday(parcels)
+        try writeToday()
+    }
+
+    /// A parcel's item with the card the site's state keeps of it (made when it has none).
+    func kept(_ row: MailStore.ParcelRow) throws -> PageWriter.ParcelItem? {
+        if let card = try state.card(parcel: row.id) { return PageWriter.ParcelItem(id: row.id, facts: row.facts, card: card) }
+        return try parcelItem(row)?.0
     }
 
     /// A parcel's item, its card made from its record, and the conversation the card names.
@@ -337,15 +399,11 @@ struct StoreRender {
     }
 
     /// Today's and tomorrow's events, pickups and deliveries: written at every run, as the day moves.
-    mutating func writeToday(_ known: [PageWriter.ParcelItem]? = nil) throws {
-        var parcels = known ?? []
-        if known == nil {
-            var open = ParcelGroup()
-            open.openOnly = true
-            open.now = render.now
-            try store.parcelRows { row in
-                if open.keeps(row.facts), let (item, _) = try parcelItem(row) { parcels.append(item) }
-            }
+    mutating func writeToday() throws {
+        let today = clock.local(render.now).days
+        var parcels: [PageWriter.ParcelItem] = []
+        try store.parcelRows(.dueOn([today, today + 1].map(CivilDate.dateText(days:)))) { row in
+            if let item = try kept(row) { parcels.append(item) }
         }
         let calendar = try store.calendar()
         try pages.today(calendar: calendar, eventConversation: link, parcels: parcels, now: render.now, clock: &clock)

@@ -247,11 +247,17 @@ extension MailStore {
         return ids
     }
 
-    /// The ids of the conversations and messages removed after change counter `after`.
-    public func removed(after: Int) throws -> (conversations: [String], messages: [String]) {
-        var result: (conversations: [String], messages: [String]) = ([], [])
-        try db.query("SELECT kind, id FROM removed WHERE change > ? AND kind IN ('conversation', 'message')", [.integer(after)]) { s in
-            if s.text(0) == "message" { result.messages.append(s.text(1) ?? "") } else { result.conversations.append(s.text(1) ?? "") }
+    /// The ids of the conversations, messages and parcels removed after change counter `after`.
+    public func removed(after: Int) throws -> (conversations: [String], messages: [String], parcels: [String]) {
+        var result: (conversations: [String], messages: [String], parcels: [String]) = ([], [], [])
+        try db.query("SELECT kind, id FROM removed WHERE change > ?", [.integer(after)]) { s in
+            let id = s.text(1) ?? ""
+            switch s.text(0) {
+            case "conversation": result.conversations.append(id)
+            case "message": result.messages.append(id)
+            case "parcel": result.parcels.append(id)
+            default: break
+            }
         }
         return result
     }
@@ -264,9 +270,30 @@ extension MailStore {
         public var facts: ParcelGroup.Facts
     }
 
-    /// Every parcel's row, in the order of `parcels`.
-    public func parcelRows(_ body: (ParcelRow) throws -> Void) throws {
-        try db.query("SELECT id, change, status, last_date, deadline, expected_delivery FROM parcels ORDER BY last_date DESC, id") { s in
+    /// The parcels a site's lists read.
+    public enum ParcelSelection {
+        case all
+        /// Those with news at or after an RFC 3339 time.
+        case newsSince(String)
+        /// Those written after a change counter.
+        case changedAfter(Int)
+        /// Those whose pickup deadline or expected delivery is one of these dates.
+        case dueOn([String])
+        case ids([String])
+    }
+
+    /// The rows of the parcels `selection` selects, in the order of `parcels`.
+    public func parcelRows(_ selection: ParcelSelection = .all, _ body: (ParcelRow) throws -> Void) throws {
+        let (condition, values): (String, [SQLValue]) = switch selection {
+        case .all: ("1", [])
+        case .newsSince(let date): ("last_date >= ?", [.text(date)])
+        case .changedAfter(let change): ("change > ?", [.integer(change)])
+        case .dueOn(let dates): ("deadline IN (SELECT value FROM json_each(?1)) OR expected_delivery IN (SELECT value FROM json_each(?1))",
+                                 [.text(Self.json(dates))])
+        case .ids(let ids): ("id IN (SELECT value FROM json_each(?))", [.text(Self.json(ids))])
+        }
+        let sql = "SELECT id, change, status, last_date, deadline, expected_delivery FROM parcels WHERE \(condition) ORDER BY last_date DESC, id"
+        try db.query(sql, values) { s in
             let facts = ParcelGroup.Facts(status: s.text(2), lastDate: s.text(3) ?? "", deadline: s.text(4), expectedDelivery: s.text(5))
             try body(ParcelRow(id: s.text(0) ?? "", change: s.integer(1), facts: facts))
         }

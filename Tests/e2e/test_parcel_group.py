@@ -246,7 +246,9 @@ def test_the_parcels_page_groups_parcels_by_where_they_are(tmp_path):
     assert headings == ["Waiting for pickup", "On the way", "Returned or in trouble", "Earlier"]
     waiting = page.split("<h2>Waiting for pickup</h2>")[1].split("<h2>")[0]
     assert "F1234567890" in waiting and '<span class="code">8842</span>' in waiting and "Thu 12 Mar 2026" in waiting
-    assert "9558000804" in page.split("<h2>Earlier</h2>")[1]
+    # the parcels without news for 60 days are on pages of their own, linked under "Earlier"
+    assert 'href="parcels-earlier.html">1 parcel with no news for 60 days<' in page.split("<h2>Earlier</h2>")[1]
+    assert "9558000804" not in page and "9558000804" in site_text(tmp_path / "site", "parcels-earlier.html")
 
 
 def test_a_card_shows_its_parcels_latest_status(tmp_path):
@@ -319,3 +321,42 @@ def test_the_stores_today_page_moves_with_the_day(tmp_path):
         assert site_text(site, "today.html") == site_text(tmp_path / "whole", "today.html"), now
         shutil.rmtree(tmp_path / "whole")
     assert "F1234567890" in site_text(site, "today.html").split("Tomorrow")[1]
+
+
+def test_the_earlier_parcels_pages_are_written_from_where_they_changed(tmp_path):
+    """Nine parcels with no news for 60 days on pages of two, numbered from the oldest: news of a
+    recent parcel writes none of them; news of an old one, a parcel of old news coming late and
+    time passing write those from its place on, and the site is a whole render's each time."""
+    def old(k, day):
+        return mail(f"o{k}", f"2025-{day}T00:00:00Z", shipment("dhl", f"95580008{k:02d}", "in_transit"))
+    mails = keyed([old(k, f"{k + 1:02d}-01") for k in range(9)] + story()[:2])
+    db, site, whole = tmp_path / "mail.db", tmp_path / "site", tmp_path / "whole"
+    files = lambda d: {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file() and not p.name.startswith(".")}
+
+    def deliver(m, now):
+        if m is not None:
+            assert run("mailstore", "add", "-q", db, "--me", "mei@example.tw", input=json.dumps(m) + "\n").returncode == 0
+        before = {p.name: p.stat().st_mtime_ns for p in site.glob("parcels-earlier*")}
+        for out in (site, whole):
+            r = run("chat-render", "--store", db, "--out", out, "--zone", "Asia/Taipei", "--now", now, "--list-page-size", "2")
+            assert r.returncode == 0, r.stderr
+        assert files(site) == files(whole), m
+        shutil.rmtree(whole)
+        return sorted(name for name, t in before.items() if (site / name).stat().st_mtime_ns != t)
+
+    for m in mails:
+        deliver(m, "2026-03-10T00:00:00Z")
+    assert sorted(p.name for p in site.glob("parcels-earlier*")) == [
+        "parcels-earlier.html", "parcels-earlier.p1.html", "parcels-earlier.p2.html", "parcels-earlier.p3.html"]
+    assert "9558000800" in site_text(site, "parcels-earlier.p1.html")  # the oldest
+    # news of the recent parcel: the recent page only
+    assert deliver(keyed(story()[2:3])[0], "2026-03-10T00:00:00Z") == []
+    # an old parcel's news: it leaves the earlier pages from its place, the third oldest, on
+    news = keyed([mail("n2", "2026-03-09T00:00:00Z", shipment("dhl", "9558000802", "out_for_delivery"))])[0]
+    assert deliver(news, "2026-03-10T00:00:00Z") == ["parcels-earlier.html", "parcels-earlier.p2.html", "parcels-earlier.p3.html"]
+    # the mail of an old parcel, late: the earlier pages from its place on
+    late = keyed([old(20, "04-15")])[0]
+    assert deliver(late, "2026-03-10T00:00:00Z") == ["parcels-earlier.html", "parcels-earlier.p2.html", "parcels-earlier.p3.html"]
+    # time passing: the recent parcels join the earlier ones at their newest end
+    assert deliver(None, "2026-06-01T00:00:00Z") != []
+    assert "9558000802" in site_text(site, "parcels-earlier.html")
