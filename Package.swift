@@ -21,8 +21,9 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
 
-        .systemLibrary(name: "CLibical", path: "Sources/CLibical", pkgConfig: "libical",
-                       providers: [.apt(["libical-dev"])]),
+        // libical alone (its module map links it): pkg-config's libical adds libicalss and
+        // libicalvcal, and with them Berkeley DB, for every program to load at each start
+        .systemLibrary(name: "CLibical", path: "Sources/CLibical", providers: [.apt(["libical-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",

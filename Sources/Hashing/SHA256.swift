@@ -5,9 +5,16 @@ internal import CCrypto
 public final class SHA256 {
     private let context: OpaquePointer
 
+    /// The algorithm, fetched once: EVP_sha256() is fetched again from the provider at each use.
+    /// OpenSSL's configuration file is not read for it (nothing of a digest is configured there).
+    private nonisolated(unsafe) static let algorithm: OpaquePointer? = {
+        OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_LOAD_CONFIG), nil)
+        return EVP_MD_fetch(nil, "SHA256", nil)
+    }()
+
     public init() {
         context = EVP_MD_CTX_new()
-        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        EVP_DigestInit_ex(context, Self.algorithm, nil)
     }
 
     deinit { EVP_MD_CTX_free(context) }
@@ -31,7 +38,7 @@ public final class SHA256 {
         var digest = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         digest.withUnsafeMutableBufferPointer {
-            _ = EVP_Digest(bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), bytes.count, $0.baseAddress, &length, EVP_sha256(), nil)
+            _ = EVP_Digest(bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), bytes.count, $0.baseAddress, &length, algorithm, nil)
         }
         return digest
     }
