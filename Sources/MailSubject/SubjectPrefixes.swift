@@ -9,10 +9,8 @@ public struct SubjectPrefixes: Sendable, ExtensibleData {
     /// The words as the files give them, lowercased.
     public private(set) var replies: [String] = []
     public private(set) var forwards: [String] = []
-    /// Each word with each colon, lowercased.
-    private var prefixes: [(text: String, kind: Kind)] = []
-    /// The longest prefix in characters: how much of a subject is lowercased to compare.
-    private var longest = 0
+    /// Each word as characters, lowercased, with its kind.
+    private var words: [(word: [Character], kind: Kind)] = []
 
     public struct FileError: Error, CustomStringConvertible {
         public var description: String
@@ -46,20 +44,50 @@ public struct SubjectPrefixes: Sendable, ExtensibleData {
                 }
                 let word = value.lowercased()
                 if kind == .reply { replies.append(word) } else { forwards.append(word) }
-                for colon in [":", "："] { prefixes.append((word + colon, kind)) }
-                longest = max(longest, word.count + 1)
+                words.append((Array(word), kind))
             }
         }
     }
 
     /// The prefix `subject` starts with, after any whitespace, and the text after it; nil
-    /// when it starts with none. (At most one can match: a word holds no colon, so no prefix
-    /// starts another.)
+    /// when it starts with none. A prefix is a word, a count as some programs write it
+    /// ("Re[2]:", "Re^2:", "Re(2):"), spaces as French puts before a colon ("RE :"), then the
+    /// colon. (At most one can match: a word holds no colon, so no prefix starts another.)
     public func prefix(of subject: Substring) -> (kind: Kind, rest: Substring)? {
         let s = subject.drop(while: \.isWhitespace)
-        let head = String(s.prefix(longest)).lowercased()
-        guard let match = prefixes.first(where: { head.hasPrefix($0.text) }) else { return nil }
-        return (match.kind, s.dropFirst(match.text.count))
+        for (word, kind) in words {
+            guard var rest = Self.drop(word, from: s) else { continue }
+            rest = Self.dropCount(rest)
+            rest = rest.drop { $0 == " " || $0 == "\u{A0}" || $0 == "\u{202F}" }
+            if rest.first == ":" || rest.first == "：" { return (kind, rest.dropFirst()) }
+        }
+        return nil
+    }
+
+    /// What follows `word` at the start of `s`, in any case; nil when `s` does not start with it.
+    private static func drop(_ word: [Character], from s: Substring) -> Substring? {
+        var i = s.startIndex
+        for c in word {
+            guard i < s.endIndex, s[i] == c || s[i].lowercased() == String(c) else { return nil }
+            i = s.index(after: i)
+        }
+        return s[i...]
+    }
+
+    /// `s` without the count it starts with ("[2]", "^2", "(2)"), if it does.
+    private static func dropCount(_ s: Substring) -> Substring {
+        let close: Character?
+        switch s.first {
+        case "[": close = "]"
+        case "(": close = ")"
+        case "^": close = nil
+        default: return s
+        }
+        let digits = s.dropFirst().prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return s }
+        let after = s.dropFirst(1 + digits.count)
+        guard let close else { return after }
+        return after.first == close ? after.dropFirst() : s
     }
 
     /// "Re: …" and its translations: a subject that only repeats the one it answers.

@@ -5,8 +5,8 @@ import MailSubject
     let builtIn = SubjectPrefixes.builtIn
 
     @Test func theBuiltInFileHoldsTheRepliesAndForwardsOfEveryFormerList() {
-        #expect(builtIn.replies == ["re", "aw", "sv", "vs", "rv", "r", "回覆", "回复", "答复"])
-        #expect(builtIn.forwards == ["fwd", "fw", "wg", "tr", "轉寄", "转发", "転送"])
+        #expect(builtIn.replies == ["re", "aw", "sv", "vs", "r", "回覆", "回复", "答复"])
+        #expect(builtIn.forwards == ["fwd", "fw", "wg", "tr", "rv", "vb", "vl", "轉寄", "转发", "転送"])
     }
 
     @Test(arguments: ["Re: Dinner", "RE:Dinner", "  aw: Termin", " 回覆：晚餐", "回复: 午饭", "答复：会议", "R: Cena", "SV: Middag"])
@@ -14,12 +14,20 @@ import MailSubject
         #expect(builtIn.isReply(subject) && builtIn.isReplyOrForward(subject))
     }
 
-    @Test(arguments: ["Fwd: Dinner", "FW: Invoice", "WG: Termin", "TR: Dîner", "轉寄：晚餐", "転送: 会議"])
+    // a count between the word and the colon, and the space French puts before a colon
+    @Test(arguments: ["Re[2]: Dinner", "RE^3: Dinner", "Re(12): Dinner", "RE : Dîner", "Re\u{A0}: Dîner", "SV[2] : Middag"])
+    func repliesAsSomeProgramsWriteThem(_ subject: String) {
+        #expect(builtIn.isReply(subject))
+    }
+
+    @Test(arguments: ["Fwd: Dinner", "FW: Invoice", "WG: Termin", "TR: Dîner", "TR : Dîner", "RV: Factura", "VB: Middag",
+                      "VL: Päivällinen", "轉寄：晚餐", "転送: 会議"])
     func forwards(_ subject: String) {
         #expect(!builtIn.isReply(subject) && builtIn.isReplyOrForward(subject))
     }
 
-    @Test(arguments: ["Recipes", "Reunion", "Re Dinner", "回覆確認", "転送設定のお知らせ", "Trip: Taroko", "", "  "])
+    @Test(arguments: ["Recipes", "Reunion", "Re Dinner", "Re[2] Dinner", "Re[]: Dinner", "Re[2: Dinner", "Rev: 3", "回覆確認",
+                      "転送設定のお知らせ", "Trip: Taroko", "", "  "])
     func neither(_ subject: String) {
         #expect(!builtIn.isReplyOrForward(subject))
     }
