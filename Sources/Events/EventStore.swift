@@ -9,6 +9,12 @@ public struct EventStore {
         /// The date of the message that set the current state.
         public var updated: String?
         public var conversationID: String?
+
+        /// Adds a message about the event, once: the same message read again (Takeout keeps a
+        /// copy for each label) is the same mail.
+        mutating func mention(_ messageID: String) {
+            if messageIDs.last != messageID { messageIDs.append(messageID) }
+        }
     }
 
     private var tracked: [String: Tracked] = [:]
@@ -81,7 +87,7 @@ public struct EventStore {
             tracked[key] = Tracked(event: e, conversationID: conversationID)
         }
         tracked[key]!.event = e
-        tracked[key]!.messageIDs.append(messageID)
+        tracked[key]!.mention(messageID)
         tracked[key]!.updated = date
         if tracked[key]!.conversationID == nil { tracked[key]!.conversationID = conversationID }
         if e.source == "icalendar", e.uid != nil, e.recurrenceID == nil {
@@ -101,7 +107,7 @@ public struct EventStore {
     @discardableResult
     private mutating func note(_ messageID: String, on key: String) -> Bool {
         guard tracked[key] != nil else { return false }
-        if tracked[key]!.messageIDs.last != messageID { tracked[key]!.messageIDs.append(messageID) }
+        tracked[key]!.mention(messageID)
         return true
     }
 
@@ -123,7 +129,7 @@ public struct EventStore {
                 return
             }
             if !master.event.recurrence!.exdates.contains(occurrence) { master.event.recurrence!.exdates.append(occurrence) }
-            master.messageIDs.append(messageID)
+            master.mention(messageID)
             master.updated = date
             tracked[series] = master
             removeOccurrence(key, into: series)
@@ -141,7 +147,7 @@ public struct EventStore {
             return
         }
         current.event = Self.cancelled(current.event, by: e)
-        current.messageIDs.append(messageID)
+        current.mention(messageID)
         current.updated = date
         tracked[key] = current
         if e.recurrenceID == nil {
@@ -169,7 +175,7 @@ public struct EventStore {
     private mutating func reply(_ e: Event, key: String, messageID: String, date: String?) {
         let target = tracked[key] != nil ? key : Self.seriesKey(e)
         guard var current = tracked[target] else { return }
-        current.messageIDs.append(messageID)
+        current.mention(messageID)
         if e.sequence >= current.event.sequence {
             for answer in e.attendees {
                 let address = answer.address.lowercased()

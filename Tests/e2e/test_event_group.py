@@ -684,3 +684,17 @@ def test_events_of_the_same_start_are_listed_in_event_groups_order_by_the_store(
     db = tmp_path / "mail.db"
     assert run("mailstore", "add", "-q", "--me", "mei@example.tw", db, messages).returncode == 0
     assert [e["uid"] for e in records(run("mailstore", "events", db).stdout)] == ["a@example.org", "b@example.org", "c@example.org"]
+
+
+def test_a_message_read_twice_is_listed_once():
+    """Takeout keeps a copy of a message for each of its labels: the event's mail is the same
+    mail, for an event without a UID (kept by its message) as for a cancellation."""
+    no_uid = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nDTSTAMP:20251201T100000Z\r\n"
+              "DTSTART:20251210T100000Z\r\nDTEND:20251210T110000Z\r\nSUMMARY:Dentist\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    copy = calendar_message(no_uid, "m1", "2025-12-01T10:00:00Z")
+    [dentist] = group(extracted([copy, dict(copy)]))
+    assert dentist["message_ids"] == ["m1"]
+    invite = calendar_message(series("REQUEST"), "inv", "2025-12-01T10:00:00Z")
+    cancel = calendar_message(series("CANCEL", 1, "20251202T100000Z"), "cancel", "2025-12-02T10:00:00Z")
+    [weekly] = group(extracted([invite, cancel, dict(cancel)]))
+    assert weekly["status"] == "cancelled" and weekly["message_ids"] == ["inv", "cancel"]
