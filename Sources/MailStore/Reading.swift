@@ -262,6 +262,10 @@ extension MailStore {
         public var id: String
         public var change: Int
         public var facts: ParcelGroup.Facts
+
+        public init(id: String, change: Int, facts: ParcelGroup.Facts) {
+            (self.id, self.change, self.facts) = (id, change, facts)
+        }
     }
 
     /// Every parcel's row, in the order of `parcels`.
