@@ -139,7 +139,7 @@ final class FileSource: SiteSource {
     private var bubbleRanges: [Range<Int>]
     private var events: [EventStore.Tracked] = []
     private var parcels: [MailStore.ParcelRow] = []
-    private var parcelRecords: [String: [UInt8]] = [:]
+    private var parcelRecords: [String: JSONValue] = [:]
 
     init(reading render: ChatRender, renderer: BubbleRenderer, spool: Spool, clock: inout LocalClock, _ run: FilterRun) throws {
         conversations = try render.readConversations(run)
@@ -154,19 +154,21 @@ final class FileSource: SiteSource {
         var seen = Set<UInt64>()
         var eventMail: [EventMail] = []
         var renderer = renderer
-        var known: [JSONValue]?
-        if let path = render.parcelsPath {
-            let lines = try ChatRender.readLines(path, run) { line in
+        // parcel-group's records: each card of a message shows its parcel's latest status
+        let known = try render.parcelsPath.map { path in
+            try ChatRender.readLines(path, run) { line in
                 let v = try JSONValue.parse(line)
-                guard let id = v["parcel_id"]?.stringValue else { throw ChatRender.MissingField(name: "parcel_id (is it parcel-group's output?)") }
-                return (id: id, record: v, line: line)
+                guard v["parcel_id"]?.stringValue != nil else { throw ChatRender.MissingField(name: "parcel_id (is it parcel-group's output?)") }
+                return v
             }
-            for p in lines {
-                parcels.append(MailStore.ParcelRow(id: p.id, change: 0, facts: ParcelGroup.Facts(record: p.record)))
-                parcelRecords[p.id] = p.line
+        }
+        if let known {
+            for p in known {
+                let id = p["parcel_id"]?.stringValue ?? ""
+                parcels.append(MailStore.ParcelRow(id: id, change: 0, facts: ParcelGroup.Facts(record: p)))
+                parcelRecords[id] = p
             }
-            known = lines.map(\.record)
-            renderer.parcelOf = ParcelRecords(known!).parcel(of:)
+            renderer.parcelOf = ParcelRecords(known).parcel(of:)
         }
         var observations: [ParcelGroup.Observation] = []
 
@@ -228,7 +230,7 @@ final class FileSource: SiteSource {
         if known == nil {
             for p in ParcelGroup.group(observations) {
                 parcels.append(MailStore.ParcelRow(id: p.id, change: 0, facts: p.facts))
-                parcelRecords[p.id] = p.json()
+                parcelRecords[p.id] = try JSONValue.parse(p.json())
             }
         }
     }
@@ -248,7 +250,7 @@ final class FileSource: SiteSource {
         for p in parcels { try body(p) }
     }
 
-    func parcelRecord(_ id: String) throws -> [UInt8]? { parcelRecords[id] }
+    func parcelRecord(_ id: String) throws -> JSONValue? { parcelRecords[id] }
 }
 
 /// What the site keeps of one conversation record.

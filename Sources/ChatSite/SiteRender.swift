@@ -123,7 +123,8 @@ struct SiteRender<Source: SiteSource> {
             while !files.insert(c.file).inserted { c.file += "_" }
             list(&c)
             let head = head(c)
-            try state.show(try writePages(c), in: c.id)
+            let shown = try writePages(c)
+            if !shown.isEmpty { try state.show(shown, in: c.id) }  // (none: from files, or no message)
             try state.put(c, change: change, head: head)
         }
         for section in Self.conversationLists { try writeList(section, from: nil, count: try state.count(section)) }
@@ -324,8 +325,7 @@ extension SiteRender {
 
     /// A parcel's item, its card made from its record, and the conversation the card names.
     func parcelItem(_ row: MailStore.ParcelRow) throws -> (PageWriter.ParcelItem, conversation: String?)? {
-        guard let record = try source.parcelRecord(row.id) else { return nil }
-        let p = try JSONValue.parse(record)
+        guard let p = try source.parcelRecord(row.id) else { return nil }
         return (pages.parcelItem(p, conversation: link), p["conversation_id"]?.stringValue)
     }
 

@@ -19,7 +19,7 @@ protocol SiteSource {
     /// Every parcel without its record, in parcel-group's order.
     func parcelRows(_ body: (MailStore.ParcelRow) throws -> Void) throws
     /// parcel-group's record of parcel `id`.
-    func parcelRecord(_ id: String) throws -> [UInt8]?
+    func parcelRecord(_ id: String) throws -> JSONValue?
 }
 
 /// A mailstore database as a site's source: each conversation's bubbles rendered when its pages are.
@@ -61,5 +61,5 @@ struct StoreSource: SiteSource {
 
     func calendar() throws -> [EventStore.Tracked] { try store.calendar() }
     func parcelRows(_ body: (MailStore.ParcelRow) throws -> Void) throws { try store.parcelRows(body) }
-    func parcelRecord(_ id: String) throws -> [UInt8]? { try store.parcelRecord(id) }
+    func parcelRecord(_ id: String) throws -> JSONValue? { try store.parcelRecord(id).map { try JSONValue.parse($0) } }
 }

@@ -49,7 +49,10 @@ final class SiteState {
 
     private static func open(_ path: String) throws -> Database {
         let db = try Database(path: path, mode: .create)
-        if !path.isEmpty {
+        if path.isEmpty {
+            // a mailbox's lists in memory (a few megabytes for 50,000 messages), not in a file of /var/tmp
+            try db.execute("PRAGMA cache_size = -32768")
+        } else {
             db.setBusyTimeout(milliseconds: 10_000)
             try db.execute("PRAGMA journal_mode = WAL")
             try db.execute("PRAGMA synchronous = NORMAL")
