@@ -12,9 +12,10 @@ import Parcels
 import UnixFilter
 
 /// chat-render's run: conversation-group's conversations and the messages they hold in, a
-/// static site out. Messages stream: each one's bubble is rendered as it is read and spooled
-/// to a scratch file, and a page is put together from the spool once every message is read;
-/// memory keeps a few numbers per message and a summary per conversation.
+/// static site out, its pages made by SiteRender as from the store. Messages stream
+/// (FileSource): each one's bubble is rendered as it is read and spooled to a scratch file, and
+/// a page is put together from the spool once every message is read; memory keeps a few
+/// numbers per message and a summary per conversation.
 public struct ChatRender {
     public var conversationsPath = ""
     public var out = "site"
