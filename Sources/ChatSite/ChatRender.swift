@@ -6,14 +6,16 @@ import Conversations
 import Events
 import Hashing
 import JSONLines
+import MailStore
 import MailSubject
 import Parcels
 import UnixFilter
 
 /// chat-render's run: conversation-group's conversations and the messages they hold in, a
-/// static site out. Messages stream: each one's bubble is rendered as it is read and spooled
-/// to a scratch file, and a page is put together from the spool once every message is read;
-/// memory keeps a few numbers per message and a summary per conversation.
+/// static site out, its pages made by SiteRender as from the store. Messages stream
+/// (FileSource): each one's bubble is rendered as it is read and spooled to a scratch file, and
+/// a page is put together from the spool once every message is read; memory keeps a few
+/// numbers per message and a summary per conversation.
 public struct ChatRender {
     public var conversationsPath = ""
     public var out = "site"
@@ -56,99 +58,22 @@ public struct ChatRender {
         // these pages are not a database's any more: the files it rendered are the last run's
         site.forgetting(SiteState.forget(folder: out))
         for name in Self.formerStateFiles { unlink(out + "/" + name) }
-        var conversations = try readConversations(run)
-        // the conversation each message and report is listed in, and each conversation's place
-        var byMessage: [UInt64: Int32] = [:]
-        var byID: [String: Int32] = [:]
-        for (k, c) in conversations.enumerated() {
-            for id in c.messageIDs + c.reports.compactMap(\.messageID) { byMessage[Self.key(id)] = Int32(k) }
-            byID[c.id] = Int32(k)
-            conversations[k].messageIDs = []
-        }
         let spool = try Self.endingOnWriteError(run) { try Spool(directory: out) }
         defer { spool.close() }
-        var bubbles: [Bubble] = []
-        var seen = Set<UInt64>()
-        var eventMail: [EventMail] = []
-        var renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site, subjectPrefixes: subjectPrefixes)
-        var parcels: [JSONValue]?
-        if let parcelsPath {
-            let known = try readParcels(parcelsPath, run)
-            parcels = known
-            let records = ParcelRecords(known)
-            renderer.parcelOf = records.parcel(of:)
+        let renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site, subjectPrefixes: subjectPrefixes)
+        let source = try FileSource(reading: self, renderer: renderer, spool: spool, clock: &clock, run)
+        let state: SiteState
+        do { state = try SiteState() } catch {
+            run.diagnostics.error("a temporary database: \(error)")
+            throw Exit(.ioError)
         }
-        var observations: [ParcelGroup.Observation] = []
-
-        try filterRecords(run, progressNoun: "messages") { record in
-            guard let id = record.string("id") ?? record.string("message_id") else { throw MissingField(name: "id") }
-            let key = Self.key(id)
-            let role = StoredConversation.role(of: record)
-            // a report is in the conversation that lists it; a draft in none, but the store keeps
-            // it with its participants
-            let k = role == "draft" ? record.string("participant_hash").flatMap { byID[$0] } : byMessage[key]
-            if role == nil && k == nil { throw NotInConversation(id: id, conversations: conversationsPath) }
-            guard seen.insert(key).inserted else { return nil }  // the same message again (Takeout's copies)
-            let date = record.string("date")
-            if role == nil, let k {  // a message: its bubble (a draft or a report is no message of a conversation)
-                let epoch = date.flatMap { CivilDate.epoch(rfc3339: $0) }
-                let fromMe = record.value("from_me") == .bool(true)
-                let c = Int(k)
-                if record.string("mail_kind") == "list" { conversations[c].isList = true }
-                if let epoch, epoch >= conversations[c].lastEpoch {
-                    conversations[c].lastEpoch = epoch
-                    conversations[c].lastFromMe = fromMe
-                }
-                // a page or the scratch file that cannot be written ends the run, as a disk error, not
-                // as a fault of this record
-                let (html, offset) = try Self.endingOnWriteError(run) {
-                    let unread = record.value("labels")?.arrayValue?.contains(.string("UNREAD")) == true
-                    let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe, in: conversations[c],
-                                                   conversationFile: conversations[c].file, clock: &clock)
-                    return (html, try spool.append(html))
-                }
-                bubbles.append(Bubble(conversation: k, order: Int32(truncatingIfNeeded: bubbles.count), epoch: epoch ?? Int.min,
-                                      offset: offset, length: html.count))
-            }
-            // every record's parcels and events, a report's and a draft's too, as parcel-group,
-            // event-group and the store have them
-            if parcels == nil {
-                let conversation = k.map { conversations[Int($0)].id } ?? record.string("participant_hash")
-                for s in record.value("shipments")?.arrayValue ?? [] {
-                    if let o = ParcelGroup.observation(s, messageID: id, date: date ?? "", conversationID: conversation,
-                                                       order: observations.count) { observations.append(o) }
-                }
-            }
-            if let events = record.value("events")?.arrayValue, !events.isEmpty {
-                // the calendar's pages name a conversation by its place in `conversations`
-                eventMail.append(EventMail(record: record, messageID: id, conversationID: k.map { String($0) }, events: events))
-            }
-            return nil
-        }
-        try Self.endingOnWriteError(run) { try spool.flush() }
-
-        bubbles.sort { ($0.conversation, $0.epoch, $0.order) < ($1.conversation, $1.epoch, $1.order) }
-        var pages = PageWriter(templates: templates, site: site, remoteImages: remoteImages, bubbles: renderer)
-        var start = 0
-        var done = Set<Int>()
+        var job = SiteRender(source: source, state: state, site: site, spool: spool, clock: clock, render: self, renderer: renderer)
         try Self.endingOnWriteError(run) {
-            while start < bubbles.count {
-                var end = start
-                while end < bubbles.count, bubbles[end].conversation == bubbles[start].conversation { end += 1 }
-                let k = Int(bubbles[start].conversation)
-                try pages.conversation(conversations[k], bubbles: bubbles[start..<end], spool: spool, pageSize: messagesPerPage, clock: &clock)
-                done.insert(k)
-                start = end
-            }
-            for (k, c) in conversations.enumerated() where !done.contains(k) {
-                try pages.conversation(c, bubbles: [], spool: spool, pageSize: messagesPerPage, clock: &clock)
-            }
-            let calendar = EventStore(applying: eventMail).events
-            let gathered = parcels ?? ParcelGroup.group(observations).compactMap { try? JSONValue.parse($0.json()) }
-            try pages.lists(conversations, calendar: calendar, parcels: gathered, now: now, pageSize: listPageSize, clock: &clock)
+            try state.db.transaction { try job.whole() }
             try site.write("style.css", templates.stylesheet)
             try site.finish()
         }
+        state.db.close()
     }
 
     /// Runs `body`; a file it could not write is reported and ends the run with exit 74, a
@@ -165,15 +90,6 @@ public struct ChatRender {
     /// A message id's key in the lookup (64 bits: a million ids fit in a few megabytes, and
     /// two that collide are astronomically unlikely).
     static func key(_ id: String) -> UInt64 { TextFacts.fnv1a(id) }
-
-    /// parcel-group's records, from --parcels.
-    func readParcels(_ path: String, _ run: FilterRun) throws -> [JSONValue] {
-        try Self.readLines(path, run) { line in
-            let v = try JSONValue.parse(line)
-            guard v["parcel_id"]?.stringValue != nil else { throw MissingField(name: "parcel_id (is it parcel-group's output?)") }
-            return v
-        }
-    }
 
     func readConversations(_ run: FilterRun) throws -> [ConversationSummary] {
         var files = Set<String>()
@@ -208,6 +124,136 @@ public struct ChatRender {
         }
         return all
     }
+}
+
+/// conversation-group's conversations and the messages they hold as a site's source. The
+/// messages stream: each one's bubble is rendered as it is read and spooled, and its events and
+/// parcels noted; the calendar is then derived as event-group and the store derive it, and the
+/// parcels as parcel-group does, unless parcel-group's records are given (--parcels).
+final class FileSource: SiteSource {
+    private var conversations: [ConversationSummary]
+    /// Each conversation's place in `conversations`.
+    private var byID: [String: Int32] = [:]
+    /// Sorted by conversation, then as its pages show them.
+    private var bubbles: [ChatRender.Bubble] = []
+    /// Each conversation's bubbles in `bubbles`.
+    private var bubbleRanges: [Range<Int>]
+    private var events: [EventStore.Tracked] = []
+    private var parcels: [MailStore.ParcelRow] = []
+    private var parcelRecords: [String: JSONValue] = [:]
+
+    init(reading render: ChatRender, renderer: BubbleRenderer, spool: Spool, clock: inout LocalClock, _ run: FilterRun) throws {
+        conversations = try render.readConversations(run)
+        bubbleRanges = Array(repeating: 0..<0, count: conversations.count)
+        // the conversation each message and report is listed in
+        var byMessage: [UInt64: Int32] = [:]
+        for (k, c) in conversations.enumerated() {
+            for id in c.messageIDs + c.reports.compactMap(\.messageID) { byMessage[ChatRender.key(id)] = Int32(k) }
+            byID[c.id] = Int32(k)
+            conversations[k].messageIDs = []
+        }
+        var seen = Set<UInt64>()
+        var eventMail: [EventMail] = []
+        var renderer = renderer
+        // parcel-group's records: each card of a message shows its parcel's latest status
+        let known = try render.parcelsPath.map { path in
+            try ChatRender.readLines(path, run) { line in
+                let v = try JSONValue.parse(line)
+                guard v["parcel_id"]?.stringValue != nil else { throw ChatRender.MissingField(name: "parcel_id (is it parcel-group's output?)") }
+                return v
+            }
+        }
+        if let known {
+            for p in known {
+                let id = p["parcel_id"]?.stringValue ?? ""
+                parcels.append(MailStore.ParcelRow(id: id, change: 0, facts: ParcelGroup.Facts(record: p)))
+                parcelRecords[id] = p
+            }
+            renderer.parcelOf = ParcelRecords(known).parcel(of:)
+        }
+        var observations: [ParcelGroup.Observation] = []
+
+        try filterRecords(run, progressNoun: "messages") { record in
+            guard let id = record.string("id") ?? record.string("message_id") else { throw ChatRender.MissingField(name: "id") }
+            let key = ChatRender.key(id)
+            let role = StoredConversation.role(of: record)
+            // a report is in the conversation that lists it; a draft in none, but the store keeps
+            // it with its participants
+            let k = role == "draft" ? record.string("participant_hash").flatMap { byID[$0] } : byMessage[key]
+            if role == nil && k == nil { throw ChatRender.NotInConversation(id: id, conversations: render.conversationsPath) }
+            guard seen.insert(key).inserted else { return nil }  // the same message again (Takeout's copies)
+            let date = record.string("date")
+            if role == nil, let k {  // a message: its bubble (a draft or a report is no message of a conversation)
+                let epoch = date.flatMap { CivilDate.epoch(rfc3339: $0) }
+                let fromMe = record.value("from_me") == .bool(true)
+                let c = Int(k)
+                if record.string("mail_kind") == "list" { conversations[c].isList = true }
+                if let epoch, epoch >= conversations[c].lastEpoch {
+                    conversations[c].lastEpoch = epoch
+                    conversations[c].lastFromMe = fromMe
+                }
+                // a page or the scratch file that cannot be written ends the run, as a disk error, not
+                // as a fault of this record
+                let (html, offset) = try ChatRender.endingOnWriteError(run) {
+                    let unread = record.value("labels")?.arrayValue?.contains(.string("UNREAD")) == true
+                    let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe, in: conversations[c],
+                                                   conversationFile: conversations[c].file, clock: &clock)
+                    return (html, try spool.append(html))
+                }
+                bubbles.append(ChatRender.Bubble(conversation: k, order: Int32(truncatingIfNeeded: bubbles.count), epoch: epoch ?? Int.min,
+                                                 offset: offset, length: html.count))
+            }
+            // every record's parcels and events, a report's and a draft's too, as parcel-group,
+            // event-group and the store have them
+            let conversation = k.map { conversations[Int($0)].id }
+            if known == nil {
+                for s in record.value("shipments")?.arrayValue ?? [] {
+                    if let o = ParcelGroup.observation(s, messageID: id, date: date ?? "", conversationID: conversation ?? record.string("participant_hash"),
+                                                       order: observations.count) { observations.append(o) }
+                }
+            }
+            if let events = record.value("events")?.arrayValue, !events.isEmpty {
+                eventMail.append(EventMail(record: record, messageID: id, conversationID: conversation, events: events))
+            }
+            return nil
+        }
+        try ChatRender.endingOnWriteError(run) { try spool.flush() }
+
+        bubbles.sort { ($0.conversation, $0.epoch, $0.order) < ($1.conversation, $1.epoch, $1.order) }
+        var start = 0
+        while start < bubbles.count {
+            var end = start
+            while end < bubbles.count, bubbles[end].conversation == bubbles[start].conversation { end += 1 }
+            bubbleRanges[Int(bubbles[start].conversation)] = start..<end
+            start = end
+        }
+        events = EventStore(applying: eventMail).events
+        if known == nil {
+            for p in ParcelGroup.group(observations) {
+                parcels.append(MailStore.ParcelRow(id: p.id, change: 0, facts: p.facts))
+                parcelRecords[p.id] = try JSONValue.parse(p.json())
+            }
+        }
+    }
+
+    func everyConversation(_ body: (ConversationSummary, _ change: Int) throws -> Void) throws {
+        for c in conversations { try body(c, 0) }
+    }
+
+    func bubbles(of c: ConversationSummary, from: Int, documents: (String) -> Bool, clock: inout LocalClock,
+                 _ each: (String) -> Void) throws -> [ChatRender.Bubble] {
+        guard let k = byID[c.id] else { return [] }
+        return Array(bubbles[bubbleRanges[Int(k)]].dropFirst(from))
+    }
+
+    func calendar() throws -> [EventStore.Tracked] { events }
+
+    func parcelRows(_ selection: MailStore.ParcelSelection, _ body: (MailStore.ParcelRow) throws -> Void) throws {
+        for p in parcels where selection.selects(p) { try body(p) }
+    }
+    func removedParcels(after: Int) throws -> [String] { [] }
+
+    func parcelRecord(_ id: String) throws -> JSONValue? { parcelRecords[id] }
 }
 
 /// What the site keeps of one conversation record.

@@ -144,29 +144,6 @@ struct PageWriter {
 
     static func hrefText(_ s: String) -> String { String(decoding: HTMLEscape.text(s), as: UTF8.self) }
 
-    // MARK: the lists
-
-    mutating func lists(_ all: [ConversationSummary], calendar: [EventStore.Tracked], parcels: [JSONValue], now: Int, pageSize: Int,
-                        clock: inout LocalClock) throws {
-        // newest first, whatever order conversation-group wrote them in
-        let newest = all.indices.sorted { a, b in
-            all[a].lastDate != all[b].lastDate ? all[a].lastDate > all[b].lastDate : a < b
-        }.map { all[$0] }
-        for section in [Section.chats, .newsletters, .lists, .archived] {
-            let list = newest.filter { $0.section == section }
-            try conversationList(section, NewestFirstPages(count: list.count, pageSize: pageSize)) { range, out in
-                for c in list[range] { item(c, into: &out, clock: &clock) }
-            }
-        }
-        let byID = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let link = { (id: String) in byID[id].map { ($0.title, "c/" + $0.file + ".html") } }
-        let items = parcels.map { parcelItem($0, conversation: link) }
-        try self.parcels(items, now: now, pageSize: pageSize)
-        try events(calendar, conversations: all, now: now, pageSize: pageSize, clock: &clock)
-        let eventLink = { (k: String) in Int(k).map { all[$0] }.map { ($0.title, "c/" + $0.file + ".html") } }
-        try today(calendar: calendar, eventConversation: eventLink, parcels: items, now: now, clock: &clock)
-    }
-
     // MARK: parcels and today
 
     /// The time before which a parcel's last news makes it an earlier one at `now` (RFC 3339, as
@@ -367,7 +344,7 @@ struct PageWriter {
 
     /// The calendar's cards, upcoming (soonest first) then past (latest first), --list-page-size
     /// to a page as the other lists; each page heads the part of either it holds.
-    func events(_ calendar: [EventStore.Tracked], conversations: [ConversationSummary], now: Int, pageSize: Int,
+    func events(_ calendar: [EventStore.Tracked], conversation: (String) -> (String, String)?, now: Int, pageSize: Int,
                 clock: inout LocalClock) throws {
         var upcoming: [EventStore.Tracked] = [], past: [EventStore.Tracked] = []
         for t in calendar { EventGroup.isUpcoming(t.event, now: now) ? upcoming.append(t) : past.append(t) }
@@ -384,8 +361,7 @@ struct PageWriter {
                     content += Array("<h2>\(part)</h2><ul class=\"cards\">".utf8)
                     heading = part
                 }
-                let c = t.conversationID.flatMap { Int($0) }.map { conversations[$0] }
-                bubbles.eventCard(t.event, conversation: c.map { ($0.title, "c/" + $0.file + ".html") }, into: &content, clock: &clock)
+                bubbles.eventCard(t.event, conversation: t.conversationID.flatMap(conversation), into: &content, clock: &clock)
             }
             pages.append(content + Array("</ul>".utf8))
         }

@@ -9,6 +9,8 @@ import SQLite
 /// show of each conversation, which messages each conversation's pages show, and the site's
 /// files. A delivery then renders the pages of what changed and the list pages
 /// the change reaches, and every other file is left as it is, however big the mailbox.
+/// A render from files puts the same in a state of its own run (`init()`), which its lists are
+/// read from as the store's are.
 final class SiteState {
     static let name = ".mailstore-site.db"
     static let version = 5
@@ -36,16 +38,27 @@ final class SiteState {
         }
     }
 
+    /// A state for one run, gone when it ends: SQLite's temporary database, in memory until it
+    /// grows large.
+    init() throws {
+        db = try Self.open("")
+    }
+
     /// The files a state of another version listed: the site's, to be removed unless written again.
     private(set) var inherited: [String] = []
 
     private static func open(_ path: String) throws -> Database {
         let db = try Database(path: path, mode: .create)
-        db.setBusyTimeout(milliseconds: 10_000)
-        try db.execute("PRAGMA journal_mode = WAL")
-        try db.execute("PRAGMA synchronous = NORMAL")
-        // read where the file is mapped, not copied a page at a time into a cache a list's pages outgrow
-        try db.execute("PRAGMA mmap_size = 268435456")
+        if path.isEmpty {
+            // a mailbox's lists in memory (a few megabytes for 50,000 messages), not in a file of /var/tmp
+            try db.execute("PRAGMA cache_size = -32768")
+        } else {
+            db.setBusyTimeout(milliseconds: 10_000)
+            try db.execute("PRAGMA journal_mode = WAL")
+            try db.execute("PRAGMA synchronous = NORMAL")
+            // read where the file is mapped, not copied a page at a time into a cache a list's pages outgrow
+            try db.execute("PRAGMA mmap_size = 268435456")
+        }
         let version = try db.integer("PRAGMA user_version") ?? 0
         if version == Self.version { return db }
         if version != 0 { throw OtherVersion() }
@@ -258,23 +271,6 @@ final class SiteState {
 }
 
 extension ConversationSummary {
-    /// A conversation as an event's card names it.
-    init(id: String, listed: SiteState.Listed) {
-        self.id = id
-        file = listed.file
-        title = listed.title
-        lastDate = listed.lastDate
-        participants = []
-        isGroup = false
-        isNewsletter = false
-        archived = false
-        messageCount = 0
-        unreadCount = 0
-        snippet = ""
-        shipments = []
-        messageIDs = []
-    }
-
     /// The list it is on.
     var section: PageWriter.Section {
         archived ? .archived : isNewsletter ? .newsletters : isList ? .lists : .chats

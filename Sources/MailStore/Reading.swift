@@ -268,6 +268,10 @@ extension MailStore {
         public var id: String
         public var change: Int
         public var facts: ParcelGroup.Facts
+
+        public init(id: String, change: Int, facts: ParcelGroup.Facts) {
+            (self.id, self.change, self.facts) = (id, change, facts)
+        }
     }
 
     /// The parcels a site's lists read.
@@ -280,6 +284,17 @@ extension MailStore {
         /// Those whose pickup deadline or expected delivery is one of these dates.
         case dueOn([String])
         case ids([String])
+
+        /// Whether it selects `row`, as the database's query does (for parcels read from files).
+        public func selects(_ row: ParcelRow) -> Bool {
+            switch self {
+            case .all: true
+            case .newsSince(let date): row.facts.lastDate >= date
+            case .changedAfter(let change): row.change > change
+            case .dueOn(let dates): row.facts.deadline.map(dates.contains) == true || row.facts.expectedDelivery.map(dates.contains) == true
+            case .ids(let ids): ids.contains(row.id)
+            }
+        }
     }
 
     /// The rows of the parcels `selection` selects, in the order of `parcels`.

@@ -386,3 +386,43 @@ def test_hard_wrapped_text_flows_and_format_flowed_text_keeps_its_breaks(tmp_pat
     page = (tmp_path / "site" / "c" / "p1.html").read_text()
     texts = re.findall(r'<div class="text" dir="auto">(.*?)</div>', page, re.S)
     assert texts == [flowing, wrapped, flowing]
+
+
+def test_every_card_of_the_calendar_parcels_and_today_names_its_own_conversation_from_files_and_from_the_store(tmp_path):
+    # three conversations, each with an event and a parcel in its mail; the draft's event is in its participants'
+    # conversation, as the store keeps it. Every card links to the page of the conversation its mail is in.
+    def event(summary, day):
+        return {"uid": f"{day}@x.example", "method": "REQUEST", "status": "confirmed", "summary": summary, "source": "icalendar",
+                "start": f"2026-03-{day:02d}T10:00:00Z", "end": f"2026-03-{day:02d}T11:00:00Z", "all_day": False}
+
+    def shipment(number):
+        return {"carrier": "ups", "tracking_number": number, "status": "in_transit", "expected_delivery": "2026-03-12"}
+    people = {"pana": {"name": "Ana Lee", "address": "ana@x.example"}, "pben": {"name": "Ben Wu", "address": "ben@x.example"},
+              "pcho": {"name": "Cho Min", "address": "cho@x.example"}}
+    said = [("pana", 1, "Lunch with Ana", 12, "1Z999AA10123456784"), ("pben", 4, "Dentist with Ben", 20, "1Z999AA10123456795"),
+            ("pcho", 2, "Tea with Cho", 11, "1Z999AA10123456773")]
+    me = {"address": "mei@example.tw"}
+    msgs = [message(i, participant_hash=p, participants=[people[p]["address"]], **{"from": people[p]}, to=[me],
+                    events=[event(summary, day)], shipments=[shipment(number)]) for p, i, summary, day, number in said]
+    msgs.append(message(7, participant_hash="pben", participants=["ben@x.example"], **{"from": me}, to=[people["pben"]],
+                        from_me=True, is_draft=True, events=[event("Draft: walk with Ben", 13)]))
+    lines = "".join(json.dumps(m) + "\n" for m in msgs).encode()
+    (tmp_path / "m.jsonl").write_bytes(lines)
+    (tmp_path / "c.jsonl").write_bytes(run("conversation-group", "--now", NOW, input=lines).stdout)
+    assert render(tmp_path / "c.jsonl", tmp_path / "m.jsonl", tmp_path / "files").returncode == 0
+    assert run("mailstore", "add", "-q", "--me", "mei@example.tw", tmp_path / "mail.db", tmp_path / "m.jsonl").returncode == 0
+    r = run("chat-render", "--store", tmp_path / "mail.db", "--out", tmp_path / "store", "--zone", "Asia/Taipei", "--now", NOW)
+    assert r.returncode == 0, r.stderr
+    expected = {summary: people[p]["name"] for p, _, summary, _, _ in said} | {"Draft: walk with Ben": "Ben Wu"}
+    expected |= {number: people[p]["name"] for p, _, _, _, number in said}
+    for site in (tmp_path / "files", tmp_path / "store"):
+        pages = {name: (site / name).read_text() for name in ["events.html", "parcels.html", "today.html"]}
+        links = {}
+        for name, page in pages.items():
+            for card in re.findall(r'<li class="card.*?</li>', page, re.S):
+                what = next(k for k in expected if k in card)
+                href, title = re.search(r'<a href="(c/[^"]+)"[^>]*>([^<]+)</a>', card).groups()
+                assert f"<h1 dir=\"auto\">{title}</h1>" in (site / href).read_text(), (site.name, name, what)
+                links.setdefault(what, set()).add(title)
+        assert links == {k: {v} for k, v in expected.items()}, site.name
+        assert "Lunch with Ana" in pages["today.html"] and "Tea with Cho" in pages["today.html"]

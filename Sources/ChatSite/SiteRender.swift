@@ -62,7 +62,8 @@ extension ChatRender {
         }
         var renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site, subjectPrefixes: subjectPrefixes)
         renderer.parcelOf = { (try? store.parcel(of: $0)) ?? nil }
-        var job = StoreRender(store: store, state: state, site: site, spool: spool, clock: clock, render: self, renderer: renderer)
+        var job = SiteRender(source: StoreSource(store: store, renderer: renderer, spool: spool), state: state, site: site, spool: spool,
+                             clock: clock, render: self, renderer: renderer)
         try Self.endingOnWriteError(run) {
             try state.db.transaction {
                 let (settings, counter) = try store.snapshot {
@@ -86,15 +87,16 @@ extension ChatRender {
     }
 }
 
-/// One run of chat-render --store.
-struct StoreRender {
-    let store: MailStore
+/// One run of chat-render: the pages of what `source` holds, whole, or (from the store) of what
+/// changed since the last run. What the lists show of each conversation is put in the site's
+/// state (SiteState), kept for the next run from the store, for this run only from files.
+struct SiteRender<Source: SiteSource> {
+    let source: Source
     let state: SiteState
     let site: SiteWriter
     let spool: Spool
     var clock: LocalClock
     let render: ChatRender
-    let renderer: BubbleRenderer
     var pages: PageWriter
     /// Names of files (prefixes: `c/ID.`, `m/ANCHOR.`) whose pages this run may leave behind.
     var replaced: [String] = []
@@ -103,12 +105,12 @@ struct StoreRender {
     /// Lists of the site's files that earlier renders kept, gone once this one is done.
     var formerLists: [String] = []
 
-    init(store: MailStore, state: SiteState, site: SiteWriter, spool: Spool, clock: LocalClock, render: ChatRender, renderer: BubbleRenderer) {
-        (self.store, self.state, self.site, self.spool, self.clock, self.render, self.renderer) = (store, state, site, spool, clock, render, renderer)
+    init(source: Source, state: SiteState, site: SiteWriter, spool: Spool, clock: LocalClock, render: ChatRender, renderer: BubbleRenderer) {
+        (self.source, self.state, self.site, self.spool, self.clock, self.render) = (source, state, site, spool, clock, render)
         pages = PageWriter(templates: render.templates, site: site, remoteImages: render.remoteImages, bubbles: renderer)
     }
 
-    static let conversationLists: [PageWriter.Section] = [.chats, .newsletters, .lists, .archived]
+    static var conversationLists: [PageWriter.Section] { [.chats, .newsletters, .lists, .archived] }
 
     /// Every page; `finish` then removes the site's files not written again (those an earlier
     /// render listed, from files or from the store).
@@ -116,11 +118,14 @@ struct StoreRender {
         let previous = try state.allFiles() + state.inherited + site.previousNames()
         try state.reset()
         var files = Set<String>()
-        try store.everyConversation { row in
-            guard var c = try summary(row) else { return }
+        try source.everyConversation { c, change in
+            var c = c
             while !files.insert(c.file).inserted { c.file += "_" }
             list(&c)
-            try state.put(c, change: row.change, head: try renderPages(c))
+            let head = head(c)
+            let shown = try writePages(c)
+            if !shown.isEmpty { try state.show(shown, in: c.id) }  // (none: from files, or no message)
+            try state.put(c, change: change, head: head)
         }
         for section in Self.conversationLists { try writeList(section, from: nil, count: try state.count(section)) }
         try writeCalendar()
@@ -129,6 +134,10 @@ struct StoreRender {
         replaced = []
         formerLists = [SiteWriter.manifest] + ChatRender.formerStateFiles
     }
+}
+
+extension SiteRender where Source == StoreSource {
+    var store: MailStore { source.store }
 
     /// The pages of what changed after change counter `since` (then `finish`).
     mutating func update(since: Int) throws {
@@ -160,7 +169,7 @@ struct StoreRender {
         }
         var after: [ConversationSummary] = []
         for row in changed {
-            guard var c = try summary(row) else { continue }
+            guard var c = try source.summary(row) else { continue }
             if let old = before[row.id] {
                 c.file = old.file
             } else {
@@ -193,34 +202,16 @@ struct StoreRender {
         }
     }
 
-    /// A conversation read from the store.
-    func summary(_ row: MailStore.ConversationRow) throws -> ConversationSummary? {
-        guard let record = try store.conversationRecord(row.id) else { return nil }
-        var c = try ConversationSummary(try JSONRecord(record), withMessageIDs: false)
-        c.isList = row.isList
-        c.lastFromMe = row.lastFromMe
-        c.lastEpoch = CivilDate.epoch(rfc3339: c.lastDate) ?? Int.min
-        return c
-    }
-
-    /// What the lists show of a conversation, once its file is named.
-    mutating func list(_ c: inout ConversationSummary) {
-        var item: [UInt8] = []
-        pages.item(c, into: &item, clock: &clock)
-        c.item = item
-    }
-
     /// A conversation's pages, and those of its messages: after change counter `since`, of a
     /// conversation the site showed as `old`, the pages from the first message that changed,
     /// moved or went (a new message: the newest page only), unless what every page shows besides
     /// the messages changed, or their number. Returns that (its header, and whether it is a group).
-    mutating func renderPages(_ c: ConversationSummary, since: Int? = nil, old: SiteState.Listed? = nil) throws -> [UInt8] {
+    mutating func renderPages(_ c: ConversationSummary, since: Int, old: SiteState.Listed?) throws -> [UInt8] {
         let pageSize = render.messagesPerPage
-        // a whole render reads the ids with the messages
-        var ids = since == nil ? [] : try store.pageMessageIDs(conversation: c.id)
-        let head = pages.header(c) + [c.isGroup ? 1 : 0] + (c.isNotices ? pages.notices(c, clock: &clock) : [])
+        let ids = try store.pageMessageIDs(conversation: c.id)
+        let head = head(c)
         var first = 0  // the first message whose place or bubble changed
-        if let since, let old, old.head == head {
+        if let old, old.head == head {
             let shown = try state.shownMessages(c.id)
             if PageWriter.pageCount(messages: shown.count, pageSize: pageSize) == PageWriter.pageCount(messages: ids.count, pageSize: pageSize) {
                 first = min(ids.count, shown.count)
@@ -231,30 +222,43 @@ struct StoreRender {
                 if first == ids.count && ids.count == shown.count { return head }  // its pages are as they were
             }
         }
-        let firstPage = first / pageSize + 1
-        if firstPage == 1 { replaced.append("c/\(c.file).") }  // every page written: those it no longer has go
-        var bubbles: [ChatRender.Bubble] = []
         // the documents of the messages that changed are written again, and those of the others kept
         // (all of a conversation new to the site: they link back to its pages)
-        let changed = since.flatMap { since in old.map { _ in Set(ids.lazy.filter { $0.change > since }.map(\.id)) } }
-        try store.pageMessages(conversation: c.id, from: (firstPage - 1) * pageSize) { record, unread, fromMe in
-            let id = record.string("id") ?? record.string("message_id") ?? ""
-            let epoch = record.string("date").flatMap { CivilDate.epoch(rfc3339: $0) }
-            let documents = changed?.contains(id) ?? true
-            let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe,
-                                           in: c, conversationFile: c.file, documents: documents, clock: &clock)
-            bubbles.append(ChatRender.Bubble(conversation: 0, order: Int32(bubbles.count), epoch: epoch ?? Int.min,
-                                             offset: try spool.append(html), length: html.count))
-            if since == nil {
-                ids.append((id, 0))
-            } else if documents {
-                replaced.append("m/\(BubbleRenderer.anchor(id)).")  // (a whole render replaces every file)
-            }
-        }
-        bubbles.sort { ($0.epoch, $0.order) < ($1.epoch, $1.order) }
-        try pages.conversation(c, bubbles: bubbles[...], spool: spool, pageSize: pageSize, clock: &clock, messages: ids.count, fromPage: firstPage)
+        let changed = old.map { _ in Set(ids.lazy.filter { $0.change > since }.map(\.id)) }
+        let documents = { (id: String) in changed?.contains(id) ?? true }
+        let written = try writePages(c, fromPage: first / pageSize + 1, messages: ids.count, documents: documents)
+        replaced += written.filter(documents).map { "m/\(BubbleRenderer.anchor($0))." }
         try state.show(ids.map(\.id), in: c.id)
         return head
+    }
+}
+
+extension SiteRender {
+    /// What the lists show of a conversation, once its file is named.
+    mutating func list(_ c: inout ConversationSummary) {
+        var item: [UInt8] = []
+        pages.item(c, into: &item, clock: &clock)
+        c.item = item
+    }
+
+    /// What every page of a conversation shows besides its messages: its header, whether it is
+    /// a group, and the notices conversation's reports.
+    mutating func head(_ c: ConversationSummary) -> [UInt8] {
+        pages.header(c) + [c.isGroup ? 1 : 0] + (c.isNotices ? pages.notices(c, clock: &clock) : [])
+    }
+
+    /// A conversation's pages from page `first` on, of `messages` messages (by default those the
+    /// source gives): those it no longer has go when they are all written. `documents`: whether
+    /// a message's documents are written (SiteSource.bubbles). Returns the ids of the messages
+    /// on them, as the source gives them.
+    mutating func writePages(_ c: ConversationSummary, fromPage first: Int = 1, messages: Int? = nil,
+                             documents: (String) -> Bool = { _ in true }) throws -> [String] {
+        let pageSize = render.messagesPerPage
+        if first == 1 { replaced.append("c/\(c.file).") }
+        var ids: [String] = []
+        let bubbles = try source.bubbles(of: c, from: (first - 1) * pageSize, documents: documents, clock: &clock) { ids.append($0) }
+        try pages.conversation(c, bubbles: bubbles[...], spool: spool, pageSize: pageSize, clock: &clock, messages: messages, fromPage: first)
+        return ids
     }
 
     /// A list of `count` items, `countBefore` at the last run (nil: a whole render): its pages
@@ -292,21 +296,13 @@ struct StoreRender {
     /// The calendar's pages, and when they are due again though nothing changes (when an
     /// upcoming event ends; at every run while a repeating event is on them).
     mutating func writeCalendar() throws {
-        var calendar = try store.calendar()
-        var conversations: [ConversationSummary] = []
-        for k in calendar.indices {
-            guard let id = calendar[k].conversationID else { continue }
-            calendar[k].conversationID = nil
-            guard let listed = try state.listed(id) else { continue }
-            calendar[k].conversationID = String(conversations.count)
-            conversations.append(ConversationSummary(id: id, listed: listed))
-        }
+        let calendar = try source.calendar()
         var until = Int.max
         for t in calendar {
             if t.event.recurrence != nil && t.event.recurrenceID == nil { until = 0; break }
             if EventGroup.isUpcoming(t.event, now: render.now), let end = EventGroup.end(of: t.event) { until = min(until, end + 1) }
         }
-        try pages.events(calendar, conversations: conversations, now: render.now, pageSize: render.listPageSize, clock: &clock)
+        try pages.events(calendar, conversation: link, now: render.now, pageSize: render.listPageSize, clock: &clock)
         replaced.append("events.")  // its pages that are not written again are no more
         try state.set("calendar_until", String(until))
     }
@@ -343,21 +339,21 @@ struct StoreRender {
         }
         if let since, let shown {
             var changed: [MailStore.ParcelRow] = []
-            try store.parcelRows(.changedAfter(since)) { changed.append($0) }
-            let gone = try store.removed(after: since).parcels
+            try source.parcelRows(.changedAfter(since)) { changed.append($0) }
+            let gone = try source.removedParcels(after: since)
             let again = Set(remaking).subtracting(changed.map(\.id) + gone)
             for id in changed.map(\.id) + gone + again {  // where they were
                 if let lastDate = try state.cardDate(parcel: id) { try reaching(id, lastDate: lastDate, before: shown.before) }
             }
             for id in gone { try state.forgetCard(parcel: id) }
             for row in changed { try make(row) }
-            try store.parcelRows(.ids(Array(again))) { try make($0) }
+            try source.parcelRows(.ids(Array(again))) { try make($0) }
             for (id, lastDate) in made { try reaching(id, lastDate: lastDate, before: threshold) }  // where they are
             // parcels whose news grew old join the earlier ones at their newest end
             if shown.before < threshold { reach = min(reach, try state.cardCount(before: shown.before)) }
             if shown.before > threshold { reach = 0 }
         } else {
-            try store.parcelRows { try make($0) }
+            try source.parcelRows(.all) { try make($0) }
         }
 
         let count = try state.cardCount(before: threshold)
@@ -375,7 +371,7 @@ struct StoreRender {
 
         var recent: [PageWriter.ParcelItem] = []
         var until = Int.max
-        try store.parcelRows(.newsSince(threshold)) { row in
+        try source.parcelRows(.newsSince(threshold)) { row in
             if let item = try kept(row) { recent.append(item) }
             if let last = CivilDate.epoch(rfc3339: row.facts.lastDate) { until = min(until, last + ParcelGroup.openDays * 86_400 + 1) }
         }
@@ -393,8 +389,7 @@ struct StoreRender {
 
     /// A parcel's item, its card made from its record, and the conversation the card names.
     func parcelItem(_ row: MailStore.ParcelRow) throws -> (PageWriter.ParcelItem, conversation: String?)? {
-        guard let record = try store.parcelRecord(row.id) else { return nil }
-        let p = try JSONValue.parse(record)
+        guard let p = try source.parcelRecord(row.id) else { return nil }
         return (pages.parcelItem(p, conversation: link), p["conversation_id"]?.stringValue)
     }
 
@@ -402,10 +397,10 @@ struct StoreRender {
     mutating func writeToday() throws {
         let today = clock.local(render.now).days
         var parcels: [PageWriter.ParcelItem] = []
-        try store.parcelRows(.dueOn([today, today + 1].map(CivilDate.dateText(days:)))) { row in
+        try source.parcelRows(.dueOn([today, today + 1].map(CivilDate.dateText(days:)))) { row in
             if let item = try kept(row) { parcels.append(item) }
         }
-        let calendar = try store.calendar()
+        let calendar = try source.calendar()
         try pages.today(calendar: calendar, eventConversation: link, parcels: parcels, now: render.now, clock: &clock)
         try state.set("today", Self.day(render.now, &clock))
     }
