@@ -203,20 +203,7 @@ struct PageWriter {
     /// The pages of the parcels with news, ending with a link to the `earlierCount` earlier ones.
     func recentParcels(_ recent: [ParcelItem], earlierCount: Int, pageSize: Int) throws {
         let all = Self.parcelGroups(recent).flatMap { g in g.parcels.map { (g.title, $0) } }
-        var pages: [[UInt8]] = []
-        for start in stride(from: 0, to: all.count, by: pageSize) {
-            var content: [UInt8] = []
-            var heading: String?
-            for (part, p) in all[start..<min(all.count, start + pageSize)] {
-                if part != heading {
-                    if heading != nil { content += Array("</ul>".utf8) }
-                    content += Array("<h2>\(part)</h2><ul class=\"cards parcels\">".utf8)
-                    heading = part
-                }
-                content += p.card
-            }
-            pages.append(content + Array("</ul>".utf8))
-        }
+        var pages = Self.headedPages(all, pageSize: pageSize, list: "cards parcels") { p, content in content += p.card }
         if earlierCount > 0 {
             let parcels = earlierCount == 1 ? "1 parcel" : "\(earlierCount) parcels"
             let link = Array(("<h2>Earlier</h2><p class=\"more\"><a href=\"\(Section.earlierParcels.rawValue).html\">"
@@ -351,21 +338,31 @@ struct PageWriter {
         upcoming.sort { EventGroup.sortKey($0.event) < EventGroup.sortKey($1.event) }
         past.sort { EventGroup.sortKey($0.event) > EventGroup.sortKey($1.event) }
         let all = upcoming.map { ("Upcoming", $0) } + past.map { ("Past", $0) }
+        let pages = Self.headedPages(all, pageSize: pageSize, list: "cards") { t, content in
+            bubbles.eventCard(t.event, conversation: t.conversationID.flatMap(conversation), into: &content, clock: &clock)
+        }
+        try write(.events, pages: pages, empty: "No events.")
+    }
+
+    /// Items in parts, `pageSize` to a page: each page heads each part it holds, with a list of
+    /// class `list` of its items, each written by `card`.
+    static func headedPages<Item>(_ all: [(part: String, item: Item)], pageSize: Int, list: String,
+                                  card: (Item, inout [UInt8]) -> Void) -> [[UInt8]] {
         var pages: [[UInt8]] = []
         for start in stride(from: 0, to: all.count, by: pageSize) {
             var content: [UInt8] = []
             var heading: String?
-            for (part, t) in all[start..<min(all.count, start + pageSize)] {
+            for (part, item) in all[start..<min(all.count, start + pageSize)] {
                 if part != heading {
                     if heading != nil { content += Array("</ul>".utf8) }
-                    content += Array("<h2>\(part)</h2><ul class=\"cards\">".utf8)
+                    content += Array("<h2>\(part)</h2><ul class=\"\(list)\">".utf8)
                     heading = part
                 }
-                bubbles.eventCard(t.event, conversation: t.conversationID.flatMap(conversation), into: &content, clock: &clock)
+                card(item, &content)
             }
             pages.append(content + Array("</ul>".utf8))
         }
-        try write(.events, pages: pages, empty: "No events.")
+        return pages
     }
 
 }
