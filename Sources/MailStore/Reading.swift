@@ -109,6 +109,11 @@ extension MailStore {
         }
     }
 
+    /// How many messages a query finds.
+    public func count(_ query: SearchQuery) throws -> Int {
+        try db.integer("SELECT count(*) FROM \(query.messagesForIDs) WHERE \(query.sql)", query.parameters) ?? 0
+    }
+
     /// The calendar: event-group's records, in its order.
     public func events(changedAfter: Int? = nil, _ write: ([UInt8]) throws -> Void) throws {
         var sql = "SELECT record FROM events"
