@@ -20,26 +20,26 @@ extension MailStore {
         guard let id = record.string("id") ?? record.string("message_id") else { throw MissingID() }
         if own.isEmpty && !keysWithoutOwnAddresses { throw StoreError.noOwnAddress }
         let labels = record.value("labels")?.arrayValue?.compactMap(\.stringValue) ?? []
+        let stored = try Self.withoutLabels(record)
         guard let (rowid, oldBytes, oldLabels, conversation) = try db.row(
             "SELECT rowid, record, labels, conversation_id FROM messages WHERE id = ?", [.text(id)],
             { s in (s.integer(0), s.bytes(1), Self.strings(s.text(2) ?? "[]"), s.text(3) ?? "") })
         else {
-            try insert(record, id: id, labels: labels, rowid: nil)
+            try insert(stored, id: id, labels: labels, rowid: nil)
             return .added
         }
-        if oldBytes == record.bytes { return .unchanged }
         var merged = oldLabels
         for l in labels where !merged.contains(l) { merged.append(l) }
-        let old = try JSONRecord(oldBytes)
-        if Self.replaces(record, old) {
-            try unindex(rowid: rowid, record: old)
-            try insert(record, id: id, labels: merged, rowid: rowid)
-            return .updated
+        if stored.bytes != oldBytes {
+            let old = try JSONRecord(oldBytes)
+            if Self.replaces(stored, old) {
+                try unindex(rowid: rowid, record: old)
+                try insert(stored, id: id, labels: merged, rowid: rowid)
+                return .updated
+            }
         }
         guard merged != oldLabels else { return .unchanged }
-        try db.run("UPDATE messages SET labels = ?, change = ? WHERE rowid = ?", .text(Self.json(merged)), .integer(change), .integer(rowid))
-        try labelRows(rowid: rowid, from: oldLabels, to: merged)
-        touchedConversations.insert(conversation)
+        try storeLabels(merged, rowid: rowid, conversation: conversation)
         return .updated
     }
 
@@ -54,8 +54,9 @@ extension MailStore {
         return new.keys.contains { $0 != "labels" && $0 != "source" && new.rawValue($0) != old.rawValue($0) }
     }
 
-    /// Stores a message and what is derived of it alone: its key, search text, recipients and
-    /// events; its conversation and events are marked for deriving.
+    /// Stores a message (`record` as `withoutLabels` makes it, `labels` in their column) and what
+    /// is derived of it alone: its key, search text, recipients and events; its conversation and
+    /// events are marked for deriving.
     private func insert(_ record: JSONRecord, id: String, labels: [String], rowid: Int?) throws {
         let key = try ParticipantKey.of(record, me: own, lists: &lists, normalizer: normalizer)
         try learnLists()
@@ -80,7 +81,6 @@ extension MailStore {
             role.map(SQLValue.text) ?? .null, answers.map(SQLValue.text) ?? .null, .integer(key.fromMe ? 1 : 0),
         ])
         let r = rowid ?? db.lastInsertRowID
-        try labelRows(rowid: r, from: [], to: labels)
         if let gmailID = record.string("gmail_id") { try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(gmailID)) }
         try storeRecipients(of: record, rowid: r, replacing: false)
         try db.run("INSERT INTO search(rowid, subject, sender, recipients, body) VALUES(?, ?, ?, ?, ?)",
@@ -173,11 +173,10 @@ extension MailStore {
         try db.run("DELETE FROM event_observations WHERE message = ?", .integer(rowid))
         try touchParcels(ofMessage: rowid)
         try db.run("DELETE FROM parcel_observations WHERE message = ?", .integer(rowid))
-        guard let (c, labels, id, role, answers) = try db.row(
-            "SELECT conversation_id, labels, id, role, answers FROM messages WHERE rowid = ?", [.integer(rowid)],
-            { ($0.text(0) ?? "", Self.strings($0.text(1) ?? "[]"), $0.text(2) ?? "", $0.text(3), $0.text(4)) }) else { return }
+        guard let (c, id, role, answers) = try db.row(
+            "SELECT conversation_id, id, role, answers FROM messages WHERE rowid = ?", [.integer(rowid)],
+            { ($0.text(0) ?? "", $0.text(1) ?? "", $0.text(2), $0.text(3)) }) else { return }
         touchedConversations.insert(c)
-        try labelRows(rowid: rowid, from: labels, to: [])
         try db.run("DELETE FROM messages WHERE rowid = ?", .integer(rowid))
         try placeAnswers(to: id)
         if role == "report", let answers { try reportChanged(answers) }

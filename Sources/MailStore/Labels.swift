@@ -1,15 +1,35 @@
+import JSONLines
 import SQLite
 
 /// A message's labels: added by a record, changed by `label` (notmuch tag) and Gmail's history.
+/// They are kept in one place, the `labels` column (a JSON array, in their order); the
+/// `message_labels` table that search reads is its index, kept by SQLite's triggers (schema 6),
+/// and the stored record's own `labels` member is null.
 extension MailStore {
-    /// `message_labels`, which search's label: and is: read instead of every message's labels:
-    /// the rows of a message whose labels went from `old` to `new`.
-    func labelRows(rowid: Int, from old: [String], to new: [String]) throws {
-        for l in old where !new.contains(l) {
-            try db.run("DELETE FROM message_labels WHERE label = ? AND message = ?", .text(l), .integer(rowid))
-        }
-        for l in new where !old.contains(l) {
-            try db.run("INSERT OR IGNORE INTO message_labels(label, message) VALUES(?, ?)", .text(l), .integer(rowid))
+    private static let null = Array("null".utf8)
+
+    /// A record as it is stored: its `labels` member, when it has one, null in its place, where
+    /// reading a message puts the labels back (`messageRecord`).
+    static func withoutLabels(_ record: JSONRecord) throws -> JSONRecord {
+        guard let labels = record.rawValue("labels"), !labels.elementsEqual(null) else { return record }
+        return try JSONRecord(record.updated([("labels", null)]))
+    }
+
+    /// Schema 6: the records stored before it, each with its labels as they were when it was
+    /// added, made as `withoutLabels` makes them (a record that cannot be read is left as it is).
+    static func clearLabelsInRecords(_ db: Database) throws {
+        var after = 0
+        while true {  // a few records at a time: a store may hold more than memory does
+            var rows: [(rowid: Int, record: [UInt8])] = []
+            try db.query("SELECT rowid, record FROM messages WHERE rowid > ? ORDER BY rowid LIMIT 256", [.integer(after)]) {
+                rows.append(($0.integer(0), $0.bytes(1)))
+            }
+            guard let last = rows.last else { return }
+            after = last.rowid
+            for row in rows {
+                guard let record = try? JSONRecord(row.record), let stored = try? withoutLabels(record), stored.bytes != row.record else { continue }
+                try db.run("UPDATE messages SET record = ? WHERE rowid = ?", .textBytes(stored.bytes), .integer(row.rowid))
+            }
         }
     }
 
@@ -38,10 +58,14 @@ extension MailStore {
         let before = labels
         change(&labels)
         guard labels != before else { return false }
-        try db.run("UPDATE messages SET labels = ?, change = ? WHERE rowid = ?", .text(Self.json(labels)), .integer(self.change), .integer(rowid))
-        try labelRows(rowid: rowid, from: before, to: labels)
-        touchedConversations.insert(conversation)
+        try storeLabels(labels, rowid: rowid, conversation: conversation)
         return true
+    }
+
+    /// The labels of a stored message changed: the one place they are written after `insert`.
+    func storeLabels(_ labels: [String], rowid: Int, conversation: String) throws {
+        try db.run("UPDATE messages SET labels = ?, change = ? WHERE rowid = ?", .text(Self.json(labels)), .integer(change), .integer(rowid))
+        touchedConversations.insert(conversation)
     }
 
     /// Labels the messages a query finds (notmuch tag): what a client does when a chat is read

@@ -5,7 +5,7 @@ import SQLite
 enum Schema {
     /// 'mlst': how a mailstore database is told from any other SQLite file.
     static let applicationID = 0x6D6C_7374
-    static let version = 5
+    static let version = 6
 
     /// The ids, dates and conversations of messages by row id, for searches (a load makes it
     /// last: a search then maps a few pages in a row rather than pages among the records').
@@ -160,6 +160,25 @@ enum Schema {
         // stopped at its first NUL). `MailStore.init` places the stored reports again and
         // derives every event again
         "-- no table or column changes",
+        // 6: a message's labels in one place, the `labels` column: `message_labels` is its index,
+        // kept by these triggers (made again from the column, which held what the table might
+        // have lost: a label removed took with it another of the same letters in another case),
+        // and each record's `labels` member, a copy of them as they were added, is made null
+        // (`MailStore.clearLabelsInRecords`, in the same transaction)
+        """
+        CREATE TRIGGER message_labels_added AFTER INSERT ON messages BEGIN
+          INSERT OR IGNORE INTO message_labels(label, message) SELECT value, new.rowid FROM json_each(new.labels);
+        END;
+        CREATE TRIGGER message_labels_changed AFTER UPDATE OF labels ON messages WHEN old.labels IS NOT new.labels BEGIN
+          DELETE FROM message_labels WHERE message = old.rowid AND label IN (SELECT value FROM json_each(old.labels));
+          INSERT OR IGNORE INTO message_labels(label, message) SELECT value, new.rowid FROM json_each(new.labels);
+        END;
+        CREATE TRIGGER message_labels_removed AFTER DELETE ON messages BEGIN
+          DELETE FROM message_labels WHERE message = old.rowid AND label IN (SELECT value FROM json_each(old.labels));
+        END;
+        DELETE FROM message_labels;
+        INSERT OR IGNORE INTO message_labels(label, message) SELECT l.value, m.rowid FROM messages m, json_each(m.labels) l;
+        """,
     ]
 
     /// The database at `db` made current: a new file gets the schema; an older version is
@@ -179,7 +198,10 @@ enum Schema {
         try db.transaction {
             // read again under the write lock: another process may have made it meanwhile
             from = try db.integer("PRAGMA user_version") ?? 0
-            for k in from..<version { try db.execute(migrations[k]) }
+            for k in from..<version {
+                try db.execute(migrations[k])
+                if k + 1 == 6 { try MailStore.clearLabelsInRecords(db) }
+            }
             try db.execute("PRAGMA application_id = \(applicationID); PRAGMA user_version = \(version)")
         }
         return from > 0 ? from : nil
