@@ -20,26 +20,26 @@ extension MailStore {
         guard let id = record.string("id") ?? record.string("message_id") else { throw MissingID() }
         if own.isEmpty && !keysWithoutOwnAddresses { throw StoreError.noOwnAddress }
         let labels = record.value("labels")?.arrayValue?.compactMap(\.stringValue) ?? []
-        let stored = try Self.withoutLabels(record)
+        let stored = Self.withoutLabels(record)
         guard let (rowid, oldBytes, oldLabels, conversation) = try db.row(
             "SELECT rowid, record, labels, conversation_id FROM messages WHERE id = ?", [.text(id)],
             { s in (s.integer(0), s.bytes(1), Self.strings(s.text(2) ?? "[]"), s.text(3) ?? "") })
         else {
-            try insert(stored, id: id, labels: labels, rowid: nil)
+            try insert(record, storing: stored, id: id, labels: labels, rowid: nil)
             return .added
         }
         var merged = oldLabels
         for l in labels where !merged.contains(l) { merged.append(l) }
-        if stored.bytes != oldBytes {
+        if stored != oldBytes {
             let old = try JSONRecord(oldBytes)
-            if Self.replaces(stored, old) {
+            if Self.replaces(record, old) {
                 try unindex(rowid: rowid, record: old)
-                try insert(stored, id: id, labels: merged, rowid: rowid)
+                try insert(record, storing: stored, id: id, labels: merged, rowid: rowid)
                 return .updated
             }
         }
         guard merged != oldLabels else { return .unchanged }
-        try storeLabels(merged, rowid: rowid, conversation: conversation)
+        try storeLabels(merged, replacing: oldLabels, rowid: rowid, conversation: conversation)
         return .updated
     }
 
@@ -54,16 +54,17 @@ extension MailStore {
         return new.keys.contains { $0 != "labels" && $0 != "source" && new.rawValue($0) != old.rawValue($0) }
     }
 
-    /// Stores a message (`record` as `withoutLabels` makes it, `labels` in their column) and what
-    /// is derived of it alone: its key, search text, recipients and events; its conversation and
-    /// events are marked for deriving.
-    private func insert(_ record: JSONRecord, id: String, labels: [String], rowid: Int?) throws {
+    /// Stores a message (`stored`, its record as `withoutLabels` makes it; `labels` in their
+    /// column) and what is derived of it alone: its key, search text, recipients and events; its
+    /// conversation and events are marked for deriving.
+    private func insert(_ record: JSONRecord, storing stored: [UInt8], id: String, labels: [String], rowid: Int?) throws {
         let key = try ParticipantKey.of(record, me: own, lists: &lists, normalizer: normalizer)
         try learnLists()
         let from = record.value("from")
         let role = StoredConversation.role(of: record)
         let answers = StoredConversation.answers(record, role: role)
         let conversation = try placement(role: role, answers: answers, key: key.hash)
+        let labelsJSON = Self.json(labels)
         let sql = """
             INSERT INTO messages(rowid, id, gmail_id, thread_id, date, subject, from_address, from_name, mail_kind, labels,
               attachment_count, conversation_id, participant_kind, summary, record, change, role, answers, from_me)
@@ -75,12 +76,13 @@ extension MailStore {
             record.string("subject").map(SQLValue.text) ?? .null,
             from?["address"]?.stringValue.map { .text($0.lowercased()) } ?? .null,
             from?["name"]?.stringValue.map(SQLValue.text) ?? .null,
-            record.string("mail_kind").map(SQLValue.text) ?? .null, .text(Self.json(labels)),
+            record.string("mail_kind").map(SQLValue.text) ?? .null, .text(labelsJSON),
             .integer(record.value("attachments")?.arrayValue?.count ?? 0), .text(conversation), .text(key.kind.rawValue),
-            .textBytes(StoredConversation.summaryRecord(of: record, id: id, key: key)), .textBytes(record.bytes), .integer(change),
+            .textBytes(StoredConversation.summaryRecord(of: record, id: id, key: key)), .textBytes(stored), .integer(change),
             role.map(SQLValue.text) ?? .null, answers.map(SQLValue.text) ?? .null, .integer(key.fromMe ? 1 : 0),
         ])
         let r = rowid ?? db.lastInsertRowID
+        try indexLabels(rowid: r, from: "[]", to: labelsJSON)
         if let gmailID = record.string("gmail_id") { try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(gmailID)) }
         try storeRecipients(of: record, rowid: r, replacing: false)
         try db.run("INSERT INTO search(rowid, subject, sender, recipients, body) VALUES(?, ?, ?, ?, ?)",
@@ -173,10 +175,11 @@ extension MailStore {
         try db.run("DELETE FROM event_observations WHERE message = ?", .integer(rowid))
         try touchParcels(ofMessage: rowid)
         try db.run("DELETE FROM parcel_observations WHERE message = ?", .integer(rowid))
-        guard let (c, id, role, answers) = try db.row(
-            "SELECT conversation_id, id, role, answers FROM messages WHERE rowid = ?", [.integer(rowid)],
-            { ($0.text(0) ?? "", $0.text(1) ?? "", $0.text(2), $0.text(3)) }) else { return }
+        guard let (c, labels, id, role, answers) = try db.row(
+            "SELECT conversation_id, labels, id, role, answers FROM messages WHERE rowid = ?", [.integer(rowid)],
+            { ($0.text(0) ?? "", $0.text(1) ?? "[]", $0.text(2) ?? "", $0.text(3), $0.text(4)) }) else { return }
         touchedConversations.insert(c)
+        try indexLabels(rowid: rowid, from: labels, to: "[]")
         try db.run("DELETE FROM messages WHERE rowid = ?", .integer(rowid))
         try placeAnswers(to: id)
         if role == "report", let answers { try reportChanged(answers) }

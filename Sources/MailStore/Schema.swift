@@ -160,22 +160,11 @@ enum Schema {
         // stopped at its first NUL). `MailStore.init` places the stored reports again and
         // derives every event again
         "-- no table or column changes",
-        // 6: a message's labels in one place, the `labels` column: `message_labels` is its index,
-        // kept by these triggers (made again from the column, which held what the table might
-        // have lost: a label removed took with it another of the same letters in another case),
-        // and each record's `labels` member, a copy of them as they were added, is made null
-        // (`MailStore.clearLabelsInRecords`, in the same transaction)
+        // 6: a message's labels in one place, the `labels` column: `message_labels`, its index, is
+        // made again from it (a label removed took with it the row of another of the same letters
+        // in another case, which the column kept), and each record's `labels` member, a copy of them
+        // as they were added, is made null (`MailStore.clearLabelsInRecords`, in the same transaction)
         """
-        CREATE TRIGGER message_labels_added AFTER INSERT ON messages BEGIN
-          INSERT OR IGNORE INTO message_labels(label, message) SELECT value, new.rowid FROM json_each(new.labels);
-        END;
-        CREATE TRIGGER message_labels_changed AFTER UPDATE OF labels ON messages WHEN old.labels IS NOT new.labels BEGIN
-          DELETE FROM message_labels WHERE message = old.rowid AND label IN (SELECT value FROM json_each(old.labels));
-          INSERT OR IGNORE INTO message_labels(label, message) SELECT value, new.rowid FROM json_each(new.labels);
-        END;
-        CREATE TRIGGER message_labels_removed AFTER DELETE ON messages BEGIN
-          DELETE FROM message_labels WHERE message = old.rowid AND label IN (SELECT value FROM json_each(old.labels));
-        END;
         DELETE FROM message_labels;
         INSERT OR IGNORE INTO message_labels(label, message) SELECT l.value, m.rowid FROM messages m, json_each(m.labels) l;
         """,

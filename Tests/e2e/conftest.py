@@ -166,18 +166,12 @@ def browser():
 
 def as_schema_5(db, labels_as_added=None):
     """Turns a mailstore database back into what schema 5 made of the same records and changes:
-    no triggers keeping message_labels (the program wrote its rows), and each stored record with
-    the labels it was added with (`labels_as_added`, id to labels; else those it has now), to
-    test the migration. Returns the connection, its changes not committed."""
+    each stored record with the labels it was added with (`labels_as_added`, id to labels; else
+    those it has now), to test the migration. Returns the connection, its changes not committed."""
     import re
     import sqlite3
     connection = sqlite3.connect(db)
-    connection.executescript("""
-        DROP TRIGGER message_labels_added;
-        DROP TRIGGER message_labels_changed;
-        DROP TRIGGER message_labels_removed;
-        PRAGMA user_version = 5;
-    """)
+    connection.execute("PRAGMA user_version = 5")
     for rowid, id, record, labels in connection.execute("SELECT rowid, id, record, labels FROM messages").fetchall():
         if labels_as_added is not None and id in labels_as_added:
             labels = json.dumps(labels_as_added[id], ensure_ascii=False, separators=(",", ":"))

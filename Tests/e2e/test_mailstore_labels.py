@@ -1,5 +1,5 @@
 """A message's labels in the store: kept in one place (messages.labels; message_labels is its
-index, kept by triggers; the stored record's own labels member null), so that what search's
+index; the stored record's own labels member null), so that what search's
 label: and is: find and what reading a message writes are its labels as they are now, however
 they changed; and a store of schema 4 or 5, whose records kept the labels they were added with,
 comes forward to what a new store holds after the same changes."""
@@ -114,6 +114,6 @@ def test_a_store_of_schema_4_or_5_comes_forward_as_a_new_store(sample, tmp_path,
     with sqlite3.connect(f"file:{old}?mode=ro", uri=True) as o, sqlite3.connect(f"file:{new}?mode=ro", uri=True) as n:
         assert o.execute(rows).fetchall() == n.execute(rows).fetchall()
     assert_seen_as_they_are(old, expected)
-    # from now on the triggers keep the index
+    # from now on too
     assert run("mailstore", "label", old, "+Later", "-INBOX", "--", "*").returncode == 0
     assert_seen_as_they_are(old, {i: [l for l in ls if l != "INBOX"] + ["Later"] for i, ls in expected.items()})
