@@ -64,7 +64,6 @@ extension MailStore {
         let role = StoredConversation.role(of: record)
         let answers = StoredConversation.answers(record, role: role)
         let conversation = try placement(role: role, answers: answers, key: key.hash)
-        let labelsJSON = Self.json(labels)
         let sql = """
             INSERT INTO messages(rowid, id, gmail_id, thread_id, date, subject, from_address, from_name, mail_kind, labels,
               attachment_count, conversation_id, participant_kind, summary, record, change, role, answers, from_me)
@@ -76,13 +75,13 @@ extension MailStore {
             record.string("subject").map(SQLValue.text) ?? .null,
             from?["address"]?.stringValue.map { .text($0.lowercased()) } ?? .null,
             from?["name"]?.stringValue.map(SQLValue.text) ?? .null,
-            record.string("mail_kind").map(SQLValue.text) ?? .null, .text(labelsJSON),
+            record.string("mail_kind").map(SQLValue.text) ?? .null, .text(Self.json(labels)),
             .integer(record.value("attachments")?.arrayValue?.count ?? 0), .text(conversation), .text(key.kind.rawValue),
             .textBytes(StoredConversation.summaryRecord(of: record, id: id, key: key)), .textBytes(stored), .integer(change),
             role.map(SQLValue.text) ?? .null, answers.map(SQLValue.text) ?? .null, .integer(key.fromMe ? 1 : 0),
         ])
         let r = rowid ?? db.lastInsertRowID
-        try indexLabels(rowid: r, from: "[]", to: labelsJSON)
+        try indexLabels(rowid: r, from: [], to: labels)
         if let gmailID = record.string("gmail_id") { try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(gmailID)) }
         try storeRecipients(of: record, rowid: r, replacing: false)
         try db.run("INSERT INTO search(rowid, subject, sender, recipients, body) VALUES(?, ?, ?, ?, ?)",
@@ -177,9 +176,9 @@ extension MailStore {
         try db.run("DELETE FROM parcel_observations WHERE message = ?", .integer(rowid))
         guard let (c, labels, id, role, answers) = try db.row(
             "SELECT conversation_id, labels, id, role, answers FROM messages WHERE rowid = ?", [.integer(rowid)],
-            { ($0.text(0) ?? "", $0.text(1) ?? "[]", $0.text(2) ?? "", $0.text(3), $0.text(4)) }) else { return }
+            { ($0.text(0) ?? "", Self.strings($0.text(1) ?? "[]"), $0.text(2) ?? "", $0.text(3), $0.text(4)) }) else { return }
         touchedConversations.insert(c)
-        try indexLabels(rowid: rowid, from: labels, to: "[]")
+        try indexLabels(rowid: rowid, from: labels, to: [])
         try db.run("DELETE FROM messages WHERE rowid = ?", .integer(rowid))
         try placeAnswers(to: id)
         if role == "report", let answers { try reportChanged(answers) }

@@ -65,26 +65,26 @@ extension MailStore {
 
     /// The labels of a stored message changed from `old`: where they are written after `insert`.
     func storeLabels(_ labels: [String], replacing old: [String], rowid: Int, conversation: String) throws {
-        let json = Self.json(labels)
-        try db.run("UPDATE messages SET labels = ?, change = ? WHERE rowid = ?", .text(json), .integer(change), .integer(rowid))
-        try indexLabels(rowid: rowid, from: Self.json(old), to: json)
+        try db.run("UPDATE messages SET labels = ?, change = ? WHERE rowid = ?", .text(Self.json(labels)), .integer(change), .integer(rowid))
+        try indexLabels(rowid: rowid, from: old, to: labels)
         touchedConversations.insert(conversation)
     }
 
     /// `message_labels`, the index of the `labels` column that search's label: and is: read, made
-    /// to hold what the column of message `rowid` holds now (`old` and `new`, JSON arrays). Its
-    /// labels compare without case, as search's do: a label's row stays while the message has it
-    /// in any case. (Triggers would keep it by themselves, but any trigger on `messages` costs
-    /// each insert about 0.1 ms, a load of 9,860 messages 70% more CPU: bench/store-ab.py.)
-    func indexLabels(rowid: Int, from old: String, to new: String) throws {
-        if old != "[]" {
+    /// to hold what the column of message `rowid` holds now (`new`; `old` before). Its labels
+    /// compare without case, as search's do: a label's row stays while the message has it in any
+    /// case. (Triggers would keep it by themselves, but any trigger on `messages` costs each
+    /// insert about 0.1 ms, a load of 9,860 messages 70% more CPU: bench/store-ab.py.)
+    func indexLabels(rowid: Int, from old: [String], to new: [String]) throws {
+        let gone = old.filter { !new.contains($0) }, came = new.filter { !old.contains($0) }
+        if !gone.isEmpty {
             try db.run("""
                 DELETE FROM message_labels WHERE message = ?1
                   AND label IN (SELECT value FROM json_each(?2)) AND label NOT IN (SELECT value FROM json_each(?3))
-                """, .integer(rowid), .text(old), .text(new))
+                """, .integer(rowid), .text(Self.json(gone)), .text(Self.json(new)))
         }
-        if new != "[]" {
-            try db.run("INSERT OR IGNORE INTO message_labels(label, message) SELECT value, ?1 FROM json_each(?2)", .integer(rowid), .text(new))
+        if !came.isEmpty {
+            try db.run("INSERT OR IGNORE INTO message_labels(label, message) SELECT value, ?1 FROM json_each(?2)", .integer(rowid), .text(Self.json(came)))
         }
     }
 
