@@ -15,25 +15,6 @@ extension MailStore {
         return record.updated([("labels", null)])
     }
 
-    /// Schema 6: the records stored before it, each with its labels as they were when it was
-    /// added, made as `withoutLabels` makes them (a record that cannot be read is left as it is).
-    static func clearLabelsInRecords(_ db: Database) throws {
-        var after = 0
-        while true {  // a few records at a time: a store may hold more than memory does
-            var rows: [(rowid: Int, record: [UInt8])] = []
-            try db.query("SELECT rowid, record FROM messages WHERE rowid > ? ORDER BY rowid LIMIT 256", [.integer(after)]) {
-                rows.append(($0.integer(0), $0.bytes(1)))
-            }
-            guard let last = rows.last else { return }
-            after = last.rowid
-            for row in rows {
-                guard let record = try? JSONRecord(row.record) else { continue }
-                let stored = withoutLabels(record)
-                if stored != row.record { try db.run("UPDATE messages SET record = ? WHERE rowid = ?", .textBytes(stored), .integer(row.rowid)) }
-            }
-        }
-    }
-
     /// Adds and removes labels of a stored message; its conversation is derived again when
     /// they change. Must run in a `batch`. Whether they changed.
     @discardableResult

@@ -3,8 +3,28 @@ import JSONLines
 import SQLite
 
 /// What a migration leaves to Swift: a store of an older schema brought to what the current
-/// code would have made of its messages (`Schema.prepare` changes the tables; `init` calls these).
+/// code would have made of its messages. `Schema.prepare` changes the tables, and calls
+/// `clearLabelsInRecords` in its transaction; `init` calls the others, which need the store open.
 extension MailStore {
+    /// Schema 6: the records stored before it, each with its labels as they were when it was
+    /// added, made as `withoutLabels` makes them (a record that cannot be read is left as it is).
+    static func clearLabelsInRecords(_ db: Database) throws {
+        var after = 0
+        while true {  // a few records at a time: a store may hold more than memory does
+            var rows: [(rowid: Int, record: [UInt8])] = []
+            try db.query("SELECT rowid, record FROM messages WHERE rowid > ? ORDER BY rowid LIMIT 256", [.integer(after)]) {
+                rows.append(($0.integer(0), $0.bytes(1)))
+            }
+            guard let last = rows.last else { return }
+            after = last.rowid
+            for row in rows {
+                guard let record = try? JSONRecord(row.record) else { continue }
+                let stored = withoutLabels(record)
+                if stored != row.record { try db.run("UPDATE messages SET record = ? WHERE rowid = ?", .textBytes(stored), .integer(row.rowid)) }
+            }
+        }
+    }
+
     /// A store of schema 1 or 2 made current: its reports and auto-replies placed with the
     /// messages they answer, every conversation derived again, its messages' parcels read.
     func placeAfterSchema3() throws {
