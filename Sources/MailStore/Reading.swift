@@ -109,6 +109,11 @@ extension MailStore {
         }
     }
 
+    /// How many messages a query finds.
+    public func count(_ query: SearchQuery) throws -> Int {
+        try db.integer("SELECT count(*) FROM \(query.messagesForIDs) WHERE \(query.sql)", query.parameters) ?? 0
+    }
+
     /// The calendar: event-group's records, in its order.
     public func events(changedAfter: Int? = nil, _ write: ([UInt8]) throws -> Void) throws {
         var sql = "SELECT record FROM events"
@@ -215,8 +220,8 @@ extension MailStore {
     }
 
     /// A conversation's messages for its page, oldest first (those of the same second by id, as
-    /// conversation-group orders them): each record as it was added, whether it is unread now (its labels in the store) and whether it
-    /// is yours; without building the `messages` form of each.
+    /// conversation-group orders them): each record as it was added (its labels member null), whether it is unread now (its
+    /// labels in the store) and whether it is yours; without building the `messages` form of each.
     public func pageMessages(conversation: String, from offset: Int = 0, _ body: (JSONRecord, _ unread: Bool, _ fromMe: Bool) throws -> Void) throws {
         let sql = """
             SELECT m.record, m.labels, m.from_me

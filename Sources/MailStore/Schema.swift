@@ -5,7 +5,7 @@ import SQLite
 enum Schema {
     /// 'mlst': how a mailstore database is told from any other SQLite file.
     static let applicationID = 0x6D6C_7374
-    static let version = 5
+    static let version = 6
 
     /// The ids, dates and conversations of messages by row id, for searches (a load makes it
     /// last: a search then maps a few pages in a row rather than pages among the records').
@@ -160,6 +160,14 @@ enum Schema {
         // stopped at its first NUL). `MailStore.init` places the stored reports again and
         // derives every event again
         "-- no table or column changes",
+        // 6: a message's labels in one place, the `labels` column: `message_labels`, its index, is
+        // made again from it (a label removed took with it the row of another of the same letters
+        // in another case, which the column kept), and each record's `labels` member, a copy of them
+        // as they were added, is made null (`MailStore.clearLabelsInRecords`, in the same transaction)
+        """
+        DELETE FROM message_labels;
+        INSERT OR IGNORE INTO message_labels(label, message) SELECT l.value, m.rowid FROM messages m, json_each(m.labels) l;
+        """,
     ]
 
     /// The database at `db` made current: a new file gets the schema; an older version is
@@ -179,7 +187,10 @@ enum Schema {
         try db.transaction {
             // read again under the write lock: another process may have made it meanwhile
             from = try db.integer("PRAGMA user_version") ?? 0
-            for k in from..<version { try db.execute(migrations[k]) }
+            for k in from..<version {
+                try db.execute(migrations[k])
+                if k + 1 == 6 { try MailStore.clearLabelsInRecords(db) }
+            }
             try db.execute("PRAGMA application_id = \(applicationID); PRAGMA user_version = \(version)")
         }
         return from > 0 ? from : nil

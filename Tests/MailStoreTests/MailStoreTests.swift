@@ -111,6 +111,54 @@ func collect(_ body: (([UInt8]) throws -> Void) throws -> Void) rethrows -> [JSO
     #expect(chats.first?["labels"] == .array([.string("INBOX"), .string("UNREAD")]))
 }
 
+@Test func labelsAreKeptOnceAndSearchAndReadingSeeThemAsTheyAreNow() throws {
+    let tmp = TemporaryStore()
+    let store = try tmp.open()
+    let parsed = record("a@x", from: "alex@example.com", to: ["me@example.org"], date: "2026-03-02T01:00:00Z", subject: "Hi",
+                        labels: ["INBOX", "UNREAD"])
+    let extracted = record("a@x", from: "alex@example.com", to: ["me@example.org"], date: "2026-03-02T01:00:00Z", subject: "Hi",
+                           labels: ["Work"], extra: #","snippet":"hello""#)
+    func ids(_ q: String) throws -> [String] {
+        try collect { w in try store.search(try SearchQuery(q), output: .ids, limit: nil, w) }.compactMap(\.stringValue)
+    }
+    func labels() throws -> JSONValue? {
+        try collect { w in try store.search(try SearchQuery("id:a@x"), output: .messages, limit: nil, w) }.first?["labels"]
+    }
+    /// The one copy: the column; the record's own member null; the index what the column holds
+    /// (a label once whatever its case, as search compares them).
+    func keptOnce() throws {
+        #expect(try store.db.text("SELECT json_type(record, '$.labels') FROM messages") == "null")
+        #expect(try store.db.integer("""
+            SELECT count(*) FROM (SELECT lower(label), message FROM message_labels EXCEPT SELECT lower(l.value), m.rowid FROM messages m, json_each(m.labels) l)
+            """) == 0)
+        #expect(try store.db.integer("""
+            SELECT count(*) FROM (SELECT lower(l.value), m.rowid FROM messages m, json_each(m.labels) l EXCEPT SELECT lower(label), message FROM message_labels)
+            """) == 0)
+    }
+    _ = try store.batch { try store.add(parsed) }
+    try keptOnce()
+    #expect(try ids("is:unread") == ["a@x"])
+    #expect(try store.label(try SearchQuery("id:a@x"), add: ["Later", "LATER"], remove: ["UNREAD"]) == 1)
+    try keptOnce()
+    #expect(try labels() == .array(["INBOX", "Later", "LATER"].map(JSONValue.string)))
+    #expect(try ids("is:unread").isEmpty)
+    // one of two labels the same but for case taken off: the other is still found
+    #expect(try store.label(try SearchQuery("id:a@x"), add: [], remove: ["Later"]) == 1)
+    try keptOnce()
+    #expect(try ids("label:later") == ["a@x"])
+    #expect(try store.batch { try store.add(extracted) } == .updated, "a later stage's record replaces the stored one, its labels joined")
+    try keptOnce()
+    #expect(try labels() == .array(["INBOX", "LATER", "Work"].map(JSONValue.string)))
+    #expect(try ids("label:work") == ["a@x"])
+    #expect(try store.batch { try store.add(extracted) } == .unchanged)
+    #expect(try store.batch { try store.add(parsed) } == .updated, "an earlier stage's copy adds its labels only")
+    #expect(try labels() == .array(["INBOX", "LATER", "Work", "UNREAD"].map(JSONValue.string)))
+    try keptOnce()
+    let rowid = try #require(try store.db.integer("SELECT rowid FROM messages"))
+    _ = try store.batch { try store.delete(rowid: rowid) }
+    #expect(try store.db.integer("SELECT count(*) FROM message_labels") == 0)
+}
+
 @Test func searchFindsChineseWordsInsideSentences() throws {
     let tmp = TemporaryStore()
     let store = try tmp.open()

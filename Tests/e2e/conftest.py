@@ -164,12 +164,28 @@ def browser():
     b.close()
 
 
+def as_schema_5(db, labels_as_added=None):
+    """Turns a mailstore database back into what schema 5 made of the same records and changes:
+    each stored record with the labels it was added with (`labels_as_added`, id to labels; else
+    those it has now), to test the migration. Returns the connection, its changes not committed."""
+    import re
+    import sqlite3
+    connection = sqlite3.connect(db)
+    connection.execute("PRAGMA user_version = 5")
+    for rowid, id, record, labels in connection.execute("SELECT rowid, id, record, labels FROM messages").fetchall():
+        if labels_as_added is not None and id in labels_as_added:
+            labels = json.dumps(labels_as_added[id], ensure_ascii=False, separators=(",", ":"))
+        restored, n = re.subn(r'("labels"\s*:\s*)null', lambda m: m.group(1) + labels, record, count=1)
+        assert n == 1 or '"labels"' not in record, record
+        connection.execute("UPDATE messages SET record = ? WHERE rowid = ?", (restored, rowid))
+    return connection
+
+
 def as_schema_2(db):
     """Turns a mailstore database back into what the landed schema 2 made of the same records
     (no role, answers, from_me or parcels; every message with its own participants; no reports in the
     conversations' records), to test the migration."""
-    import sqlite3
-    connection = sqlite3.connect(db)
+    connection = as_schema_5(db)
     connection.executescript("""
         DROP TABLE parcel_observations;
         DROP TABLE parcels;

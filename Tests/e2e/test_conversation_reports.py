@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import as_schema_2, need_shared, records, run
+from conftest import as_schema_2, as_schema_5, need_shared, records, run
 
 NOW = "2026-03-09T00:00:00Z"
 ME = "mei@example.tw"
@@ -166,7 +166,7 @@ def test_a_report_that_names_no_message_is_a_notice_in_the_store_too(small, tmp_
     db = tmp_path / "mail.db"
     assert run("mailstore", "add", "-q", db, "--me", ME, input=lines).returncode == 0
     assert run("mailstore", "conversations", "--all", "--now", NOW, db).stdout == expected
-    with sqlite3.connect(db) as c:  # where schema 4 stored it: its notices were its alone
+    with as_schema_5(db) as c:  # where schema 4 stored it: its notices were its alone
         c.execute("UPDATE messages SET conversation_id = ? WHERE id = ?", (bounce["participant_hash"], bounce["id"]))
         c.execute("DELETE FROM conversations WHERE id = ?", (NOTICES,))
         c.execute("PRAGMA user_version = 4")
@@ -185,7 +185,7 @@ def test_a_store_of_schema_2_is_migrated(small, tmp_path):
     got = run("mailstore", "conversations", "--all", "--now", NOW, db)
     assert got.returncode == 0, got.stderr
     assert got.stdout == expected
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 5
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 6
 
 
 def test_the_generated_reports_in_shuffled_batches(tmp_path):

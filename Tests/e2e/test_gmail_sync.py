@@ -19,7 +19,7 @@ import unicodedata
 
 import pytest
 
-from conftest import BIN, ROOT, SAMPLE, generate_mailbox, run
+from conftest import BIN, ROOT, SAMPLE, generate_mailbox, records, run
 from gmail_standin import GmailStandIn
 
 SYNC = ROOT / "pipelines" / "gmail-sync"
@@ -134,6 +134,12 @@ def test_a_script_of_changes_synced_from_the_history_equals_a_full_sync(gmail, t
     assert history_id(db) == gmail.history_id
     assert ids[3] not in state(db)[1]
     assert_equals_full_sync(gmail, tmp_path, db)
+    # what reading writes and what search finds are the labels as they are now
+    read = records(run("mailstore", "search", "--output", "messages", db, "*").stdout)
+    assert {m["gmail_id"]: sorted(m["labels"]) for m in read} == {g: sorted(gmail.labels(g)) for g in gmail.ids()}
+    for label in ("UNREAD", "INBOX", "STARRED"):
+        found = records(run("mailstore", "search", "--output", "messages", db, f"label:{label}").stdout)
+        assert {m["gmail_id"] for m in found} == {g for g in gmail.ids() if label in gmail.labels(g)}, label
 
 
 def test_429_and_5xx_are_retried_with_backoff(gmail, tmp_path):

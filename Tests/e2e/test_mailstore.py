@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import BIN, ENV, SAMPLE, parcel_stories, records, run
+from conftest import BIN, ENV, SAMPLE, as_schema_5, parcel_stories, records, run
 
 NOW = "2026-03-09T00:00:00Z"
 STAGES = run("mailstore", "stages").stdout.decode().split()  # the order the pipeline declares
@@ -548,9 +548,9 @@ def test_a_store_of_schema_3_gains_from_me(sample, tmp_path):
     db = tmp_path / "mail.db"
     add(db, "--me", me[0], input=lines)
     expected = mine(db)
-    with sqlite3.connect(db) as c:
+    with as_schema_5(db) as c:
         c.executescript("ALTER TABLE messages DROP COLUMN from_me; PRAGMA user_version = 3;")
-    assert json.loads(run("mailstore", "config", db).stdout)["schema_version"] == 5
+    assert json.loads(run("mailstore", "config", db).stdout)["schema_version"] == 6
     assert mine(db) == expected > 0
 
 
