@@ -335,8 +335,8 @@ struct PageWriter {
                 clock: inout LocalClock) throws {
         var upcoming: [EventStore.Tracked] = [], past: [EventStore.Tracked] = []
         for t in calendar { EventGroup.isUpcoming(t.event, now: now) ? upcoming.append(t) : past.append(t) }
-        upcoming.sort { EventGroup.sortKey($0.event) < EventGroup.sortKey($1.event) }
-        past.sort { EventGroup.sortKey($0.event) > EventGroup.sortKey($1.event) }
+        upcoming.sort { EventGroup.sortKey($0) < EventGroup.sortKey($1) }
+        past.sort { EventGroup.sortKey($0) > EventGroup.sortKey($1) }
         let all = upcoming.map { ("Upcoming", $0) } + past.map { ("Past", $0) }
         let pages = Self.headedPages(all, pageSize: pageSize, list: "cards") { t, content in
             bubbles.eventCard(t.event, conversation: t.conversationID.flatMap(conversation), into: &content, clock: &clock)

@@ -106,7 +106,7 @@ struct Conversation {
         }
         return EventStore(applying: mail).events
             .filter { $0.event.status == "cancelled" || EventGroup.isUpcoming($0.event, now: now) }
-            .sorted { EventGroup.sortKey($0.event) < EventGroup.sortKey($1.event) }
+            .sorted { EventGroup.sortKey($0) < EventGroup.sortKey($1) }
     }
 
     func write(_ w: inout JSONWriter, embed: Bool, now: Int) {

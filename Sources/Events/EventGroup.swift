@@ -37,7 +37,7 @@ public struct EventGroup {
             if !m.events.isEmpty { mail.append(m) }
             return nil
         }
-        let events = EventStore(applying: mail).events.sorted { Self.sortKey($0.event) < Self.sortKey($1.event) }
+        let events = EventStore(applying: mail).events.sorted { Self.sortKey($0) < Self.sortKey($1) }
         if let icsPath { try writeCalendar(events.map(\.event), to: icsPath, run) }
         if let window {
             for o in occurrences(of: events, in: window) { try run.write(Self.json(o.tracked, occurrence: o)) }
@@ -46,8 +46,12 @@ public struct EventGroup {
         }
     }
 
-    public static func sortKey(_ e: Event) -> String {
-        [e.start ?? e.startLocal ?? "~", e.uid ?? "", e.recurrenceID ?? ""].joined(separator: "\u{0}")
+    /// The calendar's order: by start, then whatever tells two events of the same start apart
+    /// the same way wherever they are listed (event-group, the store, the site from either).
+    public static func sortKey(_ t: EventStore.Tracked) -> String {
+        let e = t.event
+        return [e.start ?? e.startLocal ?? "~", e.uid ?? "", e.recurrenceID ?? "", e.summary ?? "", t.messageIDs.first ?? ""]
+            .joined(separator: "\u{0}")
     }
 
     static func json(_ t: EventStore.Tracked, occurrence: Occurrence?) -> [UInt8] {
@@ -103,7 +107,7 @@ public struct EventGroup {
                 result.append(Occurrence(tracked: t, start: nil, end: nil, instant: window.lowerBound, complete: false))
             }
         }
-        return result.sorted { $0.instant != $1.instant ? $0.instant < $1.instant : Self.sortKey($0.tracked.event) < Self.sortKey($1.tracked.event) }
+        return result.sorted { $0.instant != $1.instant ? $0.instant < $1.instant : Self.sortKey($0.tracked) < Self.sortKey($1.tracked) }
     }
 
     /// The start of an event as libical's time: a date, an instant, a wall clock in its zone, or

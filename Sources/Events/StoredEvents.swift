@@ -21,7 +21,7 @@ public enum StoredEvents {
     /// hold all of the group's events.
     public static func derive(_ mail: [EventMail]) -> [Derived] {
         EventStore(applying: mail).events.map {
-            Derived(record: EventGroup.json($0, occurrence: nil), sortKey: EventGroup.sortKey($0.event), tracked: $0)
+            Derived(record: EventGroup.json($0, occurrence: nil), sortKey: EventGroup.sortKey($0), tracked: $0)
         }
     }
 
@@ -37,7 +37,7 @@ public enum StoredEvents {
         var group = EventGroup()
         group.zone = zone
         group.window = window
-        let sorted = events.sorted { EventGroup.sortKey($0.event) < EventGroup.sortKey($1.event) }
+        let sorted = events.sorted { EventGroup.sortKey($0) < EventGroup.sortKey($1) }
         return group.occurrences(of: sorted, in: window).map { EventGroup.json($0.tracked, occurrence: $0) }
     }
 }

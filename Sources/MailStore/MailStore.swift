@@ -139,10 +139,8 @@ public final class MailStore {
         lists = savedLists
         if let from = migratedFrom {
             if from < 3 { try placeAfterSchema3() }
-            if from < 5 {
-                try placeReportsNamingNoMessage()
-                try deriveEveryEventGroup()
-            }
+            if from < 5 { try placeReportsNamingNoMessage() }
+            if from < 6 { try deriveEveryEventGroup() }
         }
     }
 

@@ -53,11 +53,11 @@ extension MailStore {
         }
     }
 
-    /// A store of schema 4 or older made current: keys were written up to their first NUL, so
-    /// an event's group was its kind alone ("uid": every iCalendar event one group, derived
-    /// again at each invitation) and its sort key its start alone (events of the same start
-    /// listed as they were stored, not as event-group lists them). Each observation's group is
-    /// written whole and every event derived again.
+    /// A store of schema 5 or older made current: every event derived again, for its sort key
+    /// tells events of the same start apart as event-group does (schema 6). Before schema 5 keys
+    /// were written up to their first NUL, so an event's group was its kind alone ("uid": every
+    /// iCalendar event one group, derived again at each invitation): each observation's group
+    /// is written whole first.
     func deriveEveryEventGroup() throws {
         try batch {
             var groups: [(message: Int, position: Int, group: String)] = []

@@ -698,3 +698,32 @@ def test_a_message_read_twice_is_listed_once():
     cancel = calendar_message(series("CANCEL", 1, "20251202T100000Z"), "cancel", "2025-12-02T10:00:00Z")
     [weekly] = group(extracted([invite, cancel, dict(cancel)]))
     assert weekly["status"] == "cancelled" and weekly["message_ids"] == ["inv", "cancel"]
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_events_of_the_same_start_without_a_uid_are_listed_alike_everywhere(tmp_path, reverse):
+    """Events without a UID that start together are told apart by their summary, then their
+    first mail: event-group, the store and the calendar page from files and from the store list
+    them alike, whatever order the mail came in (the store listed them as they were stored)."""
+    people = {"from": {"name": "Ana", "address": "ana@example.org"}, "to": [{"name": "Mei", "address": "mei@example.tw"}]}
+    def event(summary):
+        return ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nDTSTAMP:20260201T100000Z\r\n"
+                f"DTSTART:20260301T090000Z\r\nDTEND:20260301T100000Z\r\nSUMMARY:{summary}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+    mail = [calendar_message(event(summary), f"m{k}", f"2026-02-0{k + 1}T10:00:00Z", **people)
+            for k, summary in enumerate(["Zumba", "Aerobics", "Pilates"])]
+    messages = tmp_path / "messages.jsonl"
+    keyed = run("participant-hash", "--me", "mei@example.tw", input="".join(json.dumps(r) + "\n" for r in extracted(mail[::-1] if reverse else mail)))
+    messages.write_bytes(keyed.stdout)
+    expected = ["Aerobics", "Pilates", "Zumba"]
+    assert [e["summary"] for e in records(run("event-group", messages).stdout)] == expected
+    db = tmp_path / "mail.db"
+    assert run("mailstore", "add", "-q", "--me", "mei@example.tw", db, messages).returncode == 0
+    assert [e["summary"] for e in records(run("mailstore", "events", db).stdout)] == expected
+    conversations = tmp_path / "conversations.jsonl"
+    conversations.write_bytes(run("conversation-group", messages).stdout)
+    now = ["--zone", "UTC", "--now", "2026-02-15T00:00:00Z"]
+    assert run("chat-render", *now, "--conversations", conversations, "--out", tmp_path / "files", messages).returncode == 0
+    assert run("chat-render", *now, "--store", db, "--out", tmp_path / "store").returncode == 0
+    for site in ("files", "store"):
+        page = (tmp_path / site / "events.html").read_text()
+        assert sorted(expected, key=page.index) == expected, site
