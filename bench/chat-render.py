@@ -21,7 +21,7 @@ from realhtml import BIN, ROOT, SHARED
 
 ME = "meiling.chen@gmail.com"
 NOW = "2026-06-01T00:00:00Z"
-LISTS = ("index", "newsletters", "lists", "parcels", "events", "archived")
+LISTS = ("index", "newsletters", "lists", "parcels", "parcels-earlier", "events", "archived")
 
 
 def pipeline(out, *mailboxes):
