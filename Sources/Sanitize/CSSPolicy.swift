@@ -143,14 +143,15 @@ struct CSSPolicy {
 
     /// The length of a leading `html`, `body` or `:root` type selector, if there is one.
     private static func leadingRoot(_ s: ArraySlice<UInt8>) -> Int? {
-        for root in ["html", "body", ":root"] {
-            let lower = s.prefix(root.utf8.count).map(lower)
-            if lower.elementsEqual(root.utf8), s.count == root.utf8.count || !isNameByte(s[s.startIndex + root.utf8.count]) {
-                return root.utf8.count
+        for root in roots where s.count >= root.count {
+            if zip(root, s).allSatisfy({ $0 == lower($1) }), s.count == root.count || !isNameByte(s[s.startIndex + root.count]) {
+                return root.count
             }
         }
         return nil
     }
+
+    private static let roots = ["html", "body", ":root"].map { Array($0.utf8) }
 
     /// `#name` → `#mp-name` outside strings and attribute selectors (once: `#mp-…` stays).
     static func prefixedIds(_ s: [UInt8]) -> [UInt8] {
