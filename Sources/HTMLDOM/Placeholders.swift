@@ -189,7 +189,7 @@ struct Placeholders {
             let start = decoded.count
             var i = run.lowerBound
             while i < run.upperBound {
-                let amp = p.firstIndex(of: UInt8(ascii: "&"), from: i).map { min($0, run.upperBound) } ?? run.upperBound
+                let amp = p.firstIndex(of: UInt8(ascii: "&"), from: i, before: run.upperBound)
                 decoded.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<amp]))
                 // every '&' in a run starts a reference text() took in
                 guard amp < run.upperBound, let reference = Self.reference(p, at: amp) else { break }
@@ -301,7 +301,7 @@ struct Placeholders {
         private mutating func swapValue(_ value: Range<Int>) {
             var start = value.lowerBound
             while start < value.upperBound {
-                let amp = p.firstIndex(of: UInt8(ascii: "&"), from: start).map { min($0, value.upperBound) } ?? value.upperBound
+                let amp = p.firstIndex(of: UInt8(ascii: "&"), from: start, before: value.upperBound)
                 if amp - start >= Placeholders.shortest { swap(start..<amp, mark: Placeholders.valueMark) }
                 guard amp < value.upperBound else { return }
                 start = min(afterReference(amp + 1), value.upperBound)
