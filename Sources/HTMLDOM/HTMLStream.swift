@@ -66,15 +66,30 @@ public enum HTMLStream {
                     HTMLStreamHandler.with(ctx) { h in
                         let text = UnsafeBufferPointer(start: chars, count: Int(length))
                         if let restorer = h.restorer, memchr(chars, Int32(Placeholders.textMark), Int(length)) != nil {
-                            restorer.restoringText(text) { h.text($0) }
+                            restorer.restoringText(text, raw: false) { h.text($0) }
                         } else {
                             h.text(text)
                         }
                     }
                 }, { ctx, chars, length in  // script and style: raw text, where nothing is decoded
                     guard let ctx, let chars, length > 0 else { return }
-                    let raw = References.unescaped(Array(UnsafeBufferPointer(start: chars, count: Int(length))))
-                    HTMLStreamHandler.with(ctx) { h in raw.withUnsafeBufferPointer { h.text($0) } }
+                    HTMLStreamHandler.with(ctx) { h in
+                        let text = UnsafeBufferPointer(start: chars, count: Int(length))
+                        if let restorer = h.restorer, memchr(chars, Int32(Placeholders.textMark), Int(length)) != nil {
+                            restorer.restoringText(text, raw: true) { restored in
+                                // in the pieces libxml2 cuts: at the first character's end from 1,000 bytes on
+                                var start = 0
+                                while start < restored.count {
+                                    var end = min(start + 1000, restored.count)
+                                    while end < restored.count, restored[end] & 0xC0 == 0x80 { end += 1 }
+                                    References.unescaped(Array(restored[start..<end])).withUnsafeBufferPointer { h.text($0) }
+                                    start = end
+                                }
+                            }
+                        } else {
+                            References.unescaped(Array(text)).withUnsafeBufferPointer { h.text($0) }
+                        }
+                    }
                 })
             }
         }
@@ -132,13 +147,16 @@ final class PlaceholderRestorer {
         !extraMark && nextText == placeholders.textRuns.count && nextValue == placeholders.valueRuns.count
     }
 
-    func restoringText(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    /// Text (`raw`: the raw text of a style or script) with its marks' runs put back; a mark
+    /// reported as the other kind than it was swapped for counts as missing.
+    func restoringText(_ bytes: UnsafeBufferPointer<UInt8>, raw: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         text.removeAll(keepingCapacity: true)
         var start = 0
         while let at = bytes.firstIndex(of: Placeholders.textMark, from: start) {
             text.append(contentsOf: bytes[start..<at])
             if nextText < placeholders.textRuns.count {
                 let run = placeholders.textRuns[nextText]
+                if run.isRaw != raw { extraMark = true }
                 if run.isDecoded {
                     text.append(contentsOf: placeholders.decoded[run.bytes])
                 } else {

@@ -37,6 +37,8 @@ struct Placeholders {
     struct TextRun {
         let bytes: Range<Int>
         let isDecoded: Bool
+        /// The whole raw text of a style or script, which libxml2 must report as raw text.
+        var isRaw = false
     }
 
     /// What each value mark stands for: its bytes in the document.
@@ -291,10 +293,34 @@ struct Placeholders {
             var j = i
             while let lt = p.firstIndex(of: UInt8(ascii: "<"), from: j) {
                 if lt + 1 < n, p[lt + 1] == UInt8(ascii: "/"), lt + 2 + name.count <= n,
-                   Self.equalIgnoringCase(p, lt + 2..<lt + 2 + name.count, name) { return lt }
+                   Self.equalIgnoringCase(p, lt + 2..<lt + 2 + name.count, name) {
+                    if valuesInStep, isPlainRawText(i..<lt) {
+                        swap(i..<lt, mark: Placeholders.textMark)
+                        textRuns.append(TextRun(bytes: i..<lt, isDecoded: false, isRaw: true))
+                    }
+                    return lt
+                }
                 j = lt + 1
             }
             return nil
+        }
+
+        /// Whether libxml2 would hand this raw text over as it is, in pieces that join to it:
+        /// no character it drops, and no '&' (the raw text callback reads `&amp;` back piece by
+        /// piece, and libxml2 cuts pieces of 1,000 bytes).
+        private func isPlainRawText(_ run: Range<Int>) -> Bool {
+            guard run.count >= Placeholders.shortest else { return false }
+            var i = run.lowerBound
+            while true {
+                i += mp_html_plain_text_length(p.baseAddress! + i, run.upperBound - i)
+                if i >= run.upperBound { return true }
+                switch p[i] {
+                case UInt8(ascii: "<"): i += 1
+                // U+FFFE and U+FFFF (EF BF BE, EF BF BF) are dropped; other characters from EF stay
+                case 0xEF where !(i + 2 < p.count && p[i + 1] == 0xBF && p[i + 2] >= 0xBE): i += 1
+                default: return false  // '&', a control character libxml2 drops, U+FFFE or U+FFFF
+                }
+            }
         }
 
         /// The pieces of a quoted value between references.
