@@ -90,6 +90,12 @@ public enum HTMLStream {
                             References.unescaped(Array(text)).withUnsafeBufferPointer { h.text($0) }
                         }
                     }
+                }, { ctx, comment in  // reported to no handler: a swapped comment's mark is only counted
+                    guard let ctx, let comment else { return }
+                    HTMLStreamHandler.with(ctx) { h in
+                        guard let restorer = h.restorer else { return }
+                        restorer.countingComment(UnsafeBufferPointer(start: comment, count: strlen(comment)))
+                    }
                 })
             }
         }
@@ -156,7 +162,7 @@ final class PlaceholderRestorer {
             text.append(contentsOf: bytes[start..<at])
             if nextText < placeholders.textRuns.count {
                 let run = placeholders.textRuns[nextText]
-                if run.isRaw != raw { extraMark = true }
+                if run.kind != (raw ? .raw : .text) { extraMark = true }
                 if run.isDecoded {
                     text.append(contentsOf: placeholders.decoded[run.bytes])
                 } else {
@@ -170,6 +176,19 @@ final class PlaceholderRestorer {
         }
         text.append(contentsOf: bytes[start...])
         text.withUnsafeBufferPointer(body)
+    }
+
+    /// A comment's marks: each must stand for a comment's text.
+    func countingComment(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var start = 0
+        while let at = bytes.firstIndex(of: Placeholders.textMark, from: start) {
+            if nextText < placeholders.textRuns.count, placeholders.textRuns[nextText].kind == .comment {
+                nextText += 1
+            } else {
+                extraMark = true
+            }
+            start = at + 1
+        }
     }
 
     /// The attributes (name, value… then nil) with the values that hold a mark restored.

@@ -37,8 +37,15 @@ struct Placeholders {
     struct TextRun {
         let bytes: Range<Int>
         let isDecoded: Bool
-        /// The whole raw text of a style or script, which libxml2 must report as raw text.
-        var isRaw = false
+        var kind = Kind.text
+        enum Kind {
+            case text
+            /// The whole raw text of a style or script, which libxml2 must report as raw text.
+            case raw
+            /// The whole text of a comment, which libxml2 must report as a comment's (and no
+            /// handler sees).
+            case comment
+        }
     }
 
     /// What each value mark stands for: its bytes in the document.
@@ -82,7 +89,12 @@ struct Placeholders {
                 let next = p[i + 1]
                 if next == UInt8(ascii: "!") {
                     if i + 3 < n, p[i + 2] == UInt8(ascii: "-"), p[i + 3] == UInt8(ascii: "-") {
+                        let inStep = valuesInStep
                         guard let end = comment(from: i + 4) else { return }
+                        if inStep, valuesInStep, isSwappableComment(i + 4..<end - 3) {
+                            swap(i + 4..<end - 3, mark: Placeholders.textMark)
+                            textRuns.append(TextRun(bytes: i + 4..<end - 3, isDecoded: false, kind: .comment))
+                        }
                         i = end
                     } else {  // a doctype: IgnoredMarkup took out every other "<!"
                         guard let gt = p.firstIndex(of: UInt8(ascii: ">"), from: i) else { return }
@@ -296,13 +308,20 @@ struct Placeholders {
                    Self.equalIgnoringCase(p, lt + 2..<lt + 2 + name.count, name) {
                     if valuesInStep, isPlainRawText(i..<lt) {
                         swap(i..<lt, mark: Placeholders.textMark)
-                        textRuns.append(TextRun(bytes: i..<lt, isDecoded: false, isRaw: true))
+                        textRuns.append(TextRun(bytes: i..<lt, isDecoded: false, kind: .raw))
                     }
                     return lt
                 }
                 j = lt + 1
             }
             return nil
+        }
+
+        /// Whether a comment's text can be swapped: libxml2 ends the comment at the same "-->"
+        /// whatever the text, unless it starts with '>' or "->" (which may end it at once).
+        private func isSwappableComment(_ text: Range<Int>) -> Bool {
+            text.count >= Placeholders.shortest && p[text.lowerBound] != UInt8(ascii: ">")
+                && !(p[text.lowerBound] == UInt8(ascii: "-") && p[text.lowerBound + 1] == UInt8(ascii: ">"))
         }
 
         /// Whether libxml2 would hand this raw text over as it is, in pieces that join to it:
