@@ -326,9 +326,11 @@ struct Placeholders {
 
         /// Whether libxml2 would hand this raw text over as it is, in pieces that join to it:
         /// no character it drops, and no '&' (the raw text callback reads `&amp;` back piece by
-        /// piece, and libxml2 cuts pieces of 1,000 bytes).
+        /// piece, and libxml2 cuts pieces of 1,000 bytes). Nor may it start with "</": libxml2
+        /// looks for an end tag before it reads raw text, and would read that one as markup.
         private func isPlainRawText(_ run: Range<Int>) -> Bool {
-            guard run.count >= Placeholders.shortest else { return false }
+            guard run.count >= Placeholders.shortest,
+                  !(p[run.lowerBound] == UInt8(ascii: "<") && p[run.lowerBound + 1] == UInt8(ascii: "/")) else { return false }
             var i = run.lowerBound
             while true {
                 i += mp_html_plain_text_length(p.baseAddress! + i, run.upperBound - i)

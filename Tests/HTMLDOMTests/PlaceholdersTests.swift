@@ -74,6 +74,9 @@ import Testing
         "<a title=\"x\"y\"><style>p { x: y }</style> text</a>",
         "<!-- <style> --> p { x: y } </style> text text",
         "<table><style>td { x: y }</style><tr><td>cell text</td></tr></table>",
+        // found by the fuzzer: raw text that starts with an end tag is read as markup
+        "<lin><textarea><title><style></textarea><img src=x onerror=ale)1tr>(</style></title></sk rel=\"import\" href=\"test.svg\" #/>nk r<svg></p>",
+        "<style></p>p { x: y }</style>text<script></b>if (a) {}</script>more text",
         // comments swapped whole, and those that may end otherwise
         "<!-- a long comment --><p>text</p><!--[if mso]><table><tr><td class=\"x y\"><![endif]-->tail text",
         "<p>a <!--> b text --> c</p><p>d <!---> e text --> f</p><p>g <!-- h --!> i text --> j</p>",
