@@ -14,11 +14,12 @@ static inline int mp_html_parse_options(void) {
 }
 
 /// Parses UTF-8 HTML (a contradicting <meta charset> is ignored) with only the given SAX
-/// callbacks and no tree; `raw` gets the content of script and style. Each callback's first argument is the parser context: get `user`
+/// callbacks and no tree; `raw` gets the content of script and style, `comment` each comment's
+/// text. Each callback's first argument is the parser context: get `user`
 /// back with mp_html_sax_user. Errors are silent (recover mode). Returns 0, or -1 when out of memory.
 static inline int mp_html_sax_parse(const char *buffer, int length, void *user,
                                     startElementSAXFunc start, endElementSAXFunc end,
-                                    charactersSAXFunc text, cdataBlockSAXFunc raw) {
+                                    charactersSAXFunc text, cdataBlockSAXFunc raw, commentSAXFunc comment) {
     htmlParserCtxtPtr ctxt = htmlCreateMemoryParserCtxt(buffer, length);
     if (ctxt == NULL) return -1;
     memset(ctxt->sax, 0, sizeof(*ctxt->sax));
@@ -27,6 +28,7 @@ static inline int mp_html_sax_parse(const char *buffer, int length, void *user,
     ctxt->sax->characters = text;
     ctxt->sax->ignorableWhitespace = text;
     ctxt->sax->cdataBlock = raw;  // the content of script and style
+    ctxt->sax->comment = comment;
     ctxt->userData = ctxt;
     ctxt->_private = user;
     htmlCtxtUseOptions(ctxt, mp_html_parse_options());

@@ -33,4 +33,11 @@ extension UnsafeBufferPointer<UInt8> {
         guard from < count, let hit = memchr(baseAddress! + from, Int32(byte), count - from) else { return nil }
         return UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - baseAddress!
     }
+
+    /// The first `byte` at or after `from` and before `end`, else `end`: memchr searches no
+    /// further than `end`.
+    func firstIndex(of byte: UInt8, from: Int, before end: Int) -> Int {
+        guard from < end, let hit = memchr(baseAddress! + from, Int32(byte), end - from) else { return end }
+        return UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - baseAddress!
+    }
 }

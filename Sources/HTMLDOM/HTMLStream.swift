@@ -66,15 +66,36 @@ public enum HTMLStream {
                     HTMLStreamHandler.with(ctx) { h in
                         let text = UnsafeBufferPointer(start: chars, count: Int(length))
                         if let restorer = h.restorer, memchr(chars, Int32(Placeholders.textMark), Int(length)) != nil {
-                            restorer.restoringText(text) { h.text($0) }
+                            restorer.restoringText(text, raw: false) { h.text($0) }
                         } else {
                             h.text(text)
                         }
                     }
                 }, { ctx, chars, length in  // script and style: raw text, where nothing is decoded
                     guard let ctx, let chars, length > 0 else { return }
-                    let raw = References.unescaped(Array(UnsafeBufferPointer(start: chars, count: Int(length))))
-                    HTMLStreamHandler.with(ctx) { h in raw.withUnsafeBufferPointer { h.text($0) } }
+                    HTMLStreamHandler.with(ctx) { h in
+                        let text = UnsafeBufferPointer(start: chars, count: Int(length))
+                        if let restorer = h.restorer, memchr(chars, Int32(Placeholders.textMark), Int(length)) != nil {
+                            restorer.restoringText(text, raw: true) { restored in
+                                // in the pieces libxml2 cuts: at the first character's end from 1,000 bytes on
+                                var start = 0
+                                while start < restored.count {
+                                    var end = min(start + 1000, restored.count)
+                                    while end < restored.count, restored[end] & 0xC0 == 0x80 { end += 1 }
+                                    References.unescaped(Array(restored[start..<end])).withUnsafeBufferPointer { h.text($0) }
+                                    start = end
+                                }
+                            }
+                        } else {
+                            References.unescaped(Array(text)).withUnsafeBufferPointer { h.text($0) }
+                        }
+                    }
+                }, { ctx, comment in  // reported to no handler: a swapped comment's mark is only counted
+                    guard let ctx, let comment else { return }
+                    HTMLStreamHandler.with(ctx) { h in
+                        guard let restorer = h.restorer else { return }
+                        restorer.countingComment(UnsafeBufferPointer(start: comment, count: strlen(comment)))
+                    }
                 })
             }
         }
@@ -132,13 +153,16 @@ final class PlaceholderRestorer {
         !extraMark && nextText == placeholders.textRuns.count && nextValue == placeholders.valueRuns.count
     }
 
-    func restoringText(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    /// Text (`raw`: the raw text of a style or script) with its marks' runs put back; a mark
+    /// reported as the other kind than it was swapped for counts as missing.
+    func restoringText(_ bytes: UnsafeBufferPointer<UInt8>, raw: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         text.removeAll(keepingCapacity: true)
         var start = 0
         while let at = bytes.firstIndex(of: Placeholders.textMark, from: start) {
             text.append(contentsOf: bytes[start..<at])
             if nextText < placeholders.textRuns.count {
                 let run = placeholders.textRuns[nextText]
+                if run.kind != (raw ? .raw : .text) { extraMark = true }
                 if run.isDecoded {
                     text.append(contentsOf: placeholders.decoded[run.bytes])
                 } else {
@@ -152,6 +176,19 @@ final class PlaceholderRestorer {
         }
         text.append(contentsOf: bytes[start...])
         text.withUnsafeBufferPointer(body)
+    }
+
+    /// A comment's marks: each must stand for a comment's text.
+    func countingComment(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var start = 0
+        while let at = bytes.firstIndex(of: Placeholders.textMark, from: start) {
+            if nextText < placeholders.textRuns.count, placeholders.textRuns[nextText].kind == .comment {
+                nextText += 1
+            } else {
+                extraMark = true
+            }
+            start = at + 1
+        }
     }
 
     /// The attributes (name, value… then nil) with the values that hold a mark restored.

@@ -37,6 +37,15 @@ struct Placeholders {
     struct TextRun {
         let bytes: Range<Int>
         let isDecoded: Bool
+        var kind = Kind.text
+        enum Kind {
+            case text
+            /// The whole raw text of a style or script, which libxml2 must report as raw text.
+            case raw
+            /// The whole text of a comment, which libxml2 must report as a comment's (and no
+            /// handler sees).
+            case comment
+        }
     }
 
     /// What each value mark stands for: its bytes in the document.
@@ -80,7 +89,12 @@ struct Placeholders {
                 let next = p[i + 1]
                 if next == UInt8(ascii: "!") {
                     if i + 3 < n, p[i + 2] == UInt8(ascii: "-"), p[i + 3] == UInt8(ascii: "-") {
+                        let inStep = valuesInStep
                         guard let end = comment(from: i + 4) else { return }
+                        if inStep, valuesInStep, isSwappableComment(i + 4..<end - 3) {
+                            swap(i + 4..<end - 3, mark: Placeholders.textMark)
+                            textRuns.append(TextRun(bytes: i + 4..<end - 3, isDecoded: false, kind: .comment))
+                        }
                         i = end
                     } else {  // a doctype: IgnoredMarkup took out every other "<!"
                         guard let gt = p.firstIndex(of: UInt8(ascii: ">"), from: i) else { return }
@@ -189,7 +203,7 @@ struct Placeholders {
             let start = decoded.count
             var i = run.lowerBound
             while i < run.upperBound {
-                let amp = p.firstIndex(of: UInt8(ascii: "&"), from: i).map { min($0, run.upperBound) } ?? run.upperBound
+                let amp = p.firstIndex(of: UInt8(ascii: "&"), from: i, before: run.upperBound)
                 decoded.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<amp]))
                 // every '&' in a run starts a reference text() took in
                 guard amp < run.upperBound, let reference = Self.reference(p, at: amp) else { break }
@@ -291,17 +305,50 @@ struct Placeholders {
             var j = i
             while let lt = p.firstIndex(of: UInt8(ascii: "<"), from: j) {
                 if lt + 1 < n, p[lt + 1] == UInt8(ascii: "/"), lt + 2 + name.count <= n,
-                   Self.equalIgnoringCase(p, lt + 2..<lt + 2 + name.count, name) { return lt }
+                   Self.equalIgnoringCase(p, lt + 2..<lt + 2 + name.count, name) {
+                    if valuesInStep, isPlainRawText(i..<lt) {
+                        swap(i..<lt, mark: Placeholders.textMark)
+                        textRuns.append(TextRun(bytes: i..<lt, isDecoded: false, kind: .raw))
+                    }
+                    return lt
+                }
                 j = lt + 1
             }
             return nil
+        }
+
+        /// Whether a comment's text can be swapped: libxml2 ends the comment at the same "-->"
+        /// whatever the text, unless it starts with '>' or "->" (which may end it at once).
+        private func isSwappableComment(_ text: Range<Int>) -> Bool {
+            text.count >= Placeholders.shortest && p[text.lowerBound] != UInt8(ascii: ">")
+                && !(p[text.lowerBound] == UInt8(ascii: "-") && p[text.lowerBound + 1] == UInt8(ascii: ">"))
+        }
+
+        /// Whether libxml2 would hand this raw text over as it is, in pieces that join to it:
+        /// no character it drops, and no '&' (the raw text callback reads `&amp;` back piece by
+        /// piece, and libxml2 cuts pieces of 1,000 bytes). Nor may it start with "</": libxml2
+        /// looks for an end tag before it reads raw text, and would read that one as markup.
+        private func isPlainRawText(_ run: Range<Int>) -> Bool {
+            guard run.count >= Placeholders.shortest,
+                  !(p[run.lowerBound] == UInt8(ascii: "<") && p[run.lowerBound + 1] == UInt8(ascii: "/")) else { return false }
+            var i = run.lowerBound
+            while true {
+                i += mp_html_plain_text_length(p.baseAddress! + i, run.upperBound - i)
+                if i >= run.upperBound { return true }
+                switch p[i] {
+                case UInt8(ascii: "<"): i += 1
+                // U+FFFE and U+FFFF (EF BF BE, EF BF BF) are dropped; other characters from EF stay
+                case 0xEF where !(i + 2 < p.count && p[i + 1] == 0xBF && p[i + 2] >= 0xBE): i += 1
+                default: return false  // '&', a control character libxml2 drops, U+FFFE or U+FFFF
+                }
+            }
         }
 
         /// The pieces of a quoted value between references.
         private mutating func swapValue(_ value: Range<Int>) {
             var start = value.lowerBound
             while start < value.upperBound {
-                let amp = p.firstIndex(of: UInt8(ascii: "&"), from: start).map { min($0, value.upperBound) } ?? value.upperBound
+                let amp = p.firstIndex(of: UInt8(ascii: "&"), from: start, before: value.upperBound)
                 if amp - start >= Placeholders.shortest { swap(start..<amp, mark: Placeholders.valueMark) }
                 guard amp < value.upperBound else { return }
                 start = min(afterReference(amp + 1), value.upperBound)

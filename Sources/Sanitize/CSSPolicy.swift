@@ -35,7 +35,8 @@ struct CSSPolicy {
             let mark = out.count
             if !out.isEmpty { out.append(UInt8(ascii: ";")) }
             let propertyStart = out.count
-            for b in name { out.append(Self.lower(b)) }
+            out.append(contentsOf: name)
+            Self.lowercase(&out, from: propertyStart)
             out.append(UInt8(ascii: ":"))
             let property = out.withUnsafeBufferPointer { PropertyName(UnsafeBufferPointer(rebasing: $0[propertyStart..<(out.count - 1)])) }
             if !appendCheckedValue(property: property, value, to: &out) {
@@ -143,14 +144,15 @@ struct CSSPolicy {
 
     /// The length of a leading `html`, `body` or `:root` type selector, if there is one.
     private static func leadingRoot(_ s: ArraySlice<UInt8>) -> Int? {
-        for root in ["html", "body", ":root"] {
-            let lower = s.prefix(root.utf8.count).map(lower)
-            if lower.elementsEqual(root.utf8), s.count == root.utf8.count || !isNameByte(s[s.startIndex + root.utf8.count]) {
-                return root.utf8.count
+        for root in roots where s.count >= root.count {
+            if zip(root, s).allSatisfy({ $0 == lower($1) }), s.count == root.count || !isNameByte(s[s.startIndex + root.count]) {
+                return root.count
             }
         }
         return nil
     }
+
+    private static let roots = ["html", "body", ":root"].map { Array($0.utf8) }
 
     /// `#name` → `#mp-name` outside strings and attribute selectors (once: `#mp-…` stays).
     static func prefixedIds(_ s: [UInt8]) -> [UInt8] {
@@ -230,7 +232,8 @@ struct CSSPolicy {
     /// Whether the value, in any case and with or without `!important`, is one the property takes.
     private mutating func isValid(_ value: ArraySlice<UInt8>, _ spec: CSSValueSpec) -> Bool {
         lowered.removeAll(keepingCapacity: true)
-        for b in value { lowered.append(Self.lower(b)) }
+        lowered.append(contentsOf: value)
+        Self.lowercase(&lowered, from: 0)
         if let bang = lowered.lastIndex(of: UInt8(ascii: "!")) {
             guard Self.trimmed(lowered[(bang + 1)...]).elementsEqual("important".utf8) else { return false }
             lowered.removeSubrange(bang...)
@@ -428,6 +431,10 @@ struct CSSPolicy {
 
     /// `s` (trimmed) with runs of whitespace as one space, appended to `out`.
     static func appendCollapsedSpaces(_ s: ArraySlice<UInt8>, to out: inout [UInt8]) {
+        if let first = s.first, let last = s.last, !isSpace(first), !isSpace(last), !hasSpaceToCollapse(s) {
+            out.append(contentsOf: s)  // most values: nothing to collapse
+            return
+        }
         var space = false
         var first = true
         for b in s {
@@ -436,6 +443,28 @@ struct CSSPolicy {
             space = false
             first = false
             out.append(b)
+        }
+    }
+
+    /// Whether `s` holds whitespace other than single spaces.
+    private static func hasSpaceToCollapse(_ s: ArraySlice<UInt8>) -> Bool {
+        var previousSpace = false
+        for b in s {
+            if b == 0x20 {
+                if previousSpace { return true }
+                previousSpace = true
+            } else {
+                if b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C { return true }
+                previousSpace = false
+            }
+        }
+        return false
+    }
+
+    /// ASCII letters of `bytes[from...]` made lowercase in place.
+    static func lowercase(_ bytes: inout [UInt8], from start: Int) {
+        bytes.withUnsafeMutableBufferPointer { p in
+            for k in start..<p.count { p[k] = lower(p[k]) }
         }
     }
 

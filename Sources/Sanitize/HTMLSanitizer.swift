@@ -48,6 +48,19 @@ public struct HTMLSanitizer: Sendable {
     }
 }
 
+/// A style attribute's value as a dictionary key, hashed as one run of bytes.
+struct StyleValue: Hashable {
+    let bytes: [UInt8]
+    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+}
+
+/// What checking a style value gave, and its effects on the report, to repeat them.
+struct CheckedStyle {
+    let safe: [UInt8]
+    let removed: Int
+    let remoteImages: Int
+}
+
 final class SanitizingWriter: HTMLStreamHandler {
     private let options: SanitizeOptions
     private(set) var report = SanitizeReport()
@@ -55,6 +68,9 @@ final class SanitizingWriter: HTMLStreamHandler {
     private var styles: [UInt8] = []
     private var wrapperStyle: [UInt8] = []
     private var css: CSSPolicy!
+    /// Each distinct style attribute's result, by its value: newsletters repeat a few values on
+    /// hundreds of elements. Kept for one document, so it grows no larger than the document.
+    private var checkedStyles: [StyleValue: CheckedStyle] = [:]
 
     private enum Frame { case kept(String), silent, dropped, style, structure, wrapper }
     private var frames: [Frame] = []
@@ -209,7 +225,7 @@ final class SanitizingWriter: HTMLStreamHandler {
             case .plain:
                 writeAttribute(name, value)
             case .style:
-                let safe = css.declarations(value)
+                let safe = checkedStyle(value)
                 if !safe.isEmpty { writeAttribute(name, safe) }
             case .id:
                 writeAttribute(name, Self.prefixedId(Array(value)))
@@ -246,6 +262,22 @@ final class SanitizingWriter: HTMLStreamHandler {
         if hasLink {
             body += " target=\"_blank\" rel=\"noopener noreferrer\"".utf8
         }
+    }
+
+    /// The sanitized declarations of a style attribute, checked once per distinct value; a
+    /// repeat counts what the first check removed and the remote images it saw again.
+    private func checkedStyle(_ value: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        let key = StyleValue(bytes: Array(value))
+        if let known = checkedStyles[key] {
+            css.removed += known.removed
+            report.remoteImages += known.remoteImages
+            return known.safe
+        }
+        let removedBefore = css.removed, remoteImagesBefore = report.remoteImages
+        let safe = css.declarations(key.bytes)
+        checkedStyles[key] = CheckedStyle(safe: safe, removed: css.removed - removedBefore,
+                                          remoteImages: report.remoteImages - remoteImagesBefore)
+        return safe
     }
 
     /// An image URL: written as `load`, proxied, or (when blocked) kept in `blocked`, which is
