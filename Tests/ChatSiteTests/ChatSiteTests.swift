@@ -111,6 +111,26 @@ func rendered(_ template: String, _ values: [F: String]) throws -> String {
         #expect(clock.local(1_773_100_800).seconds == 8 * 3600)  // 2026-03-10T00:00Z is 08:00 in Taipei
     }
 
+    /// Every hour of two years read as libical reads each instant, in an order that jumps
+    /// between months: a month is learned whole when its offset does not change in it.
+    @Test(arguments: ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Taipei", "UTC"])
+    func everyHourOfTwoYearsIsReadAsLibicalReadsIt(zone: String) {
+        var clock = LocalClock(zone: zone)!
+        let start = CivilDate.epoch(rfc3339: "2025-01-01T00:00:00Z")!
+        var hours = Array(stride(from: start, to: start + 2 * 365 * 86400, by: 3600))
+        var seed: UInt64 = 42
+        for k in hours.indices.reversed() {  // shuffled, the same way each run
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            hours.swapAt(k, Int(seed >> 33) % (k + 1))
+        }
+        for epoch in hours {
+            let t = ICalTime.local(epoch: epoch, zone: zone)!
+            let (days, seconds) = clock.local(epoch)
+            #expect(days == CivilDate.days(year: t.year, month: t.month, day: t.day) && seconds == t.hour * 3600 + t.minute * 60 + t.second,
+                    "\(zone) \(CivilDate.rfc3339(epoch))")
+        }
+    }
+
     /// Days on which a zone changes its offset (by an hour, by half an hour, at midnight) read
     /// as libical reads each instant, every minute around the change, in any order.
     @Test(arguments: [("America/New_York", "2026-03-08T00:00:00Z"), ("Europe/London", "2026-10-25T00:00:00Z"),
