@@ -149,7 +149,7 @@ struct PageWriter {
     /// The time before which a parcel's last news makes it an earlier one at `now` (RFC 3339, as
     /// the news is dated): no news for as long as parcel-group --open keeps a parcel open. The
     /// earlier parcels are listed on pages of their own.
-    static func earlierParcels(now: Int) -> String { CivilDate.rfc3339(now - ParcelGroup.openDays * 86_400) }
+    static func earlierNewsBefore(now: Int) -> String { CivilDate.rfc3339(now - ParcelGroup.openDays * 86_400) }
 
     /// The parcels page's groups of the parcels with news, in order: those waiting at a store
     /// (the nearest deadline first), on their way, returned or in trouble, delivered or picked
@@ -185,19 +185,6 @@ struct PageWriter {
         var card: [UInt8] = []
         bubbles.parcelCard(p, conversation: p["conversation_id"]?.stringValue.flatMap(conversation), into: &card)
         return ParcelItem(id: p["parcel_id"]?.stringValue ?? "", facts: ParcelGroup.Facts(record: p), card: card)
-    }
-
-    /// The parcels' pages (newest news first): those with news in the last 60 days in groups,
-    /// top-anchored as the calendar's; the earlier ones in pages of their own, numbered from the
-    /// oldest as a conversation list's, so that news of a parcel changes none of them.
-    func parcels(_ parcels: [ParcelItem], now: Int, pageSize: Int) throws {
-        let before = Self.earlierParcels(now: now)
-        let earlier = parcels.filter { $0.facts.lastDate < before }
-        try recentParcels(parcels.filter { $0.facts.lastDate >= before }, earlierCount: earlier.count, pageSize: pageSize)
-        let layout = NewestFirstPages(count: earlier.count, pageSize: pageSize)
-        try earlierParcels(layout, pages: 1...layout.pageCount) { range, out in
-            for p in earlier[range] { out += p.card }
-        }
     }
 
     /// The pages of the parcels with news, ending with a link to the `earlierCount` earlier ones.

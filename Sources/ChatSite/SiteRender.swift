@@ -320,13 +320,9 @@ extension SiteRender {
     /// those from the first place that changed to the newest are written (all of them when their
     /// number changes, as each page's title counts them). Without `since`, every card and page.
     mutating func writeParcels(since: Int?, remaking: [String] = []) throws {
-        let threshold = PageWriter.earlierParcels(now: render.now)
+        let threshold = PageWriter.earlierNewsBefore(now: render.now)
         // the earlier parcels as the pages show them: the date they end at, and how many
-        let shown = since == nil ? nil : try state.value("earlier_parcels").flatMap { value -> (before: String, count: Int)? in
-            let parts = value.split(separator: " ")
-            guard parts.count == 2, let count = Int(parts[1]) else { return nil }
-            return (String(parts[0]), count)
-        }
+        let shown = try since.flatMap { _ in try state.value("earlier_parcels_before") }.map { (before: $0, count: try state.cardCount(before: $0)) }
         var reach = Int.max  // the first earlier parcel, from the oldest, whose page changes
         func reaching(_ parcel: String, lastDate: String, before: String) throws {
             if lastDate < before { reach = min(reach, try state.cardsOlder(than: parcel, lastDate: lastDate)) }
@@ -367,7 +363,7 @@ extension SiteRender {
         if let pagesBefore, pagesBefore > layout.pageCount {
             superseded += (layout.pageCount..<pagesBefore).map { PageWriter.Section.earlierParcels.rawValue + ".p\($0).html" }
         }
-        try state.set("earlier_parcels", "\(threshold) \(count)")
+        try state.set("earlier_parcels_before", threshold)
 
         var recent: [PageWriter.ParcelItem] = []
         var until = Int.max
