@@ -352,3 +352,24 @@ extension MailStore {
         return events
     }
 }
+
+extension MailStore {
+    /// A message's record, as it was added, by its id (mime-parse's `id`).
+    public func messageRecord(id: String) throws -> [UInt8]? {
+        try db.row("SELECT record FROM messages WHERE id = ?", [.text(id)]) { $0.bytes(0) }
+    }
+
+    /// The record of a conversation's newest message (reports and drafts aside), as its page
+    /// shows it last.
+    public func newestMessageRecord(conversation: String) throws -> [UInt8]? {
+        try db.row("SELECT record FROM messages WHERE conversation_id = ? AND role IS NULL ORDER BY date DESC, id DESC LIMIT 1",
+                   [.text(conversation)]) { $0.bytes(0) }
+    }
+
+    /// The lists the store knows (their posting addresses, normalized).
+    public func knownLists() throws -> [String] {
+        var lists: [String] = []
+        try db.query("SELECT address FROM lists ORDER BY address") { lists.append($0.text(0) ?? "") }
+        return lists
+    }
+}

@@ -27,6 +27,12 @@ public final class OutputStream {
         if lineBuffered || buffer.count >= flushThreshold { try flush() }
     }
 
+    /// Writes bytes as they are (a message, not a record).
+    public func write(_ bytes: [UInt8]) throws(OutputError) {
+        buffer.append(contentsOf: bytes)
+        if lineBuffered || buffer.count >= flushThreshold { try flush() }
+    }
+
     public func flush() throws(OutputError) {
         guard !buffer.isEmpty else { return }
         if !writeAll(fd: fd, buffer) { throw OutputError(errno: errno) }
