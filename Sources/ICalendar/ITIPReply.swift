@@ -114,7 +114,7 @@ public struct ITIPReply: Sendable {
 
             let v = icalcomponent_new(ICAL_VEVENT_COMPONENT)!
             events.append(v)
-            // Thunderbird writes DTEND and DURATION both, which RFC 5545 forbids: DTEND is kept
+            // DTEND and DURATION both (as in Thunderbird's test invitations) RFC 5545 forbids: DTEND is kept
             let hasEnd = icalcomponent_get_first_property(event, ICAL_DTEND_PROPERTY) != nil
             var p = icalcomponent_get_first_property(event, ICAL_ANY_PROPERTY)
             var hasSequence = false

@@ -260,7 +260,7 @@ private let now = 1_772_366_400
         #expect(!none.calendar.contains("COMMENT"))
     }
 
-    /// Thunderbird writes DTEND and DURATION both (RFC 5545 forbids it): the reply keeps DTEND;
+    /// Thunderbird's test invitations have DTEND and DURATION both (RFC 5545 forbids it): the reply keeps DTEND;
     /// DURATION alone is kept.
     @Test func durationOnlyWithoutEnd() throws {
         let both = invitation(event: "UID:d1\r\nDTSTART:20260310T100000Z\r\nDTEND:20260310T103000Z\r\nDURATION:PT1H\r\nORGANIZER:mailto:o@example.com\r\nATTENDEE:mailto:me@example.com\r\n")
