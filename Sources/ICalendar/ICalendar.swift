@@ -3,6 +3,7 @@ internal import CLibical
 import Glibc
 #endif
 import CivilTime
+import Synchronization
 import UnicodeServices
 
 /// A DATE or DATE-TIME value as the calendar wrote it, and the instant it means where its zone
@@ -298,22 +299,38 @@ enum LibICal {
     /// Runs `body` with standard error sent to /dev/null: libical's parser prints its warnings
     /// there ("icalparser.c:786: Encountered END before BEGIN", once per line of a broken
     /// file), which would bury the tools' own messages. Its errors reach us as X-LIC-ERROR.
+    /// fd 2 is the process's: the first of the threads parsing at once silences it and the last
+    /// gives it back (each on its own would save another's /dev/null and restore that).
     static func quietly<T>(_ body: () -> T) -> T {
-        let saved = dup(2)
-        let null = open("/dev/null", O_WRONLY)
-        guard saved >= 0, null >= 0 else {
-            if saved >= 0 { close(saved) }
-            if null >= 0 { close(null) }
-            return body()
+        silence.withLock { s in
+            if s.depth == 0 {
+                let saved = dup(2)
+                let null = open("/dev/null", O_WRONLY)
+                if saved >= 0, null >= 0 {
+                    dup2(null, 2)
+                    s.saved = saved
+                } else if saved >= 0 {
+                    close(saved)
+                }
+                if null >= 0 { close(null) }
+            }
+            s.depth += 1
         }
-        dup2(null, 2)
-        close(null)
         defer {
-            dup2(saved, 2)
-            close(saved)
+            silence.withLock { s in
+                s.depth -= 1
+                if s.depth == 0, s.saved >= 0 {
+                    dup2(s.saved, 2)
+                    close(s.saved)
+                    s.saved = -1
+                }
+            }
         }
         return body()
     }
+
+    /// How many threads are in `quietly`, and the standard error they took away.
+    private static let silence = Mutex<(depth: Int, saved: Int32)>((0, -1))
 
     /// libical's zone for an IANA id, from the system's zoneinfo (nil when it has none).
     static func builtinZone(_ iana: String) -> OpaquePointer? {

@@ -33,6 +33,7 @@ public struct ITIPReply: Sendable {
     /// names an ORGANIZER and `attendee` among its ATTENDEEs: senders that mail a bare .ics of a
     /// meeting mean it as an invitation, and the reply only tells the organizer what the
     /// attendee tells. Any other METHOD (PUBLISH, CANCEL, REPLY, COUNTER…) is not an invitation.
+    /// Of several VCALENDARs in the text, the first is answered.
     ///
     /// Each VEVENT of the invitation (a recurring event and its changed instances) gets one in
     /// the reply, with the same UID, SEQUENCE and RECURRENCE-ID, DTSTART, DTEND or DURATION, the
@@ -57,9 +58,8 @@ public struct ITIPReply: Sendable {
         guard let vcalendar = root, icalcomponent_isa(vcalendar) == ICAL_VCALENDAR_COMPONENT else {
             throw ITIPError(description: "not an iCalendar object: no VCALENDAR")
         }
-        if let method = icalcomponent_get_first_property(vcalendar, ICAL_METHOD_PROPERTY).flatMap(valueText)?.uppercased(), method != "REQUEST" {
-            throw ITIPError(description: "not an invitation: METHOD:\(method)")
-        }
+        let method = icalcomponent_get_first_property(vcalendar, ICAL_METHOD_PROPERTY).flatMap(valueText)?.uppercased()
+        if let method, method != "REQUEST" { throw ITIPError(description: "not an invitation: METHOD:\(method)") }
 
         let me = bareAddress(attendee)
         guard !me.isEmpty else { throw ITIPError(description: "no attendee address given") }
@@ -94,7 +94,8 @@ public struct ITIPReply: Sendable {
             uid = eventUID
             guard let organizerLine = icalcomponent_get_first_property(event, ICAL_ORGANIZER_PROPERTY),
                   let organizerAddress = valueText(organizerLine).map(bareAddress), !organizerAddress.isEmpty else {
-                throw ITIPError(description: "the invitation has no ORGANIZER to reply to")
+                // a calendar file with neither (an export, a published event) is no invitation
+                throw ITIPError(description: method == nil ? "not an invitation: no METHOD and no ORGANIZER" : "the invitation has no ORGANIZER to reply to")
             }
             var mine: OpaquePointer?
             var a = icalcomponent_get_first_property(event, ICAL_ATTENDEE_PROPERTY)
@@ -113,7 +114,7 @@ public struct ITIPReply: Sendable {
 
             let v = icalcomponent_new(ICAL_VEVENT_COMPONENT)!
             events.append(v)
-            // Thunderbird writes DTEND and DURATION both, which RFC 5545 forbids: DTEND is kept
+            // DTEND and DURATION both (as in Thunderbird's test invitations) RFC 5545 forbids: DTEND is kept
             let hasEnd = icalcomponent_get_first_property(event, ICAL_DTEND_PROPERTY) != nil
             var p = icalcomponent_get_first_property(event, ICAL_ANY_PROPERTY)
             var hasSequence = false

@@ -87,6 +87,29 @@ private let now = 1_772_366_400
         #expect(answered == 14 && refused == 10, "\(answered) answered, \(refused) refused")
     }
 
+    /// Every calendar of the corpus (broken ones included), answered by its first attendee: an
+    /// error, or a reply that reads back as one. Not libical's fuzz reproducers: libical takes
+    /// seconds to parse each (a 284 KB line of parameters), and event-extract's end-to-end
+    /// tests already run them through the same parser.
+    @Test(.enabled(if: readICalVectors, icalVectorsMissing)) func everyCorpusCalendarAnswersOrRefuses() throws {
+        var files: [String] = []
+        for folder in ["libical/test-data", "python-icalendar/calendars", "python-icalendar/events", "python-icalendar/timezones", "recurring-ical-events", "icaljs-parser"] {
+            files += entries(icalVectors + folder).filter { !$0.hasPrefix("fuzz") }.map { folder + "/" + $0 }
+        }
+        #expect(files.count > 200)
+        var replies = 0
+        for file in files {
+            let text = String(decoding: try read(icalVectors + file), as: UTF8.self)
+            let me = ICalendarReader.read(text).first?.events.first?.attendees.first?.address ?? "me@example.com"
+            guard let reply = try? ITIPReply.make(invitation: text, attendee: me, answer: .declined, comment: nil, now: now) else { continue }
+            let back = ICalendarReader.read(reply.calendar)
+            #expect(back.count == 1 && back.first?.method == "REPLY" && back.first?.events.isEmpty == false, "\(file)")
+            #expect(back.first?.events.allSatisfy { $0.attendees.count == 1 && $0.attendees.first?.status == "DECLINED" && $0.uid == reply.uid } == true, "\(file)")
+            replies += 1
+        }
+        #expect(replies == 9, "\(replies) replies")
+    }
+
     // MARK: invitations written here
 
     @Test func recurringEventWithAnOverride() throws {
@@ -168,6 +191,11 @@ private let now = 1_772_366_400
             try ITIPReply.make(invitation: calendar, attendee: "me@example.com", answer: .accepted, comment: nil, now: now)
         }
         #expect(error.description == "the invitation has no ORGANIZER to reply to")
+        // without METHOD either, it is a calendar file: no invitation at all
+        let noMethod = try #require(throws: ITIPError.self) {
+            try ITIPReply.make(invitation: calendar.replacingOccurrences("METHOD:REQUEST\r\n", with: ""), attendee: "me@example.com", answer: .accepted, comment: nil, now: now)
+        }
+        #expect(noMethod.description == "not an invitation: no METHOD and no ORGANIZER")
     }
 
     @Test(arguments: [
@@ -232,7 +260,7 @@ private let now = 1_772_366_400
         #expect(!none.calendar.contains("COMMENT"))
     }
 
-    /// Thunderbird writes DTEND and DURATION both (RFC 5545 forbids it): the reply keeps DTEND;
+    /// Thunderbird's test invitations have DTEND and DURATION both (RFC 5545 forbids it): the reply keeps DTEND;
     /// DURATION alone is kept.
     @Test func durationOnlyWithoutEnd() throws {
         let both = invitation(event: "UID:d1\r\nDTSTART:20260310T100000Z\r\nDTEND:20260310T103000Z\r\nDURATION:PT1H\r\nORGANIZER:mailto:o@example.com\r\nATTENDEE:mailto:me@example.com\r\n")
@@ -448,6 +476,18 @@ private func quotedPrintable(_ lines: [Substring]) -> [UInt8] {
         if !soft { out += [13, 10] }
     }
     return out
+}
+
+/// The names in a folder of the package (no dot files), sorted.
+private func entries(_ relative: String) -> [String] {
+    guard let dir = opendir(packageRoot + "/" + relative) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        if !name.hasPrefix("."), entry.pointee.d_type == DT_REG { names.append(name) }
+    }
+    return names.sorted()
 }
 
 /// The package root, two folders above this file.
