@@ -106,7 +106,8 @@ public final class Composer {
     }
 
     private func rsvp(to original: Original, answer: ParticipationAnswer, _ request: ComposeRequest) throws -> Composed {
-        guard let invitation = original.calendars.first else { throw Failure("not an invitation: the message has no calendar part") }
+        let calendars = original.calendars
+        guard !calendars.isEmpty else { throw Failure("not an invitation: the message has no calendar part") }
         // the attendee I am: the address the invitation came to first, then my others
         var candidates = addressing.me
         if let first = addressing.fromAddress(original), let i = candidates.firstIndex(of: first) { candidates.insert(candidates.remove(at: i), at: 0) }
@@ -114,13 +115,17 @@ public final class Composer {
         guard !candidates.isEmpty else { throw Failure("rsvp: who am I? give --me ADDR (or the request's from)") }
         var reply: ITIPReply?, attendee = ""
         var firstError: Error?
-        for candidate in candidates {
-            do {
-                reply = try ITIPReply.make(invitation: invitation, attendee: candidate, answer: answer, comment: request.comment, now: now)
-                attendee = candidate
-                break
-            } catch {
-                if firstError == nil { firstError = error }
+        // the first calendar part that invites me (an invitation often comes twice: the
+        // text/calendar alternative and an invite.ics file)
+        answering: for invitation in calendars {
+            for candidate in candidates {
+                do {
+                    reply = try ITIPReply.make(invitation: invitation, attendee: candidate, answer: answer, comment: request.comment, now: now)
+                    attendee = candidate
+                    break answering
+                } catch {
+                    if firstError == nil { firstError = error }
+                }
             }
         }
         guard let reply else { throw Failure("rsvp: \(firstError.map { "\($0)" } ?? "not an invitation")") }
