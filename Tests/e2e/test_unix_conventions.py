@@ -18,7 +18,8 @@ FILTERS = {
     "carrier-detect": [],
     "participant-hash": ["--me", "mei@example.tw"],
 }
-PROGRAMS = {"mime-parse": [], **FILTERS, "conversation-group": [], "event-group": [], "parcel-group": []}
+PROGRAMS = {"mime-parse": [], **FILTERS, "conversation-group": [], "event-group": [], "parcel-group": [],
+            "mail-compose": ["--me", "mei@example.tw"]}
 
 
 @pytest.fixture(scope="module")
