@@ -74,7 +74,7 @@ let package = Package(
 
         .target(name: "Stages", dependencies: ["BodyText", "Events", "JSONLines", "MailKind", "MailParse", "MailSubject", "Parcels", "Sanitize", "UnixFilter"]),
 
-        .target(name: "Compose", dependencies: ["CivilTime", "Conversations", "FileType", "ICalendar", "JSONLines", "MailParse", "MailStore", "MailSubject", "UnixFilter"]),
+        .target(name: "Compose", dependencies: ["BodyText", "CivilTime", "Conversations", "FileType", "ICalendar", "JSONLines", "MailParse", "MailStore", "MailSubject", "UnixFilter"]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "MailSubject", "UnixFilter"]),
         .executableTarget(name: "html-sanitize", dependencies: ["Sanitize", "UnixFilter"]),

@@ -67,8 +67,10 @@ public final class Extractor {
 
     public init(patterns: ReplyPatterns = .builtIn) { splitter = ReplySplitter(patterns: patterns) }
 
+    func bodyText(text: [UInt8]?, format: String?, html: [UInt8]?) -> [UInt8]? { Self.plainText(text: text, format: format, html: html) }
+
     /// The message as plain text (UTF-8): `text` with format=flowed undone, else `html` rendered.
-    func bodyText(text: [UInt8]?, format: String?, html: [UInt8]?) -> [UInt8]? {
+    public static func plainText(text: [UInt8]?, format: String?, html: [UInt8]?) -> [UInt8]? {
         if let text, !text.isEmpty {
             switch format {
             case "flowed": return Array(FlowedText.unflow(String(decoding: text, as: UTF8.self), delSp: false).utf8)

@@ -129,7 +129,7 @@ public final class Composer {
             }
         }
         guard let reply else { throw Failure("rsvp: \(firstError.map { "\($0)" } ?? "not an invitation")") }
-        let me = Mailbox(name: request.from?.name ?? name ?? "", address: attendee)
+        let me = Mailbox(name: try request.from?.name ?? displayName(of: attendee), address: attendee)
         let organizer = Mailbox(name: reply.organizerName ?? "", address: reply.organizer)
         let verb = switch answer {
         case .accepted: "Accepted"
@@ -182,9 +182,7 @@ public final class Composer {
         for name in ["from", "to", "cc", "subject", "date", "message-id", "in-reply-to", "references"] {
             for value in original.header(name) { lines.append("\(Self.headerName(name)): \(value.replacingCRLF.replacing("\n", with: " "))") }
         }
-        var text = original.text
-        if text.isEmpty { text = original.record["html"]?.stringValue ?? "" }
-        let part = MIMEPart.text(text)
+        let part = MIMEPart.text(original.plainText)
         let headers = lines.map { HeaderWriting.needsEncoding($0) ? Self.reencoded($0) : $0 }
         return MIMEPart(headers: headers + ["MIME-Version: 1.0"] + part.headers, body: part.body).bytes
     }
@@ -243,14 +241,14 @@ public final class Composer {
         lines.append("Subject: \(original.subject)")
         if !original.to.isEmpty { lines.append("To: \(original.to.map(Self.display).joined(separator: ", "))") }
         if !original.cc.isEmpty { lines.append("Cc: \(original.cc.map(Self.display).joined(separator: ", "))") }
-        return lines.joined(separator: "\n") + "\n\n" + original.text
+        return lines.joined(separator: "\n") + "\n\n" + original.plainText
     }
 
     /// "On DATE, NAME wrote:" and the original's text, each line after "> ", below the new text.
     private func withQuote(_ text: String, of original: Original) -> String {
         let when = original.date.flatMap { CivilDate.epoch(rfc3339: $0) }.map(dateText) ?? "an unknown date"
         let who = original.from.map(Self.display) ?? "someone"
-        var quoted = original.text.replacingCRLF.split(separator: "\n", omittingEmptySubsequences: false)
+        var quoted = original.plainText.replacingCRLF.split(separator: "\n", omittingEmptySubsequences: false)
         if quoted.last == "" { quoted.removeLast() }
         let block = quoted.map { $0.isEmpty || $0.first == ">" ? ">" + $0 : "> " + $0 }.joined(separator: "\n")
         return (text.isEmpty ? "" : text + (text.hasSuffix("\n") ? "\n" : "\n\n")) + "On \(when), \(who) wrote:\n" + block + "\n"
@@ -286,7 +284,19 @@ public final class Composer {
         guard let address = addressing.fromAddress(original) else {
             throw Failure("who is it from? give --me ADDR (or the request's from)")
         }
-        return Mailbox(name: name ?? "", address: address)
+        return Mailbox(name: try displayName(of: address), address: address)
+    }
+
+    private var knownNames: [String: String] = [:]
+
+    /// --name, else the name I last wrote beside this address (as a mail program's identity
+    /// keeps it), else none.
+    private func displayName(of address: String) throws -> String {
+        if let name { return name }
+        if let known = knownNames[address] { return known }
+        let found = try originals?.ownName(address: address) ?? ""
+        knownNames[address] = found
+        return found
     }
 
     /// The header and body of the message.

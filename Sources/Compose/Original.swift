@@ -1,3 +1,4 @@
+import BodyText
 import JSONLines
 import MailParse
 
@@ -18,6 +19,14 @@ public struct Original {
     public var date: String? { record["date"]?.stringValue }
     public var threadID: String? { record["thread_id"]?.stringValue }
     public var text: String { record["text"]?.stringValue ?? "" }
+    /// The whole text as a reader sees it: text-extract's `body_text` when the record has been
+    /// through it, else the text with format=flowed undone, else the HTML rendered as text.
+    public var plainText: String {
+        if let body = record["body_text"]?.stringValue { return body }
+        let rendered = Extractor.plainText(text: record["text"]?.stringValue.map { Array($0.utf8) }, format: record["text_format"]?.stringValue,
+                                           html: record["html"]?.stringValue.map { Array($0.utf8) })
+        return rendered.map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
     public var from: Mailbox? { Self.mailbox(record["from"]) }
     public var to: [Mailbox] { Self.mailboxes(record["to"]) }
     public var cc: [Mailbox] { Self.mailboxes(record["cc"]) }

@@ -14,6 +14,8 @@ public protocol Originals {
     func newestMessage(conversation: String) throws -> Original?
     /// The user's addresses the source knows (a store's `mailstore config --me`).
     func ownAddresses() throws -> [String]
+    /// The display name last written beside my `address` in a From.
+    func ownName(address: String) throws -> String?
 }
 
 /// The messages of a mailstore database, read as they were added.
@@ -33,6 +35,8 @@ public final class StoreOriginals: Originals {
     }
 
     public func ownAddresses() throws -> [String] { try store.givenAddresses() }
+
+    public func ownName(address: String) throws -> String? { try store.ownName(address: address) }
 }
 
 /// The messages of a file of records (mime-parse's, or any stage's after it): read once for
@@ -43,6 +47,8 @@ public final class RecordsFileOriginals: Originals {
     private let fd: Int32
     private var places: [String: (offset: Int, length: Int)] = [:]
     private var newest: [String: (date: String, id: String)] = [:]
+    /// Each sender's display name, as their newest message writes it.
+    private var names: [String: (date: String, name: String)] = [:]
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -64,6 +70,10 @@ public final class RecordsFileOriginals: Originals {
             guard let id = record.string("id") else { return true }
             places[id] = (line.offset, line.bytes.count)
             let date = record.string("date") ?? ""
+            if let from = record.value("from"), let address = from["address"]?.stringValue?.lowercased(),
+               let name = from["name"]?.stringValue, !name.isEmpty, (names[address]?.date ?? "") <= date {
+                names[address] = (date, name)
+            }
             for key in ["conversation_id", "participant_hash"] {
                 guard let conversation = record.string(key) else { continue }
                 if let known = newest[conversation], (known.date, known.id) >= (date, id) { continue }
@@ -90,6 +100,8 @@ public final class RecordsFileOriginals: Originals {
     }
 
     public func ownAddresses() throws -> [String] { [] }
+
+    public func ownName(address: String) throws -> String? { names[address.lowercased()]?.name }
 }
 
 extension StoreOriginals {

@@ -373,3 +373,14 @@ extension MailStore {
         return lists
     }
 }
+
+extension MailStore {
+    /// The display name I last wrote beside `address` in From, among the newest 5,000 messages
+    /// (a bound on the cost of a scan the schema has no index for).
+    public func ownName(address: String) throws -> String? {
+        try db.row("""
+            SELECT from_name FROM (SELECT from_name, from_me, from_address FROM messages INDEXED BY messages_by_date ORDER BY date DESC LIMIT 5000)
+            WHERE from_me = 1 AND from_address = ? AND from_name IS NOT NULL AND from_name <> '' LIMIT 1
+            """, [.text(address.lowercased())]) { $0.text(0) } ?? nil
+    }
+}

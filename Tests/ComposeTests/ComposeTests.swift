@@ -22,6 +22,7 @@ final class MemoryOriginals: Originals {
     func message(id: String) throws -> Original? { byID[id] }
     func newestMessage(conversation: String) throws -> Original? { newest[conversation].flatMap { byID[$0] } }
     func ownAddresses() throws -> [String] { [] }
+    func ownName(address: String) throws -> String? { nil }
 }
 
 func record(id: String, from: String, to: [String] = [], cc: [String] = [], replyTo: [String] = [], subject: String = "Hello",
@@ -211,6 +212,15 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         #expect(addresses(r["to"]) == ["jordan@example.org", "alex@example.com"])
         #expect(r["subject"]?.stringValue == "Re: Hello")
         #expect(r["references"]?.arrayValue == [.string("old@x"), .string("new@x")])
+    }
+
+    @Test func aQuoteOfHTMLMailQuotesItsText() throws {
+        let originals = MemoryOriginals()
+        try originals.add(#"{"id":"h@x","message_id":"h@x","date":"2026-03-02T01:14:58Z","from":{"name":"Shop","address":"shop@example.com"},"to":[],"cc":[],"bcc":[],"reply_to":[],"subject":"Order","references":[],"in_reply_to":[],"text":null,"html":"<p>Your order <b>A-17</b> has shipped.</p>","headers":{}}"#)
+        let r = try parsed(try composer(originals).compose(try request(#"{"reply":"h@x","text":"Thanks","quote":true}"#)).bytes)
+        let text = r["text"]?.stringValue ?? ""
+        #expect(text.hasPrefix("Thanks\n\nOn Mon, 2 Mar 2026 09:14:58 +0800, Shop <shop@example.com> wrote:\n"))
+        #expect(text.contains("> Your order A-17 has shipped."))
     }
 
     @Test func theDateIsInTheZone() {

@@ -299,6 +299,7 @@ def test_a_chat_is_answered_from_the_store(sample_records, tmp_path):
     assert r.returncode == 0, r.stderr
     message = email.message_from_bytes(r.stdout, policy=email.policy.default)
     assert message["in-reply-to"] == f"<{newest['message_id']}>"
-    assert message["from"].addresses[0].addr_spec == ME  # the store knows who I am
+    # the store knows who I am, and the name I write beside my address
+    assert (message["from"].addresses[0].addr_spec, message["from"].addresses[0].display_name) == (ME, "陳美玲")
     everyone = {a for _, a in mailboxes(message["to"]) + mailboxes(message["cc"])}
     assert everyone == {p["address"] for p in group["participants"]}  # everyone in the chat but me
