@@ -309,7 +309,7 @@ public final class Composer {
         headers.append(HeaderWriting.unstructured("Subject", subject))
         headers.append("Date: \(dateText(now))")
         headers.append("Message-ID: <\(messageID)>")
-        if let original, let id = original.messageID {
+        if let original, let id = original.messageID, Self.isWritableID(id) {
             headers.append("In-Reply-To: <\(id)>")
             headers.append(HeaderWriting.messageIDs("References", Self.references(answering: original, id: id)))
         }
@@ -323,12 +323,18 @@ public final class Composer {
     /// 3.6.4) then its Message-ID; when that passes 20 ids, the first and the 19 newest, as
     /// RFC 5537 section 3.4.4 shortens it.
     static func references(answering original: Original, id: String) -> [String] {
-        var ids = original.references
-        if ids.isEmpty, original.inReplyTo.count == 1 { ids = original.inReplyTo }
+        var ids = original.references.filter(isWritableID)
+        if ids.isEmpty, original.inReplyTo.count == 1 { ids = original.inReplyTo.filter(isWritableID) }
         ids.removeAll { $0 == id }
         ids.append(id)
         if ids.count > 20 { ids = [ids[0]] + ids.suffix(19) }
         return ids
+    }
+
+    /// An id that can stand between angle brackets in a header: visible ASCII but the brackets
+    /// (a hostile original's id cannot add a line to the header).
+    static func isWritableID(_ id: String) -> Bool {
+        !id.isEmpty && id.utf8.count < 900 && id.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "<") && $0 != UInt8(ascii: ">") }
     }
 
     /// A new Message-ID: the time and 64 random bits, at my domain.

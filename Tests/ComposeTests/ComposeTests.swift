@@ -223,6 +223,14 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         #expect(text.contains("> Your order A-17 has shipped."))
     }
 
+    @Test func aHostileIDAddsNoHeaderLine() throws {
+        let originals = MemoryOriginals()
+        try originals.add(record(id: "a@x>\\nBcc: spy@example.com\\n<b", from: "alex@example.com", references: ["ok@x", "bad id@x"]))
+        let composed = try composer(originals).compose(try request(#"{"reply":"a@x>\nBcc: spy@example.com\n<b"}"#))
+        let text = String(decoding: composed.bytes, as: UTF8.self)
+        #expect(!text.contains("spy@") && !text.contains("In-Reply-To"))
+    }
+
     @Test func theDateIsInTheZone() {
         #expect(composer(nil).dateText(1_780_000_000) == "Fri, 29 May 2026 04:26:40 +0800")
     }
