@@ -57,6 +57,9 @@ extension MailStore {
                 guard let m = change["message"], let id = m["id"]?.stringValue else { continue }
                 let labels = change["labelIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
                 if let r = try rowid(gmailID: id) {
+                    // trashed on Gmail: what waits for the message there would be done to mail in
+                    // the trash (a change made on Gmail after ours wins)
+                    if adding && labels.contains(Self.trashLabel) { try dropActions(rowid: r, reason: "trashed on Gmail") }
                     try changeLabels(rowid: r, add: adding ? labels : [], remove: adding ? [] : labels)
                 } else {
                     // not fetched yet: it is fetched with its labels as they are then
@@ -139,7 +142,10 @@ extension MailStore {
 
     private func deleteMessage(gmailID id: String) throws {
         try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(id))
-        if let r = try rowid(gmailID: id) { try delete(rowid: r) }
+        if let r = try rowid(gmailID: id) {
+            try dropActions(rowid: r, reason: "deleted on Gmail")
+            try delete(rowid: r)
+        }
     }
 
     /// A message's labels: the API leaves out an empty list, so none when there is no labelIds

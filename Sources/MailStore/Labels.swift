@@ -17,30 +17,47 @@ extension MailStore {
 
     /// Adds and removes labels of a stored message; its conversation is derived again when
     /// they change. Must run in a `batch`. Whether they changed.
-    @discardableResult
-    func changeLabels(rowid: Int, add: [String], remove: [String]) throws -> Bool {
+    /// A change Gmail reports (history) wins over the user's waiting change of the same labels:
+    /// it was made after the last sync, most likely after ours; the user's other waiting
+    /// changes stay laid over the labels.
+    func changeLabels(rowid: Int, add: [String], remove: [String]) throws {
+        try yieldToSource(rowid: rowid, labels: add + remove)
         try updateLabels(rowid: rowid) { labels in
             labels.removeAll { remove.contains($0) }
             for l in add where !labels.contains(l) { labels.append(l) }
+            labels = try withQueuedChanges(rowid: rowid, labels)
         }
     }
 
-    /// Gives a stored message exactly these labels (Gmail's labelIds of it now).
-    @discardableResult
-    func setLabels(rowid: Int, _ new: [String]) throws -> Bool {
+    /// Gives a stored message exactly these labels (Gmail's labelIds of it now), with the
+    /// user's changes that wait for Gmail laid over them.
+    func setLabels(rowid: Int, _ new: [String]) throws {
         try updateLabels(rowid: rowid) { labels in
             // the stored order kept for the labels that stay: a record's labels keep their order
-            labels = labels.filter(new.contains) + new.filter { !labels.contains($0) }
+            let wanted = try withQueuedChanges(rowid: rowid, new)
+            labels = labels.filter(wanted.contains) + wanted.filter { !labels.contains($0) }
         }
     }
 
-    private func updateLabels(rowid: Int, _ change: (inout [String]) -> Void) throws -> Bool {
+    /// The labels a message had before and has after `change`, stored when they changed; nil
+    /// for no such message.
+    @discardableResult
+    private func updateLabels(rowid: Int, _ change: (inout [String]) throws -> Void) throws -> (before: [String], after: [String])? {
         guard case (var labels, let conversation)? = try db.row("SELECT labels, conversation_id FROM messages WHERE rowid = ?", [.integer(rowid)],
-                                                                { s in (Self.strings(s.text(0) ?? "[]"), s.text(1) ?? "") }) else { return false }
+                                                                { s in (Self.strings(s.text(0) ?? "[]"), s.text(1) ?? "") }) else { return nil }
         let before = labels
-        change(&labels)
-        guard labels != before else { return false }
-        try storeLabels(labels, replacing: before, rowid: rowid, conversation: conversation)
+        try change(&labels)
+        if labels != before { try storeLabels(labels, replacing: before, rowid: rowid, conversation: conversation) }
+        return (before, labels)
+    }
+
+    /// Labels the user changed (not the source): the change is queued for the source.
+    private func changeLabelsForUser(rowid: Int, add: [String], remove: [String]) throws -> Bool {
+        guard let (before, after) = try updateLabels(rowid: rowid, { labels in
+            labels.removeAll { remove.contains($0) }
+            for l in add where !labels.contains(l) { labels.append(l) }
+        }), before != after else { return false }
+        try queueAction(rowid: rowid, added: after.filter { !before.contains($0) }, removed: before.filter { !after.contains($0) })
         return true
     }
 
@@ -76,7 +93,7 @@ extension MailStore {
             var rowids: [Int] = []
             try db.query("SELECT m.rowid FROM \(query.messagesForIDs) WHERE \(query.sql)", query.parameters) { rowids.append($0.integer(0)) }
             var changed = 0
-            for r in rowids where try changeLabels(rowid: r, add: add, remove: remove) { changed += 1 }
+            for r in rowids where try changeLabelsForUser(rowid: r, add: add, remove: remove) { changed += 1 }
             return changed
         }
     }

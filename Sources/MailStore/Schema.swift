@@ -5,7 +5,7 @@ import SQLite
 enum Schema {
     /// 'mlst': how a mailstore database is told from any other SQLite file.
     static let applicationID = 0x6D6C_7374
-    static let version = 6
+    static let version = 7
 
     /// The ids, dates and conversations of messages by row id, for searches (a load makes it
     /// last: a search then maps a few pages in a row rather than pages among the records').
@@ -167,6 +167,24 @@ enum Schema {
         """
         DELETE FROM message_labels;
         INSERT OR IGNORE INTO message_labels(label, message) SELECT l.value, m.rowid FROM messages m, json_each(m.labels) l;
+        """,
+        // 7: what the user did (read, archive, star, trash) queued for the mail's source, one
+        // row a message and kind of change, until the source has it (`MailStore.queueAction`)
+        """
+        CREATE TABLE actions(
+          id INTEGER PRIMARY KEY,
+          message TEXT NOT NULL,
+          kind TEXT NOT NULL,
+          add_labels TEXT NOT NULL DEFAULT '[]',
+          remove_labels TEXT NOT NULL DEFAULT '[]',
+          source TEXT NOT NULL,
+          state TEXT NOT NULL DEFAULT 'queued',
+          queued TEXT NOT NULL,
+          version INTEGER NOT NULL DEFAULT 1,
+          tries INTEGER NOT NULL DEFAULT 0,
+          last_try TEXT,
+          last_error TEXT);
+        CREATE INDEX actions_by_message ON actions(message, kind);
         """,
     ]
 

@@ -488,6 +488,94 @@ struct Count: QueryCommand {
     }
 }
 
+/// The actions a chat app takes, as label changes (Gmail's system labels).
+struct Mark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mark", _superCommandName: "mailstore",
+        abstract: "Mark the messages a query finds read, unread, archived, in the inbox, starred, spam or trashed, at once and for their source.",
+        discussion: """
+            mailstore mark mail.db --read conversation:ID       (the chat is read)
+            mailstore mark mail.db --archive --read conversation:ID
+            Each verb is a change of Gmail's labels, as mailstore label makes it (--read is             -UNREAD, --archive -INBOX, --star +STARRED, --spam +SPAM -INBOX, --trash +TRASH);             the conversations are derived again in the same transaction, and each change is             queued for the message's source (gmail-sync pushes Gmail's): see mailstore pending.             Writes how many messages changed.
+            """)
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @Flag(help: "Read (-UNREAD).") var read = false
+    @Flag(help: "Unread (+UNREAD).") var unread = false
+    @Flag(help: "Out of the inbox (-INBOX): the chat leaves the list until new mail comes.") var archive = false
+    @Flag(help: "Back in the inbox (+INBOX).") var inbox = false
+    @Flag(help: "Starred (+STARRED).") var star = false
+    @Flag(help: "Not starred (-STARRED).") var unstar = false
+    @Flag(help: "Spam (+SPAM -INBOX).") var spam = false
+    @Flag(help: "Not spam (-SPAM +INBOX).") var unspam = false
+    @Flag(help: "In the trash (+TRASH).") var trash = false
+    @Flag(help: "Out of the trash (-TRASH).") var untrash = false
+
+    @Argument(parsing: .remaining, help: ArgumentHelp("The query (as mailstore search takes it).", valueName: "query"))
+    var query: [String] = []
+
+    @OptionGroup var output: OutputOptions
+
+    var changes: (add: [String], remove: [String]) {
+        var add: [String] = [], remove: [String] = []
+        for (on, plus, minus) in [(read, [], ["UNREAD"]), (unread, ["UNREAD"], []), (archive, [], ["INBOX"]), (inbox, ["INBOX"], []),
+                                  (star, ["STARRED"], []), (unstar, [], ["STARRED"]), (spam, ["SPAM"], ["INBOX"]), (unspam, ["INBOX"], ["SPAM"]),
+                                  (trash, ["TRASH"], []), (untrash, [], ["TRASH"])] where on {
+            add += plus
+            remove += minus
+        }
+        return (add, remove)
+    }
+
+    func validate() throws {
+        for (a, b) in [(read, unread), (archive, inbox), (star, unstar), (spam, unspam), (trash, untrash)] where a && b {
+            throw ValidationError("two verbs that undo each other")
+        }
+        let (add, remove) = changes
+        if add.isEmpty && remove.isEmpty { throw ValidationError("say what to do: --read, --unread, --archive, --inbox, --star, --unstar, --spam, --unspam, --trash or --untrash") }
+        if Set(add).intersection(remove).count > 0 { throw ValidationError("--archive and --unspam (or --spam and --inbox) undo each other") }
+        if query.isEmpty { throw ValidationError("give the query of the messages to mark") }
+    }
+
+    func run() throws {
+        let (add, remove) = changes
+        let parsed = try parseQuery(query)
+        withStore(database, access: .write, options: output.common) { store, run in
+            try run.write(Array(String(try store.label(parsed, add: add, remove: remove)).utf8))
+        }
+    }
+}
+
+/// The actions waiting for their source.
+struct Pending: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pending", _superCommandName: "mailstore",
+        abstract: "What waits to reach the mail's source: the actions queued, with their tries and last error, and those dropped.",
+        discussion: """
+            One JSON object a line: id, message_id, gmail_id, action (labels, trash, untrash),             add and remove (labels), source (gmail, maildir, local), state (queued; local: no             source to send it to, the change stays here; dropped: given up, last_error says             why), queued, tries, last_try, last_error. --forget-dropped removes the dropped ones.
+            """)
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @Flag(name: .customLong("forget-dropped"), help: "Remove the dropped actions (after reading them).")
+    var forgetDropped = false
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        withStore(database, access: forgetDropped ? .write : .read, options: output.common) { store, run in
+            if forgetDropped {
+                try run.write(Array(String(try store.forgetDroppedActions()).utf8))
+                return
+            }
+            for action in try store.actions() { try run.write(MailStore.json(action)) }
+        }
+    }
+}
+
 struct Label: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "label", _superCommandName: "mailstore",
@@ -653,7 +741,7 @@ struct MailStoreCommand: ParsableCommand {
         subcommands: subcommands)
 
     static let subcommands: [ParsableCommand.Type] = [Add.self, Deliver.self, StagesCommand.self, Config.self, ConversationsCommand.self, Messages.self, Search.self, Count.self,
-                                                       Label.self, EventsCommand.self, ParcelsCommand.self, History.self, Compact.self]
+                                                       Label.self, Mark.self, Pending.self, EventsCommand.self, ParcelsCommand.self, History.self, Compact.self]
 }
 
 // A subcommand is parsed on its own (each names "mailstore" as its super-command for its help):

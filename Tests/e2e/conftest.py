@@ -172,6 +172,7 @@ def as_schema_5(db, labels_as_added=None):
     import sqlite3
     connection = sqlite3.connect(db)
     connection.execute("PRAGMA user_version = 5")
+    connection.execute("DROP TABLE actions")  # schema 7's
     for rowid, id, record, labels in connection.execute("SELECT rowid, id, record, labels FROM messages").fetchall():
         if labels_as_added is not None and id in labels_as_added:
             labels = json.dumps(labels_as_added[id], ensure_ascii=False, separators=(",", ":"))
