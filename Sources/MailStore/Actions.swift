@@ -16,19 +16,19 @@ extension MailStore {
     /// A change Gmail makes with its own call rather than with labels.
     static let trashLabel = "TRASH"
 
-    public enum ActionSource: String, Sendable { case gmail, maildir, local }
+    public enum ActionSource: String, Sendable { case gmail, maildir, sendmail, local }
 
     /// One queued action, as `pending` lists it and a push takes it.
     public struct Action: Sendable {
         public var id: Int
         public var message: String
         public var gmailID: String?
-        /// "labels", "trash" or "untrash".
+        /// "labels", "trash", "untrash" or "send".
         public var kind: String
         public var add: [String]
         public var remove: [String]
         public var source: ActionSource
-        /// "queued", or "dropped" (with the reason in `lastError`).
+        /// "queued"; "dropped" (given up) or, for a send, "failed": `lastError` says why.
         public var state: String
         public var queued: String
         /// Changed each time a later change is folded in: a push removes the row only when it

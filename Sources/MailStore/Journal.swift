@@ -117,9 +117,10 @@ extension MailStore {
     /// database's mark (appended by a writer killed before it committed) are added, then
     /// `record`, which is appended to the journal unless the database already held it as it is,
     /// and the mark moves to the journal's end. With `meAuto`, your addresses are inferred from
-    /// the record first when the database knows none. What was inferred: nil when nothing was
-    /// asked or known, "" when nothing could be.
-    public func deliver(_ record: JSONRecord, journal: Journal?, meAuto: Bool) throws -> (counts: AddCounts, replayed: Int, inferred: String?) {
+    /// the record first when the database knows none; `also` runs in the same transaction, the
+    /// record stored. What was inferred: nil when nothing was asked or known, "" when nothing
+    /// could be.
+    public func deliver(_ record: JSONRecord, journal: Journal?, meAuto: Bool, also: () throws -> Void = {}) throws -> (counts: AddCounts, replayed: Int, inferred: String?) {
         var inferred: String?
         if meAuto && own.isEmpty {
             var inference = OwnAddressInference()
@@ -140,6 +141,7 @@ extension MailStore {
                 case .updated: counts.updated += 1
                 case .unchanged: counts.unchanged += 1
                 }
+                try also()
                 if let journal {
                     if counts.unchanged == 0 { try journal.append(record.bytes + [0x0A]) }
                     try setMark(journal)

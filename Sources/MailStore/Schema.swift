@@ -168,9 +168,11 @@ enum Schema {
         DELETE FROM message_labels;
         INSERT OR IGNORE INTO message_labels(label, message) SELECT l.value, m.rowid FROM messages m, json_each(m.labels) l;
         """,
-        // 7: what the user did (read, archive, star, trash) queued for the mail's source, one
-        // row a message and kind of change, until the source has it (`MailStore.queueAction`)
+        // 7: what the user did (read, archive, star, trash, send) queued for the mail's source,
+        // one row a message and kind of change, until the source has it (`MailStore.queueAction`);
+        // a message I send is stored at once, its state (sending, sent, failed) beside it
         """
+        ALTER TABLE messages ADD COLUMN send_state TEXT;
         CREATE TABLE actions(
           id INTEGER PRIMARY KEY,
           message TEXT NOT NULL,
@@ -183,7 +185,9 @@ enum Schema {
           version INTEGER NOT NULL DEFAULT 1,
           tries INTEGER NOT NULL DEFAULT 0,
           last_try TEXT,
-          last_error TEXT);
+          last_error TEXT,
+          raw BLOB,
+          thread_id TEXT);
         CREATE INDEX actions_by_message ON actions(message, kind);
         """,
     ]

@@ -221,6 +221,116 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
     }
 }
 
+/// Mail I send, stored at once and queued for its source.
+struct Send: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send", _superCommandName: "mailstore",
+        abstract: "Store messages I send (as mail-compose writes them) at once as sent messages of their conversations, and queue them for their source.",
+        discussion: """
+            mail-compose --mbox < requests.jsonl | mailstore send mail.db
+            Each message goes through the stages, as a delivery's does, and is stored labelled \
+            SENT with its state `sending`; it is queued for Gmail (gmail-sync sends it) when the \
+            store syncs a Gmail account, else for the local sendmail (mailstore push). It \
+            becomes `sent` when the source takes it, or `failed` with the reason (mailstore \
+            pending). A message already queued (the same Message-ID) is not queued again. \
+            --retry ID queues a failed one again.
+            """)
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @Argument(help: ArgumentHelp("The messages: one message or an mbox (default: standard input).", valueName: "file"))
+    var file: String?
+
+    @Option(help: ArgumentHelp("Append each record to this journal, as deliver does.", valueName: "log"))
+    var journal: String?
+
+    @Option(help: ArgumentHelp("Queue again the failed send of this message (its id).", valueName: "id"))
+    var retry: String?
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if retry != nil && file != nil { throw ValidationError("--retry ID or messages to send, not both") }
+    }
+
+    func run() throws {
+        withStore(database, access: .write, options: output.common) { store, run in
+            if let retry {
+                guard try store.retrySend(message: retry) else {
+                    run.diagnostics.error("no failed send of \(retry)")
+                    throw Exit(.dataError)
+                }
+                return
+            }
+            var input: Input?
+            if let file {
+                do { input = try Input.open(file) } catch let e as InputError {
+                    run.diagnostics.error(e.description, file: file)
+                    throw Exit(e.status)
+                }
+            }
+            defer { input?.close() }
+            let log = try journal.map { try Journal(path: $0) }
+            let delivery = try Delivery(run.diagnostics)
+            var queued = 0, again = 0
+            do {
+                try delivery.forEachMessage(fd: input?.fd ?? 0, name: file ?? "-") { message, record in
+                    switch try store.send(record, raw: message, journal: log) {
+                    case .queued: queued += 1
+                    case .alreadyQueued: again += 1
+                    }
+                }
+            } catch let e as Delivery.Failed {
+                run.diagnostics.error(e.description)
+                throw Exit(.dataError)
+            }
+            run.diagnostics.note("\(database): \(queued) queued to send" + (again > 0 ? ", \(again) already queued" : ""))
+        }
+    }
+}
+
+/// What waits for a source on this machine.
+struct Push: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push", _superCommandName: "mailstore",
+        abstract: "Do what waits for a source on this machine: send queued mail with sendmail, and set the flags of maildir messages.",
+        discussion: """
+            Sends go to --sendmail (default: sendmail -t -oi; e.g. 'msmtp -t'); an exit of 75 \
+            leaves the message queued, any other failure marks it failed. Read, starred and \
+            trashed maildir messages get the flags S, F and T, as mblaze's mflag sets them; \
+            archived ones move to --archive-folder when it is given. Gmail's actions are \
+            gmail-sync's to push. Writes one line of counts; exit 1 when something failed.
+            """)
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @Option(help: ArgumentHelp("The sendmail command (words split at spaces).", valueName: "command"))
+    var sendmail = "sendmail -t -oi"
+
+    @Option(name: .customLong("archive-folder"), help: ArgumentHelp("The maildir archived mail moves to.", valueName: "dir"))
+    var archiveFolder: String?
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let command = sendmail.split(separator: " ").map(String.init)
+        withStore(database, access: .write, options: output.common) { store, run in
+            let report = try store.push(sendmail: command, archiveFolder: archiveFolder)
+            for m in report.messages { run.diagnostics.error(m) }
+            var w = JSONWriter()
+            w.beginObject()
+            w.field("done", report.done)
+            w.field("failed", report.failed)
+            w.field("waiting_for_gmail", report.waiting)
+            w.endObject()
+            try run.write(w.bytes)
+            if report.failed > 0 { run.raise(.someRecordsFailed) }
+        }
+    }
+}
+
 struct StagesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stages", _superCommandName: "mailstore",
@@ -741,7 +851,7 @@ struct MailStoreCommand: ParsableCommand {
         subcommands: subcommands)
 
     static let subcommands: [ParsableCommand.Type] = [Add.self, Deliver.self, StagesCommand.self, Config.self, ConversationsCommand.self, Messages.self, Search.self, Count.self,
-                                                       Label.self, Mark.self, Pending.self, EventsCommand.self, ParcelsCommand.self, History.self, Compact.self]
+                                                       Label.self, Mark.self, Pending.self, Send.self, Push.self, EventsCommand.self, ParcelsCommand.self, History.self, Compact.self]
 }
 
 // A subcommand is parsed on its own (each names "mailstore" as its super-command for its help):

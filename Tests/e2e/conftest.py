@@ -89,12 +89,12 @@ def pytest_terminal_summary(terminalreporter, config):
           + (f", {others} skipped for other reasons" if others else ""))
 
 
-def run(tool, *args, input=None, timeout=120):
-    """Runs a tool; returns CompletedProcess with bytes stdout/stderr."""
+def run(tool, *args, input=None, timeout=120, env=None):
+    """Runs a tool; returns CompletedProcess with bytes stdout/stderr. `env`: more variables."""
     if isinstance(input, str):
         input = input.encode()
     return subprocess.run([str(BIN / tool), *map(str, args)], input=input, capture_output=True,
-                          timeout=timeout, env=ENV)
+                          timeout=timeout, env=dict(ENV, **(env or {})))
 
 
 def records(stdout):
@@ -172,7 +172,7 @@ def as_schema_5(db, labels_as_added=None):
     import sqlite3
     connection = sqlite3.connect(db)
     connection.execute("PRAGMA user_version = 5")
-    connection.execute("DROP TABLE actions")  # schema 7's
+    connection.executescript("DROP TABLE actions; ALTER TABLE messages DROP COLUMN send_state")  # schema 7's
     for rowid, id, record, labels in connection.execute("SELECT rowid, id, record, labels FROM messages").fetchall():
         if labels_as_added is not None and id in labels_as_added:
             labels = json.dumps(labels_as_added[id], ensure_ascii=False, separators=(",", ":"))
