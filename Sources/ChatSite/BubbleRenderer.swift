@@ -42,9 +42,11 @@ struct BubbleRenderer {
     /// `c`'s read receipts and bounces about the message are lines under it. An auto-reply
     /// (newsletter-detect's `automated`) is a note, never unread. `documents`: the documents of
     /// a message shown in a frame are written (they are the record's alone: a render of what
-    /// changed writes those of the messages that changed).
-    func bubble(_ r: JSONRecord, id: String, epoch: Int?, unread: Bool, fromMe: Bool, in c: ConversationSummary, conversationFile: String,
-                documents: Bool = true, clock: inout LocalClock) throws -> [UInt8] {
+    /// changed writes those of the messages that changed). `sending`: the state of mail I sent
+    /// from the store (sending, sent, failed) and why it failed, shown under it as a chat app
+    /// marks a message on its way or not sent.
+    func bubble(_ r: JSONRecord, id: String, epoch: Int?, unread: Bool, fromMe: Bool, sending: (state: String, error: String?)? = nil,
+                in c: ConversationSummary, conversationFile: String, documents: Bool = true, clock: inout LocalClock) throws -> [UInt8] {
         var f = Fields<BubbleField>()
         let anchor = Self.anchor(id)
         let automated = r.string("mail_kind") == "automated"
@@ -120,6 +122,16 @@ struct BubbleRenderer {
             f.set(.datetime, CivilDate.rfc3339(epoch))
         }
         if unread && !automated { f.set(.unread, "unread") }
+        switch sending?.state {
+        case "sending":
+            f.set(.delivery, "Sending…")
+            f.set(.delivery_class, "sending")
+        case "failed":
+            f.set(.delivery, "Not sent" + (sending?.error.map { ": " + $0 } ?? ""))
+            f.set(.delivery_class, "failed")
+        default:
+            break
+        }
         f[.notes] = c.notes(for: id, day: day, clock: &clock)
         var out: [UInt8] = []
         out.reserveCapacity(1024 + f.values.reduce(0) { $0 + $1.count })

@@ -52,10 +52,11 @@ struct StoreSource: SiteSource {
     func bubbles(of c: ConversationSummary, from: Int, documents: (String) -> Bool, clock: inout LocalClock,
                  _ each: (String) -> Void) throws -> [ChatRender.Bubble] {
         var bubbles: [ChatRender.Bubble] = []
-        try store.pageMessages(conversation: c.id, from: from) { record, unread, fromMe in
+        try store.pageMessages(conversation: c.id, from: from) { record, facts in
             let id = record.string("id") ?? record.string("message_id") ?? ""
             let epoch = record.string("date").flatMap { CivilDate.epoch(rfc3339: $0) }
-            let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe,
+            let html = try renderer.bubble(record, id: id, epoch: epoch, unread: facts.unread, fromMe: facts.fromMe,
+                                           sending: facts.sendState.map { ($0, facts.sendError) },
                                            in: c, conversationFile: c.file, documents: documents(id), clock: &clock)
             bubbles.append(ChatRender.Bubble(conversation: 0, order: Int32(bubbles.count), epoch: epoch ?? Int.min,
                                              offset: try spool.append(html), length: html.count))

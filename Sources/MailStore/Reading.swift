@@ -219,16 +219,30 @@ extension MailStore {
         try db.row("SELECT record FROM conversations WHERE id = ?", [.text(id)]) { $0.bytes(0) }
     }
 
+    /// What a page shows of a message beside its record.
+    public struct PageFacts: Sendable {
+        /// Unread now (its labels in the store).
+        public var unread: Bool
+        public var fromMe: Bool
+        /// For mail I sent with `send`: sending, sent or failed, and why it failed.
+        public var sendState: String?
+        public var sendError: String?
+        public init(unread: Bool, fromMe: Bool, sendState: String? = nil, sendError: String? = nil) {
+            (self.unread, self.fromMe, self.sendState, self.sendError) = (unread, fromMe, sendState, sendError)
+        }
+    }
+
     /// A conversation's messages for its page, oldest first (those of the same second by id, as
-    /// conversation-group orders them): each record as it was added (its labels member null), whether it is unread now (its
-    /// labels in the store) and whether it is yours; without building the `messages` form of each.
-    public func pageMessages(conversation: String, from offset: Int = 0, _ body: (JSONRecord, _ unread: Bool, _ fromMe: Bool) throws -> Void) throws {
+    /// conversation-group orders them): each record as it was added (its labels member null)
+    /// and its page facts; without building the `messages` form of each.
+    public func pageMessages(conversation: String, from offset: Int = 0, _ body: (JSONRecord, PageFacts) throws -> Void) throws {
         let sql = """
-            SELECT m.record, m.labels, m.from_me
+            SELECT m.record, m.labels, m.from_me, m.send_state,
+                   CASE WHEN m.send_state = 'failed' THEN (SELECT last_error FROM actions WHERE message = m.id AND kind = 'send') END
             FROM messages m WHERE m.conversation_id = ? AND m.role IS NULL ORDER BY m.date, m.id LIMIT -1 OFFSET ?
             """
         try db.query(sql, [.text(conversation), .integer(offset)]) { s in
-            try body(try JSONRecord(s.bytes(0)), Self.isUnread(labels: s.bytes(1)), s.bool(2))
+            try body(try JSONRecord(s.bytes(0)), PageFacts(unread: Self.isUnread(labels: s.bytes(1)), fromMe: s.bool(2), sendState: s.text(3), sendError: s.text(4)))
         }
     }
 

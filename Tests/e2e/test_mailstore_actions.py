@@ -4,6 +4,7 @@ maildir messages get their flags as mblaze's mflag sets them."""
 import json
 import mailbox
 import os
+import re
 import stat
 
 import pytest
@@ -85,11 +86,22 @@ def test_mail_i_send_is_in_its_chat_at_once_then_sent_or_failed(store, sendmail,
         "SELECT id, send_state FROM messages WHERE send_state IS NOT NULL")}
     assert state() == {ids[0]: "sending", ids[1]: "sending"}
 
+    site = store.parent / "site"
+
+    def shown():
+        """What the site's pages say of the two messages' delivery."""
+        r = run("chat-render", "--store", store, "--out", site)
+        assert r.returncode == 0, r.stderr
+        pages = "".join(p.read_text() for p in (site / "c").glob("*.html"))
+        return [re.search(r'data-message-id="%s">.*?</li>' % re.escape(i), pages, re.S).group(0) for i in ids]
+
+    assert all('class="delivery sending" role="status">Sending…<' in b for b in shown())
     r = run("mailstore", "push", store, "--sendmail", str(sendmail), env={"FAIL": "75"})
     assert r.returncode == 1 and json.loads(r.stdout)["failed"] == 2 and b"relay refused" in r.stderr
     assert state() == {ids[0]: "sending", ids[1]: "sending"}  # 75: tried again later
     r = run("mailstore", "push", store, "--sendmail", str(sendmail), env={"FAIL": "1"})
     assert state() == {ids[0]: "failed", ids[1]: "failed"}
+    assert all('class="delivery failed" role="status">Not sent: ' in b and "relay refused" in b for b in shown())
     failed = lines(run("mailstore", "pending", store))
     assert [p["state"] for p in failed] == ["failed", "failed"] and "relay refused" in failed[0]["last_error"]
     assert json.loads(run("mailstore", "push", store, "--sendmail", str(sendmail)).stdout)["done"] == 0  # failed ones wait for --retry
@@ -98,6 +110,8 @@ def test_mail_i_send_is_in_its_chat_at_once_then_sent_or_failed(store, sendmail,
     r = run("mailstore", "push", store, "--sendmail", str(sendmail))
     assert r.returncode == 0 and json.loads(r.stdout)["done"] == 1
     assert state() == {ids[0]: "sent", ids[1]: "failed"}
+    bubbles = shown()
+    assert 'class="delivery' not in bubbles[0] and "Not sent" in bubbles[1]
     delivered = list(mailbox.mbox(str(sendmail) + ".out"))
     assert [m["Message-ID"].strip("<>") for m in delivered] == [ids[0]]
 
