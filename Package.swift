@@ -30,6 +30,9 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMagic", path: "Sources/CMagic", pkgConfig: "libmagic",
                        providers: [.apt(["libmagic-dev"])]),
+        // libcurl: gmail-sync's HTTP client (only the HTTP module imports it; docs/architecture.md says why libcurl)
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CLibcExtras"),
         .target(name: "UTF8Text", dependencies: ["CLibcExtras"]),
         .target(name: "CivilTime"),
@@ -73,6 +76,8 @@ let package = Package(
         .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "JSONLines", "Parcels", "SQLite", "UnixFilter", "UTF8Text"]),
 
         .target(name: "Stages", dependencies: ["BodyText", "Events", "JSONLines", "MailKind", "MailParse", "MailSubject", "Parcels", "Sanitize", "UnixFilter"]),
+
+        .target(name: "HTTP", dependencies: ["CCurl"]),
 
         .target(name: "Compose", dependencies: ["BodyText", "CivilTime", "Conversations", "FileType", "ICalendar", "JSONLines", "MailParse", "MailStore", "MailSubject", "UnixFilter"]),
 
