@@ -107,6 +107,52 @@ extension MailStore {
         if let now = result.lastHistoryID { try setConfig("history_id", now) }
     }
 
+    /// Gmail's responses refused before any was applied: what is wrong with them.
+    public struct GmailResponsesRefused: Error, CustomStringConvertible {
+        public var problems: [String]
+        public var description: String { problems.joined(separator: "; ") }
+    }
+
+    /// gmail-sync's run of `mailstore history`: the responses of one step of a sync (every
+    /// users.history.list page; or users.getProfile's and every messages.list page, with
+    /// `full`), each checked against the shapes the API documents before any is applied, then
+    /// applied in one batch.
+    public func applyGmailResponses(_ responses: [JSONValue], full: Bool) throws {
+        try refuseMalformed(responses)
+        var result = HistoryResult(full: full)
+        do {
+            try batch {
+                for response in responses { try applyHistory(response, into: &result) }
+                if full { try finishFullSync(&result) }
+            }
+        } catch let e as HistoryError {
+            throw GmailResponsesRefused(problems: [e.description])
+        }
+    }
+
+    /// What messages.get answered for messages to fetch again: message resources (format=minimal)
+    /// give stored messages their labels; the ids it answered 404 for are gone (deleted on
+    /// Gmail). One batch.
+    public func applyFetched(labels messages: [JSONValue], gone: [String]) throws {
+        try refuseMalformed(messages)
+        var result = HistoryResult()
+        do {
+            try batch {
+                for m in messages { try applyHistory(m, into: &result) }
+                for id in gone { try deleteMessage(gmailID: id) }
+            }
+        } catch let e as HistoryError {
+            throw GmailResponsesRefused(problems: [e.description])
+        }
+    }
+
+    private func refuseMalformed(_ responses: [JSONValue]) throws(GmailResponsesRefused) {
+        let problems = responses.enumerated().compactMap { k, response in
+            GmailShape.problem(response).map { responses.count == 1 ? $0 : "response \(k + 1): \($0)" }
+        }
+        if !problems.isEmpty { throw GmailResponsesRefused(problems: problems) }
+    }
+
     private func rememberHistoryID(_ result: HistoryResult) throws {
         if let last = result.lastHistoryID, Self.later(try historyID(), last) == last {
             try setConfig("history_id", last)
