@@ -85,6 +85,8 @@ final class GmailAPI {
                         continue
                     }
                     throw PassEnd(PassEnd.refused, "Gmail refused the token (401): \(error.message)")
+                case 403 where error.reason == "dailyLimitExceeded":
+                    throw PassEnd(PassEnd.temporary, "Gmail's daily limit of requests is used up (403 dailyLimitExceeded: \(error.message)): left for the next pass")
                 case 403 where ["rateLimitExceeded", "userRateLimitExceeded", "RESOURCE_EXHAUSTED"].contains(error.reason):
                     failure = "HTTP 403 \(error.reason)"
                 case 403:

@@ -103,7 +103,14 @@ public final class GmailSync {
                 diagnostics.note("Gmail no longer has the history from \(since) on: a full sync")
                 full = true
             case .some(.pages(let pages)):
-                try apply(pages, full: false, to: store)
+                if let now = historyNumber(pages.last?["historyId"]), let start = UInt64(since), now < start {
+                    // a restored mailbox, or ids gone back: what changed since would be asked from a
+                    // point Gmail has not reached again, and missed
+                    diagnostics.note("Gmail's history ids went back (from \(since) to \(now)): a full sync")
+                    full = true
+                } else {
+                    try apply(pages, full: false, to: store)
+                }
             case nil:
                 throw PassEnd(PassEnd.temporary)
             }

@@ -82,24 +82,23 @@ extension MailStore {
         try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(id))
     }
 
-    /// After a full sync's inputs: the stored Gmail messages no page listed are gone; those
-    /// listed are to fetch, whole when the store lacks them, else their labels only
-    /// (format=minimal). Must run in a batch.
+    /// After a full sync's inputs: every stored Gmail message is to fetch again, its labels only
+    /// (format=minimal), and every listed message the store lacks, whole. A stored message no
+    /// page listed is not deleted here: Gmail's pages are no snapshot, and shift when messages
+    /// are purged meanwhile (Trash and Spam every day), so that a live message can fall between
+    /// two pages. It is gone when messages.get answers 404 for it, and only then. Must run in
+    /// a batch.
     public func finishFullSync(_ result: inout HistoryResult) throws {
         guard let listed = result.listed else { return }
-        var stored: [(Int, String)] = []
-        try db.query("SELECT rowid, gmail_id FROM messages WHERE gmail_id IS NOT NULL") { stored.append(($0.integer(0), $0.text(1) ?? "")) }
-        var known = Set<String>()
-        for (rowid, id) in stored {
-            if listed[id] != nil {
-                known.insert(id)
-            } else {
-                try delete(rowid: rowid)
-            }
-        }
+        var stored: [(String, String?)] = []
+        try db.query("SELECT gmail_id, thread_id FROM messages WHERE gmail_id IS NOT NULL") { stored.append(($0.text(0) ?? "", $0.text(1))) }
         try db.run("DELETE FROM gmail_pending")
-        for (id, thread) in listed.sorted(by: { $0.key < $1.key }) {
-            try setPending(id, thread: thread, labels: nil, format: known.contains(id) ? "minimal" : "raw")
+        let known = Set(stored.map(\.0))
+        for (id, thread) in listed.sorted(by: { $0.key < $1.key }) where !known.contains(id) {
+            try setPending(id, thread: thread, labels: nil, format: "raw")
+        }
+        for (id, thread) in stored.sorted(by: { $0.0 < $1.0 }) {
+            try setPending(id, thread: listed[id] ?? thread, labels: nil, format: "minimal")
         }
         // the mailbox as it is now, from the profile: its historyId even when lower than the one
         // remembered (a restored or another mailbox), or the next sync would ask from a point

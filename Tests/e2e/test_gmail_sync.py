@@ -15,6 +15,8 @@ import signal
 import sqlite3
 import subprocess
 import time
+import urllib.parse
+import urllib.request
 import unicodedata
 
 import pytest
@@ -379,3 +381,95 @@ def test_a_profile_that_is_not_what_the_api_documents_is_left_for_the_next_pass(
     gmail.profile_answer = None
     synced(gmail, tmp_path, db)
 
+
+# Faithful to Gmail, not to the stand-in (issue 44): what Gmail does that a client must survive
+
+def listed_order(server):
+    """The ids as messages.list gives them now, first page first."""
+    ids, token = [], ""
+    while True:
+        request = urllib.request.Request(f"{server.url}/messages?maxResults=500&includeSpamTrash=true{token}",
+                                         headers={"Authorization": f"Bearer {server.token}"})
+        with urllib.request.urlopen(request) as answer:
+            page = json.load(answer)
+        server.requests.pop()  # not the client's
+        ids += [m["id"] for m in page["messages"]]
+        if "nextPageToken" not in page:
+            return ids
+        token = "&pageToken=" + urllib.parse.quote(page["nextPageToken"])
+
+
+def test_a_full_sync_keeps_a_live_message_that_shifting_pages_left_out(gmail, tmp_path):
+    db = tmp_path / "mail.db"
+    synced(gmail, tmp_path, db)
+    order = listed_order(gmail)
+    deleted, skipped = order[0], order[7]  # pages of 7: page 2 starts one further once order[0] is gone
+    gmail.after("/messages", lambda: gmail.delete(deleted))  # purged while the client reads page 1
+    before = len(gmail.requests)
+    r = synced(gmail, tmp_path, db, "--full")
+    pages = [q["query"].get("pageToken") for q in gmail.requests[before:] if q["path"].endswith("/messages")]
+    assert len(pages) == 3
+    assert skipped in state(db)[1], "a live message no page listed was deleted"
+    assert deleted not in state(db)[1]
+    assert b"was deleted on Gmail" in r.stderr  # messages.get answered 404 for it: said
+    assert_equals_full_sync(gmail, tmp_path, db)
+    # and the pass after that has nothing left to do
+    before = len(gmail.requests)
+    synced(gmail, tmp_path, db)
+    assert [q["path"].rsplit("/", 1)[1] for q in gmail.requests[before:]] == ["history"]
+
+
+def test_history_ids_that_go_back_cost_one_full_sync_and_lose_nothing(gmail, tmp_path):
+    db = tmp_path / "mail.db"
+    synced(gmail, tmp_path, db)
+    stored = history_id(db)
+    gmail.rewind_history(by=500)
+    added = gmail.add_message(message(70, "after the ids went back"))
+    assert gmail.history_id < stored
+    r = synced(gmail, tmp_path, db)
+    assert b"history ids went back" in r.stderr
+    assert added in state(db)[1]
+    assert history_id(db) == gmail.history_id  # the profile's, lower than the one stored before
+    # then history syncs again, each from where the last one stopped
+    later = gmail.add_message(message(71, "later"))
+    gmail.archive(added)
+    before = len(gmail.requests)
+    synced(gmail, tmp_path, db)
+    assert [q["path"].rsplit("/", 1)[1] for q in gmail.requests[before:]] == ["history", later]
+    assert_equals_full_sync(gmail, tmp_path, db)
+
+
+def test_history_pages_with_a_next_page_token_and_no_history_are_followed(gmail, tmp_path):
+    db = tmp_path / "mail.db"
+    synced(gmail, tmp_path, db)
+    gmail.empty_history_pages = True
+    ids = gmail.ids()
+    added = [gmail.add_message(message(72 + n)) for n in range(9)]  # 16 records: pages of 7
+    for gmail_id in added[:3]:
+        gmail.mark_read(gmail_id)
+    gmail.delete(ids[9])
+    gmail.archive(ids[10])
+    gmail.add_labels(ids[11], "STARRED")
+    before = len(gmail.requests)
+    synced(gmail, tmp_path, db)
+    history = [q for q in gmail.requests[before:] if q["path"].endswith("/history")]
+    assert len(history) >= 4  # an empty page before each page with history
+    assert_equals_full_sync(gmail, tmp_path, db)
+
+
+@pytest.mark.parametrize("reason, exit_status", [
+    ("rateLimitExceeded", 0), ("userRateLimitExceeded", 0),  # rate limits: tried again
+    ("dailyLimitExceeded", 75),  # the day's quota: temporary, for a pass after it is renewed
+    ("domainPolicy", 77), ("insufficientPermissions", 77),  # refusals no retry changes
+])
+def test_403s_with_each_documented_reason(gmail, tmp_path, reason, exit_status):
+    db = tmp_path / "mail.db"
+    gmail.fail_next(403, count=2, path_contains="/profile", reason=reason)
+    r = sync(gmail, tmp_path, db)
+    assert r.returncode == exit_status, r.stderr.decode()
+    profile_requests = len(requests_to(gmail, "/profile"))
+    if exit_status == 0:
+        assert profile_requests == 3 and set(state(db)[1]) == set(gmail.ids())
+    else:
+        assert profile_requests == 1 and not requests_to(gmail, "/messages")
+        assert reason.encode() in r.stderr
