@@ -46,7 +46,9 @@ def start_sync(server, tmp_path, db, *args, token="test-token", api=None, **env)
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     environment = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}", HOME=str(home), GMAIL_API=api or server.url,
-                       GMAIL_TOKEN=token, GMAIL_SYNC_BACKOFF="0.01", **env)
+                       GMAIL_TOKEN=token or "", GMAIL_SYNC_BACKOFF="0.01", **env)
+    if token is None:
+        del environment["GMAIL_TOKEN"]
     # a session of its own, so that a pass that overstays is killed with its sleep, curl or flock
     return subprocess.Popen([str(SYNC), "--store", str(db), *map(str, args), str(tmp_path / f"{db.stem}.jsonl")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment, start_new_session=True)
@@ -473,3 +475,78 @@ def test_403s_with_each_documented_reason(gmail, tmp_path, reason, exit_status):
     else:
         assert profile_requests == 1 and not requests_to(gmail, "/messages")
         assert reason.encode() in r.stderr
+
+
+# OAuth: a refresh token kept in a file of the user's alone, exchanged at the token endpoint
+
+def credentials(server, tmp_path, mode=0o600, refresh=None, secret=None):
+    """A refresh token with its client, known to the stand-in's token endpoint, in a
+    credentials file as Google's tools write them ("authorized_user"). The file, the secrets."""
+    client_id = "1234-standin.apps.googleusercontent.com"
+    refresh = refresh or f"1//refresh-{secrets.token_hex(16)}"
+    secret = secret or f"GOCSPX-{secrets.token_hex(12)}"
+    server.add_client(client_id, secret, refresh)
+    path = tmp_path / "gmail-credentials.json"
+    path.write_text(json.dumps({"type": "authorized_user", "client_id": client_id, "client_secret": secret,
+                                "refresh_token": refresh}))
+    path.chmod(mode)
+    return path, [refresh.encode(), secret.encode()]
+
+
+def oauth_env(server, path):
+    return {"GMAIL_CREDENTIALS": str(path), "GMAIL_TOKEN_URI": server.token_url}
+
+
+def test_a_refresh_token_is_exchanged_and_never_shown(gmail, tmp_path):
+    gmail.token = f"ya29.standin-{secrets.token_hex(16)}"
+    path, secret_values = credentials(gmail, tmp_path)
+    db = tmp_path / "mail.db"
+    gmail.delay = 0.02
+    process = start_sync(gmail, tmp_path, db, token=None, **oauth_env(gmail, path))
+    leaks = []
+    while process.poll() is None:
+        leaks += [line for line in command_lines() for s in secret_values + [gmail.token.encode()] if s in line]
+        time.sleep(0.01)
+    r = finish(process)
+    assert r.returncode == 0, r.stderr.decode()
+    assert leaks == []
+    assert set(state(db)[1]) == set(gmail.ids())
+    assert [t["status"] for t in gmail.token_requests] == [200]
+    assert gmail.token_requests[0]["form"]["grant_type"] == ["refresh_token"]
+    # the access token lasts an hour: it expires part-way through a pass, Gmail answers 401, and
+    # the refresh token is exchanged again, once
+    gmail.add_message(message(80))
+    gmail.add_message(message(81))
+    gmail.after("/history", gmail.expire_token)
+    r = synced(gmail, tmp_path, db, token=None, **oauth_env(gmail, path))
+    assert [t["status"] for t in gmail.token_requests] == [200, 200, 200]
+    assert [q["status"] for q in gmail.requests].count(401) == 1
+    assert set(state(db)[1]) == set(gmail.ids())
+    # no secret in what it wrote: messages, the journal, the database
+    written = r.stdout + r.stderr + (tmp_path / "mail.jsonl").read_bytes() + db.read_bytes()
+    assert [s for s in secret_values if s in written] == []
+
+
+def test_a_credentials_file_others_can_read_is_refused(gmail, tmp_path):
+    path, secret_values = credentials(gmail, tmp_path, mode=0o644)
+    db = tmp_path / "mail.db"
+    r = sync(gmail, tmp_path, db, token=None, **oauth_env(gmail, path))
+    assert r.returncode == 77, r.stderr.decode()
+    assert b"others can read the refresh token" in r.stderr and b"chmod 600" in r.stderr
+    assert gmail.requests == [] and gmail.token_requests == []
+    assert [s for s in secret_values if s in r.stderr] == []
+
+
+def test_a_refused_refresh_token_exits_77_without_showing_it(gmail, tmp_path):
+    path, secret_values = credentials(gmail, tmp_path)
+    gmail.refresh_tokens.clear()  # revoked
+    db = tmp_path / "mail.db"
+    r = sync(gmail, tmp_path, db, token=None, **oauth_env(gmail, path))
+    assert r.returncode == 77, r.stderr.decode()
+    assert b"refused the refresh token (400 invalid_grant" in r.stderr
+    assert gmail.requests == []
+    assert [s for s in secret_values if s in r.stderr + r.stdout] == []
+    # a token endpoint that cannot be reached is temporary
+    r = sync(gmail, tmp_path, db, token=None, GMAIL_SYNC_TRIES="2", GMAIL_CREDENTIALS=str(path),
+             GMAIL_TOKEN_URI="http://127.0.0.1:9/token")
+    assert r.returncode == 75, r.stderr.decode()
