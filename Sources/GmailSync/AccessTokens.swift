@@ -125,11 +125,19 @@ public final class AccessTokens {
         posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
         posix_spawn_file_actions_addclose(&actions, pipe[0])
         posix_spawn_file_actions_addclose(&actions, pipe[1])
+        // the command gets the signals gmail-sync --every holds back for itself
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid = pid_t()
         let arguments = ["sh", "-c", command]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, &argv, environ)
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &argv, environ)
         close(pipe[1])
         guard spawned == 0 else {
             close(pipe[0])

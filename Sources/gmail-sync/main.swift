@@ -39,6 +39,9 @@ struct GmailSyncCommand: ParsableCommand, ZoneOptionHelp {
     @Flag(help: "List and fetch every message, whatever the database holds.")
     var full = false
 
+    @Option(help: ArgumentHelp("Pass after pass, this many seconds after the end of each, until SIGTERM or SIGINT, which end it between two passes.", valueName: "seconds"))
+    var every: Double?
+
     @Argument(help: ArgumentHelp("The journal new messages are appended to (default: $MAILPIPE_LOG, else ~/.mailpipe/messages.jsonl).", valueName: "log"))
     var log: String?
 
@@ -46,9 +49,17 @@ struct GmailSyncCommand: ParsableCommand, ZoneOptionHelp {
         if store?.isEmpty == true { throw ValidationError("--store: give a database") }
         if site?.isEmpty == true { throw ValidationError("--site: give a folder") }
         if me.contains(where: \.isEmpty) { throw ValidationError("--me: give an address") }
+        if let every, !(every > 0 && every <= 86400) { throw ValidationError("--every: a number of seconds, more than 0 and at most a day") }
     }
 
     mutating func run() throws {
+        // with --every, SIGTERM and SIGINT wait for the end of the pass under way: blocked in
+        // every thread (the pass's own are made later and inherit it), taken between passes
+        var endings = sigset_t()
+        sigemptyset(&endings)
+        sigaddset(&endings, SIGTERM)
+        sigaddset(&endings, SIGINT)
+        if every != nil { pthread_sigmask(SIG_BLOCK, &endings, nil) }
         let environment = Environment()
         umask(0o077)
         setenv("SWIFT_BACKTRACE", "enable=no", 1)
@@ -72,7 +83,15 @@ struct GmailSyncCommand: ParsableCommand, ZoneOptionHelp {
             // the programs this one starts (a token command) need none of them in their environment
             unsetenv("GMAIL_TOKEN")
             let sync = try GmailSync(settings, tokens: tokens)
-            Glibc.exit(sync.pass())
+            guard let every else { Glibc.exit(sync.pass()) }
+            while true {
+                let status = sync.pass()
+                // a refusal or a usage error no later pass changes; what is temporary or local, the
+                // next pass tries again
+                if status == PassEnd.refused || status == PassEnd.usage { Glibc.exit(status) }
+                var wait = timespec(tv_sec: Int(every), tv_nsec: Int((every - every.rounded(.down)) * 1e9))
+                if sigtimedwait(&endings, nil, &wait) > 0 { Glibc.exit(0) }
+            }
         } catch let end as PassEnd {
             fail(end.status, end.message)
         } catch {
@@ -109,7 +128,7 @@ do {
     if GmailSyncCommand.exitCode(for: error) == .validationFailure {
         let message = GmailSyncCommand.message(for: error)
         Diagnostics(program: "gmail-sync").note(message.isEmpty ? "bad usage" : message)
-        Diagnostics(program: "gmail-sync").write("usage: gmail-sync [--store DB] [--me ADDR]... [--site DIR] [--zone ZONE] [--full] [LOG]\n")
+        Diagnostics(program: "gmail-sync").write("usage: gmail-sync [--store DB] [--me ADDR]... [--site DIR] [--zone ZONE] [--full] [--every SECONDS] [LOG]\n")
         Glibc.exit(64)
     }
     GmailSyncCommand.exit(withError: error)

@@ -550,3 +550,39 @@ def test_a_refused_refresh_token_exits_77_without_showing_it(gmail, tmp_path):
     r = sync(gmail, tmp_path, db, token=None, GMAIL_SYNC_TRIES="2", GMAIL_CREDENTIALS=str(path),
              GMAIL_TOKEN_URI="http://127.0.0.1:9/token")
     assert r.returncode == 75, r.stderr.decode()
+
+
+# Polling: --every, as the chat clients poll
+
+def test_every_polls_until_sigterm_and_a_pass_with_nothing_to_do_costs_one_history_list(gmail, tmp_path):
+    db = tmp_path / "mail.db"
+    synced(gmail, tmp_path, db)
+    before = len(gmail.requests)
+    process = start_sync(gmail, tmp_path, db, "--every", "0.2")
+
+    def wait_for(condition, what):
+        deadline = time.monotonic() + 60
+        while not condition():
+            assert process.poll() is None, finish(process).stderr.decode()
+            assert time.monotonic() < deadline, f"still waiting for {what}"
+            time.sleep(0.05)
+
+    paths = lambda: [q["path"].rsplit("/", 1)[1] for q in gmail.requests[before:]]
+    wait_for(lambda: paths().count("history") >= 3, "three passes")
+    added = gmail.add_message(message(90, "while polling"))
+    wait_for(lambda: added in state(db)[1], "the new message in the store")
+    passes = paths().count("history")
+    wait_for(lambda: paths().count("history") >= passes + 2, "two more passes")
+    process.send_signal(signal.SIGTERM)
+    r = finish(process, timeout=30)
+    assert r.returncode == 0, r.stderr.decode()
+    # every pass one history.list, and the one with a new message its messages.get too
+    assert set(paths()) == {"history", added} and paths().count(added) == 1
+    assert_equals_full_sync(gmail, tmp_path, db)
+
+
+def test_every_takes_a_number_of_seconds(tmp_path):
+    env = dict(os.environ, HOME=str(tmp_path), GMAIL_TOKEN="x")
+    for bad in ("0", "-1", "soon", "100000"):
+        r = subprocess.run([str(SYNC), "--every", bad], capture_output=True, env=env)
+        assert r.returncode == 64 and b"usage: gmail-sync" in r.stderr, (bad, r.stderr)
