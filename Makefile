@@ -1,7 +1,7 @@
 # mailpipe: `make` builds, `make test` tests, `make pipeline` runs the pipeline on the sample.
 PREFIX ?= /usr/local
 MANDIR ?= $(PREFIX)/share/man
-TOOLS := mime-parse event-extract html-sanitize text-extract newsletter-detect carrier-detect participant-hash conversation-group event-group parcel-group chat-render mailstore mail-compose
+TOOLS := mime-parse event-extract html-sanitize text-extract newsletter-detect carrier-detect participant-hash conversation-group event-group parcel-group chat-render mailstore mail-compose gmail-sync
 BIN := .build/release
 MBOX ?= samples/sample.mbox
 OUT ?= out
@@ -49,9 +49,12 @@ screenshots: pipeline
 install: build
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man7"
 	for t in $(TOOLS); do install -m 755 "$(BIN)/$$t" "$(DESTDIR)$(PREFIX)/bin/$$t"; done
-	install -m 755 pipelines/mbox-to-conversations pipelines/mailpipe-log pipelines/mailpipe-site pipelines/gmail-sync "$(DESTDIR)$(PREFIX)/bin/"
+	install -m 755 pipelines/mbox-to-conversations pipelines/mailpipe-log pipelines/mailpipe-site "$(DESTDIR)$(PREFIX)/bin/"
 	install -d "$(DESTDIR)$(PREFIX)/share/mailpipe"
-	install -m 644 pipelines/procmailrc pipelines/fetchmailrc "$(DESTDIR)$(PREFIX)/share/mailpipe/"
+	install -m 644 pipelines/procmailrc pipelines/fetchmailrc pipelines/gmail-sync.timer "$(DESTDIR)$(PREFIX)/share/mailpipe/"
+	for f in gmail-sync.service gmail-sync.cron; do \
+	  sed 's|@BINDIR@|$(PREFIX)/bin|g' "pipelines/$$f" > "$(DESTDIR)$(PREFIX)/share/mailpipe/$$f" && chmod 644 "$(DESTDIR)$(PREFIX)/share/mailpipe/$$f" || exit 1; \
+	done
 	install -m 644 man/man1/*.1 "$(DESTDIR)$(MANDIR)/man1/"
 	install -m 644 man/man5/*.5 "$(DESTDIR)$(MANDIR)/man5/"
 	install -m 644 man/man7/*.7 "$(DESTDIR)$(MANDIR)/man7/"

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group", "event-extract", "event-group", "parcel-group", "chat-render", "mailstore", "mail-compose"]
+let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group", "event-extract", "event-group", "parcel-group", "chat-render", "mailstore", "mail-compose", "gmail-sync"]
 
 
 let package = Package(
@@ -30,6 +30,9 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMagic", path: "Sources/CMagic", pkgConfig: "libmagic",
                        providers: [.apt(["libmagic-dev"])]),
+        // libcurl: gmail-sync's HTTP client (only the HTTP module imports it; docs/architecture.md says why libcurl)
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CLibcExtras"),
         .target(name: "UTF8Text", dependencies: ["CLibcExtras"]),
         .target(name: "CivilTime"),
@@ -74,6 +77,9 @@ let package = Package(
 
         .target(name: "Stages", dependencies: ["BodyText", "Events", "JSONLines", "MailKind", "MailParse", "MailSubject", "Parcels", "Sanitize", "UnixFilter"]),
 
+        .target(name: "HTTP", dependencies: ["CCurl"]),
+        .target(name: "GmailSync", dependencies: ["ChatSite", "HTTP", "JSONLines", "MailStore", "Stages", "UnixFilter"]),
+
         .target(name: "Compose", dependencies: ["BodyText", "CivilTime", "Conversations", "FileType", "ICalendar", "JSONLines", "MailParse", "MailStore", "MailSubject", "UnixFilter"]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "MailSubject", "UnixFilter"]),
@@ -88,6 +94,7 @@ let package = Package(
         .executableTarget(name: "parcel-group", dependencies: ["ParcelOptions", "Parcels", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "mailstore", dependencies: ["ChatSite", "MailStore", "Conversations", "Events", "JSONLines", "ParcelOptions", "Stages", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "mail-compose", dependencies: ["Compose", "Conversations", "Events", "MailSubject", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "gmail-sync", dependencies: ["Events", "GmailSync", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "MailStore", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),

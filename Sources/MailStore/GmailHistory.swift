@@ -85,29 +85,74 @@ extension MailStore {
         try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(id))
     }
 
-    /// After a full sync's inputs: the stored Gmail messages no page listed are gone; those
-    /// listed are to fetch, whole when the store lacks them, else their labels only
-    /// (format=minimal). Must run in a batch.
+    /// After a full sync's inputs: every stored Gmail message is to fetch again, its labels only
+    /// (format=minimal), and every listed message the store lacks, whole. A stored message no
+    /// page listed is not deleted here: Gmail's pages are no snapshot, and shift when messages
+    /// are purged meanwhile (Trash and Spam every day), so that a live message can fall between
+    /// two pages. It is gone when messages.get answers 404 for it, and only then. Must run in
+    /// a batch.
     public func finishFullSync(_ result: inout HistoryResult) throws {
         guard let listed = result.listed else { return }
-        var stored: [(Int, String)] = []
-        try db.query("SELECT rowid, gmail_id FROM messages WHERE gmail_id IS NOT NULL") { stored.append(($0.integer(0), $0.text(1) ?? "")) }
-        var known = Set<String>()
-        for (rowid, id) in stored {
-            if listed[id] != nil {
-                known.insert(id)
-            } else {
-                try delete(rowid: rowid)
-            }
-        }
+        var stored: [(String, String?)] = []
+        try db.query("SELECT gmail_id, thread_id FROM messages WHERE gmail_id IS NOT NULL") { stored.append(($0.text(0) ?? "", $0.text(1))) }
         try db.run("DELETE FROM gmail_pending")
-        for (id, thread) in listed.sorted(by: { $0.key < $1.key }) {
-            try setPending(id, thread: thread, labels: nil, format: known.contains(id) ? "minimal" : "raw")
+        let known = Set(stored.map(\.0))
+        for (id, thread) in listed.sorted(by: { $0.key < $1.key }) where !known.contains(id) {
+            try setPending(id, thread: thread, labels: nil, format: "raw")
+        }
+        for (id, thread) in stored.sorted(by: { $0.0 < $1.0 }) {
+            try setPending(id, thread: listed[id] ?? thread, labels: nil, format: "minimal")
         }
         // the mailbox as it is now, from the profile: its historyId even when lower than the one
         // remembered (a restored or another mailbox), or the next sync would ask from a point
         // Gmail never reached
         if let now = result.lastHistoryID { try setConfig("history_id", now) }
+    }
+
+    /// Gmail's responses refused before any was applied: what is wrong with them.
+    public struct GmailResponsesRefused: Error, CustomStringConvertible {
+        public var problems: [String]
+        public var description: String { problems.joined(separator: "; ") }
+    }
+
+    /// gmail-sync's run of `mailstore history`: the responses of one step of a sync (every
+    /// users.history.list page; or users.getProfile's and every messages.list page, with
+    /// `full`), each checked against the shapes the API documents before any is applied, then
+    /// applied in one batch.
+    public func applyGmailResponses(_ responses: [JSONValue], full: Bool) throws {
+        try refuseMalformed(responses)
+        var result = HistoryResult(full: full)
+        do {
+            try batch {
+                for response in responses { try applyHistory(response, into: &result) }
+                if full { try finishFullSync(&result) }
+            }
+        } catch let e as HistoryError {
+            throw GmailResponsesRefused(problems: [e.description])
+        }
+    }
+
+    /// What messages.get answered for messages to fetch again: message resources (format=minimal)
+    /// give stored messages their labels; the ids it answered 404 for are gone (deleted on
+    /// Gmail). One batch.
+    public func applyFetched(labels messages: [JSONValue], gone: [String]) throws {
+        try refuseMalformed(messages)
+        var result = HistoryResult()
+        do {
+            try batch {
+                for m in messages { try applyHistory(m, into: &result) }
+                for id in gone { try deleteMessage(gmailID: id) }
+            }
+        } catch let e as HistoryError {
+            throw GmailResponsesRefused(problems: [e.description])
+        }
+    }
+
+    private func refuseMalformed(_ responses: [JSONValue]) throws(GmailResponsesRefused) {
+        let problems = responses.enumerated().compactMap { k, response in
+            GmailShape.problem(response).map { responses.count == 1 ? $0 : "response \(k + 1): \($0)" }
+        }
+        if !problems.isEmpty { throw GmailResponsesRefused(problems: problems) }
     }
 
     private func rememberHistoryID(_ result: HistoryResult) throws {

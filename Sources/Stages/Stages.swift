@@ -67,6 +67,20 @@ public struct Delivery {
                                ("X-Newsletter", record.value("is_newsletter") == .bool(true) ? "yes" : "no")])
     }
 
+    /// The record of one Gmail API message resource (messages.get's answer with `format=raw`),
+    /// the same bytes `forEachRecord` makes of it as a line of its input.
+    public func record(gmailMessage bytes: [UInt8], name: String) throws -> JSONRecord {
+        let raw: RawMessage
+        do { raw = try MailboxInput.gmailAPIMessage(bytes, path: name) } catch { throw Failed(description: error.message) }
+        var record = try JSONRecord(converter.record(for: raw).json)
+        for stage in stages {
+            do { record = try JSONRecord(stage.transform(record)) } catch {
+                throw Failed(description: "\(stage.name): \(error)")
+            }
+        }
+        return record
+    }
+
     /// The record of each message in `fd`, as the pipeline's programs would write it, handed to
     /// `body` as soon as it is made, so that memory stays that of one message. A message a stage
     /// cannot take ends the delivery there: the mail system hands the input over again (the

@@ -822,7 +822,7 @@ struct History: ParsableCommand {
     @Argument(help: ArgumentHelp("The database.", valueName: "db"))
     var database: String
 
-    @Flag(help: "A full sync: the inputs are users.getProfile's response and every messages.list page (includeSpamTrash=true); stored Gmail messages none lists are deleted, and every listed one is to fetch.")
+    @Flag(help: "A full sync: the inputs are users.getProfile's response and every messages.list page (includeSpamTrash=true); every listed message the database lacks is to fetch whole, every stored one with format=minimal (a message no page lists is removed when messages.get answers 404 for it, not before: pages shift).")
     var full = false
 
     @OptionGroup var common: CommonOptions

@@ -1,5 +1,13 @@
 """A stand-in for the part of Gmail's REST API a sync client reads (users.getProfile,
-users.messages.list and .get, users.history.list), served on 127.0.0.1 for the end-to-end tests.
+users.messages.list and .get, users.history.list), and for Google's OAuth token endpoint
+(a refresh token exchanged for an access token), served on 127.0.0.1 for the end-to-end tests.
+
+It behaves as Gmail does where a client can go wrong, not as a client would like: messages.list's
+pages are no snapshot (a message deleted between two calls shifts the next pages, so that a live
+message can be listed on neither); history ids grow with gaps; they can go back (a restored
+mailbox: rewind_history); history.list can answer pages with a nextPageToken and no `history`
+(empty_history_pages); a parameter a method does not take, or a maxResults over 500, is a 400; and
+faults come as Google sends them, 403s with each documented reason among them.
 
 The mailbox starts as the messages given, with no history records; a test then scripts changes
 (add_message, archive, delete, ...), each one history record with a new historyId as Gmail keeps
@@ -9,6 +17,7 @@ A test can also slow every answer (`delay`) and make users.getProfile answer wha
 (`profile_answer`: any JSON value, or bytes sent as they are)."""
 import base64
 import dataclasses
+import random
 import email.parser
 import email.policy
 import email.utils
@@ -38,6 +47,25 @@ TAKEOUT_SYSTEM_LABELS = {
 # historyTypes values, and the key of a history record each one selects.
 HISTORY_TYPES = {"messageAdded": "messagesAdded", "messageDeleted": "messagesDeleted",
                  "labelAdded": "labelsAdded", "labelRemoved": "labelsRemoved"}
+# The parameters every method takes (the discovery document's top-level "parameters"), and each
+# method's own: anything else is a 400, as Gmail answers it.
+STANDARD_PARAMETERS = {"$.xgafv", "access_token", "alt", "callback", "fields", "key", "oauth_token", "prettyPrint",
+                       "quotaUser", "uploadType", "upload_protocol"}
+METHOD_PARAMETERS = {
+    "profile": set(),
+    "history": {"startHistoryId", "maxResults", "pageToken", "labelId", "historyTypes"},
+    "messages.list": {"includeSpamTrash", "labelIds", "maxResults", "pageToken", "q"},
+    "messages.get": {"format", "metadataHeaders"},
+}
+MAX_RESULTS = 500  # messages.list's and history.list's limit
+# 403s Gmail documents ("Resolve errors"): reason -> (domain, message)
+FORBIDDEN_REASONS = {
+    "dailyLimitExceeded": ("usageLimits", "Daily Limit Exceeded"),
+    "userRateLimitExceeded": ("usageLimits", "User Rate Limit Exceeded"),
+    "rateLimitExceeded": ("usageLimits", "Rate Limit Exceeded"),
+    "domainPolicy": ("global", "The domain administrators have disabled Gmail apps."),
+    "insufficientPermissions": ("global", "Request had insufficient authentication scopes."),
+}
 # HTTP status -> (Google's status name, the reason in its "errors" list)
 ERROR_KINDS = {
     400: ("FAILED_PRECONDITION", "failedPrecondition"), 401: ("UNAUTHENTICATED", "authError"),
@@ -55,8 +83,9 @@ class ApiError(Exception):
         self.status, self.reason = kind or ERROR_KINDS.get(code, ("UNKNOWN", "unknown"))
 
     def body(self):
+        domain = FORBIDDEN_REASONS.get(self.reason, ("global",))[0]
         return {"error": {"code": self.code, "message": self.message, "status": self.status,
-                          "errors": [{"message": self.message, "domain": "global", "reason": self.reason}]}}
+                          "errors": [{"message": self.message, "domain": domain, "reason": self.reason}]}}
 
 
 def invalid_argument(message):
@@ -122,6 +151,13 @@ def page_token(text):
     return base64.urlsafe_b64encode(text.encode()).decode()
 
 
+def token_kind(token):
+    try:
+        return base64.urlsafe_b64decode(token.encode()).decode().split(":", 1)[0]
+    except ValueError:
+        return None
+
+
 def read_page_token(token, prefix):
     """The number a page token of ours holds after prefix ("list:3:" -> ...); 400 for anything else."""
     try:
@@ -134,9 +170,15 @@ def read_page_token(token, prefix):
 
 
 class GmailStandIn:
-    def __init__(self, messages=(), token="test-token", page_size=7, email="me@example.com"):
+    def __init__(self, messages=(), token="test-token", page_size=7, email="me@example.com", seed=44):
         self.token, self.page_size, self.email = token, page_size, email
-        self.url = None
+        self.url = self.token_url = None
+        # the OAuth clients and refresh tokens the token endpoint knows: client_id -> secret,
+        # refresh token -> client_id
+        self.clients, self.refresh_tokens = {}, {}
+        self.token_requests = []  # {"form", "status"} of every request to the token endpoint
+        self.empty_history_pages = False  # every other history.list page: a nextPageToken and no history
+        self._random = random.Random(seed)
         # {method, path, raw_path, query, status} of every request served, in order: path
         # percent-decoded, raw_path as the client sent it
         self.requests = []
@@ -149,8 +191,8 @@ class GmailStandIn:
         self._history = []
         self._history_id = FIRST_HISTORY_ID
         self._oldest_history_id = 0  # startHistoryId below this answers 404
-        self._faults = []  # [status, remaining count, path_contains, retry_after]
-        self._list_snapshots = []  # the ids of each messages.list, so that its pages stay stable
+        self._faults = []  # [status, remaining count, path_contains, retry_after, message, kind]
+        self._after = []  # [path_contains, requests to let pass first, action]
         self._server = self._serving = None
         for raw, labels in messages:
             self._insert(raw, labels)
@@ -170,6 +212,7 @@ class GmailStandIn:
         self._server = StandInServer(("127.0.0.1", 0), StandInHandler)
         self._server.standin = self
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}/gmail/v1/users/me"
+        self.token_url = f"http://127.0.0.1:{self._server.server_address[1]}/token"
         self._serving = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._serving.start()
         return self
@@ -248,16 +291,47 @@ class GmailStandIn:
         with self._lock:
             self._oldest_history_id = self._history_id
 
-    def fail_next(self, status, count=1, path_contains=None, retry_after=None, message=None, kind=None):
+    def rewind_history(self, by=500):
+        """The mailbox's history ids go back (a mailbox restored, as reported of real accounts):
+        the records kept so far are gone, and the next changes get ids below those a client has
+        seen. A history.list from a later id answers no record and the lower current id."""
+        with self._lock:
+            self._history_id -= by
+            self._history = []
+            self._oldest_history_id = 0
+
+    def expire_token(self):
+        """The access token stops being good (they last an hour): requests with it get 401, and
+        the token endpoint gives the next one."""
+        with self._lock:
+            self.token = f"ya29.standin-{self._random.getrandbits(64):016x}"
+
+    def add_client(self, client_id, secret, refresh_token):
+        with self._lock:
+            self.clients[client_id] = secret
+            self.refresh_tokens[refresh_token] = client_id
+
+    def fail_next(self, status, count=1, path_contains=None, retry_after=None, message=None, kind=None, reason=None):
         """The next `count` requests whose path has path_contains fail with status; message and
-        kind ((status, reason) as in ERROR_KINDS) replace the error's usual ones."""
+        kind ((status, reason) as in ERROR_KINDS) replace the error's usual ones; a 403's reason
+        (one of FORBIDDEN_REASONS) comes with Google's message for it."""
+        if reason:
+            kind = ("RESOURCE_EXHAUSTED" if reason.endswith("LimitExceeded") else "PERMISSION_DENIED", reason)
+            message = message or FORBIDDEN_REASONS[reason][1]
         with self._lock:
             self._faults.append([status, count, path_contains, retry_after, message, kind])
+
+    def after(self, path_contains, action, requests=1):
+        """Runs action() (a change of the script) once `requests` requests whose path has
+        path_contains have been answered: a change made while a client is part-way through."""
+        with self._lock:
+            self._after.append([path_contains, requests, action])
 
     # changing the state
 
     def _next_history_id(self):
-        self._history_id += 1
+        # Gmail's ids grow, but not one by one
+        self._history_id += self._random.randint(1, 40)
         return self._history_id
 
     def _insert(self, raw, labels, id=None):
@@ -304,6 +378,24 @@ class GmailStandIn:
 
     # answering requests
 
+    def serve_token(self, body):
+        """The token endpoint (RFC 6749, section 6): a refresh token of a known client exchanged
+        for the access token Gmail takes now."""
+        form = urllib.parse.parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+        field = lambda name: form.get(name, [""])[-1]
+        with self._lock:
+            if field("grant_type") != "refresh_token":
+                status, answer = 400, {"error": "unsupported_grant_type", "error_description": "Invalid grant_type: " + field("grant_type")}
+            elif self.clients.get(field("client_id")) != field("client_secret") or not field("client_id"):
+                status, answer = 401, {"error": "invalid_client", "error_description": "The OAuth client was not found."}
+            elif self.refresh_tokens.get(field("refresh_token")) != field("client_id"):
+                status, answer = 400, {"error": "invalid_grant", "error_description": "Token has been expired or revoked."}
+            else:
+                status, answer = 200, {"access_token": self.token, "expires_in": 3599, "token_type": "Bearer",
+                                       "scope": "https://www.googleapis.com/auth/gmail.modify https://www.googleapis.com/auth/gmail.send"}
+            self.token_requests.append({"form": form, "status": status})
+            return status, answer, {}
+
     def serve(self, method, target, authorization):
         """(status, JSON body, extra headers) for one request, which it records in self.requests."""
         time.sleep(self.delay)
@@ -324,6 +416,11 @@ class GmailStandIn:
                 if error.code == 401:
                     extra_headers["WWW-Authenticate"] = 'Bearer realm="https://accounts.google.com/"'
             self.requests.append({"method": method, "path": path, "raw_path": url.path, "query": query, "status": status})
+            for waiting in self._after:
+                if waiting[1] > 0 and waiting[0] in path:
+                    waiting[1] -= 1
+                    if waiting[1] == 0:
+                        waiting[2]()
             return status, body, extra_headers
 
     def _injected_fault(self, path):
@@ -339,10 +436,14 @@ class GmailStandIn:
         user, resource, id = (urllib.parse.unquote(part or "") for part in match.groups()) if match else [None] * 3
         if method != "GET" or user not in ("me", self.email):
             raise ApiError(404, "Not Found")
+        if id and resource != "messages":
+            raise ApiError(404, "Not Found")
+        method_name = resource + (".get" if id else ".list") if resource == "messages" else resource
+        unknown = set(query) - METHOD_PARAMETERS[method_name] - STANDARD_PARAMETERS
+        if unknown:
+            raise invalid_argument(f"Invalid JSON payload received. Unknown name \"{sorted(unknown)[0]}\": Cannot bind query parameter.")
         if resource == "messages":
             return self._get_message(id, query) if id else self._list_messages(query)
-        if id:
-            raise ApiError(404, "Not Found")
         return self._profile() if resource == "profile" else self._list_history(query)
 
     def _profile(self):
@@ -359,31 +460,28 @@ class GmailStandIn:
             raise invalid_argument("Invalid maxResults") from None
         if wanted < 1:
             raise invalid_argument("maxResults must be positive")
+        if wanted > MAX_RESULTS:
+            raise invalid_argument(f"Invalid maxResults: {wanted}, the most is {MAX_RESULTS}")
         return min(wanted, self.page_size)
 
     def _list_messages(self, query):
         limit = self._max_results(query)
-        if "pageToken" in query:
-            snapshot, offset = read_page_token(query["pageToken"][-1], "list:")
-            if snapshot >= len(self._list_snapshots):
-                raise invalid_argument("Invalid pageToken")
-        else:
-            wanted = query.get("labelIds", [])
-            hide_spam_trash = query.get("includeSpamTrash", ["false"])[-1].lower() != "true"
-            hidden = {"SPAM", "TRASH"} - set(wanted) if hide_spam_trash else set()
-            chosen = [m for m in self._messages.values()
-                      if not m.deleted and set(wanted) <= set(m.labels) and not hidden & set(m.labels)]
-            chosen.sort(key=lambda m: (m.internal_date, m.id), reverse=True)
-            self._list_snapshots.append([m.id for m in chosen])
-            snapshot, offset = len(self._list_snapshots) - 1, 0
-        ids = self._list_snapshots[snapshot]
+        offset = read_page_token(query["pageToken"][-1], "list:")[0] if "pageToken" in query else 0
+        wanted = query.get("labelIds", [])
+        hide_spam_trash = query.get("includeSpamTrash", ["false"])[-1].lower() != "true"
+        hidden = {"SPAM", "TRASH"} - set(wanted) if hide_spam_trash else set()
+        chosen = [m for m in self._messages.values()
+                  if not m.deleted and set(wanted) <= set(m.labels) and not hidden & set(m.labels)]
+        chosen.sort(key=lambda m: (m.internal_date, m.id), reverse=True)
+        # the list as it is at each call, no snapshot: a message deleted after one page was served
+        # shifts the next pages by one, and the first message of the next page is listed on neither
+        ids = [m.id for m in chosen]
         answer = {}
-        # a message deleted since the list began stays listed, as it can in Gmail; get answers 404
         page = [{"id": id, "threadId": self._messages[id].thread_id} for id in ids[offset:offset + limit]]
         if page:
             answer["messages"] = page
         if offset + limit < len(ids):
-            answer["nextPageToken"] = page_token(f"list:{snapshot}:{offset + limit}")
+            answer["nextPageToken"] = page_token(f"list:{offset + limit}")
         answer["resultSizeEstimate"] = len(ids)
         return answer
 
@@ -431,7 +529,12 @@ class GmailStandIn:
             raise invalid_argument(f"Invalid historyTypes: {types}")
         kinds = {HISTORY_TYPES[t] for t in types} or set(HISTORY_TYPES.values())
         label_id = query.get("labelId", [None])[-1]
-        after = read_page_token(query["pageToken"][-1], "after:")[0] if "pageToken" in query else start
+        token = query.get("pageToken", [None])[-1]
+        if self.empty_history_pages and (token is None or token_kind(token) == "gap"):
+            # a page with nothing on it but the way on, as Gmail can answer
+            after = read_page_token(token, "gap:")[0] if token else start
+            return {"historyId": str(self._history_id), "nextPageToken": page_token(f"after:{after}")}
+        after = read_page_token(token, "after:")[0] if token else start
         def touches_label(record):
             return label_id is None or label_id in self._messages[record.message_id].labels + record.labels
         chosen = [record for record in self._history
@@ -440,7 +543,7 @@ class GmailStandIn:
         if chosen[:limit]:
             answer["history"] = [self._history_json(record) for record in chosen[:limit]]
         if len(chosen) > limit:
-            answer["nextPageToken"] = page_token(f"after:{chosen[limit - 1].id}")
+            answer["nextPageToken"] = page_token(f"{'gap' if self.empty_history_pages else 'after'}:{chosen[limit - 1].id}")
         answer["historyId"] = str(self._history_id)
         return answer
 
@@ -464,9 +567,12 @@ class StandInHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, as curl reuses a connection for several URLs
 
     def _answer(self):
-        self.rfile.read(int(self.headers.get("Content-Length") or 0))  # a body is never used
-        status, body, extra_headers = self.server.standin.serve(
-            self.command, self.path, self.headers.get("Authorization"))
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if self.command == "POST" and urllib.parse.urlsplit(self.path).path == "/token":
+            status, body, extra_headers = self.server.standin.serve_token(body)
+        else:
+            status, body, extra_headers = self.server.standin.serve(
+                self.command, self.path, self.headers.get("Authorization"))
         data = body if isinstance(body, bytes) else json.dumps(body, indent=2).encode("utf-8")
         try:
             self.send_response(status)

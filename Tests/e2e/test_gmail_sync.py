@@ -15,6 +15,8 @@ import signal
 import sqlite3
 import subprocess
 import time
+import urllib.parse
+import urllib.request
 import unicodedata
 
 import pytest
@@ -22,7 +24,7 @@ import pytest
 from conftest import BIN, ROOT, SAMPLE, generate_mailbox, records, run
 from gmail_standin import GmailStandIn
 
-SYNC = ROOT / "pipelines" / "gmail-sync"
+SYNC = BIN / "gmail-sync"
 NOW = "2026-03-09T00:00:00Z"
 
 
@@ -44,7 +46,9 @@ def start_sync(server, tmp_path, db, *args, token="test-token", api=None, **env)
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     environment = dict(os.environ, PATH=f"{BIN}:{os.environ['PATH']}", HOME=str(home), GMAIL_API=api or server.url,
-                       GMAIL_TOKEN=token, GMAIL_SYNC_BACKOFF="0.01", **env)
+                       GMAIL_TOKEN=token or "", GMAIL_SYNC_BACKOFF="0.01", **env)
+    if token is None:
+        del environment["GMAIL_TOKEN"]
     # a session of its own, so that a pass that overstays is killed with its sleep, curl or flock
     return subprocess.Popen([str(SYNC), "--store", str(db), *map(str, args), str(tmp_path / f"{db.stem}.jsonl")],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment, start_new_session=True)
@@ -277,15 +281,17 @@ def test_the_token_is_on_no_command_line_and_in_no_message(tmp_path):
         gmail.fail_next(503, count=2, path_contains="/messages/")
         db = tmp_path / "mail.db"
         process = start_sync(gmail, tmp_path, db, token=token)
-        leaks, curls = [], 0
+        # gmail-sync sends its requests itself (libcurl, in its own process): no program it
+        # starts, and not its own command line, carries the token
+        leaks, seen = [], 0
         while process.poll() is None:
             for line in command_lines():
                 leaks += [line] if token.encode() in line else []
-                curls += line.startswith(b"curl\0") and gmail.url.encode() in line
+                seen += line.startswith(str(SYNC).encode() + b"\0")
             time.sleep(0.01)
         r = finish(process)
         assert r.returncode == 0, r.stderr.decode()
-        assert curls > 0  # the requests were seen, and the token on none of them
+        assert seen > 0  # the pass was seen running, and the token on no command line
         assert leaks == []
         assert token.encode() not in r.stderr + r.stdout
         refused = f"ya29.refused-{secrets.token_hex(16)}"
@@ -376,3 +382,207 @@ def test_a_profile_that_is_not_what_the_api_documents_is_left_for_the_next_pass(
     assert not db.exists() or not state(db)[1]
     gmail.profile_answer = None
     synced(gmail, tmp_path, db)
+
+
+# Faithful to Gmail, not to the stand-in (issue 44): what Gmail does that a client must survive
+
+def listed_order(server):
+    """The ids as messages.list gives them now, first page first."""
+    ids, token = [], ""
+    while True:
+        request = urllib.request.Request(f"{server.url}/messages?maxResults=500&includeSpamTrash=true{token}",
+                                         headers={"Authorization": f"Bearer {server.token}"})
+        with urllib.request.urlopen(request) as answer:
+            page = json.load(answer)
+        server.requests.pop()  # not the client's
+        ids += [m["id"] for m in page["messages"]]
+        if "nextPageToken" not in page:
+            return ids
+        token = "&pageToken=" + urllib.parse.quote(page["nextPageToken"])
+
+
+def test_a_full_sync_keeps_a_live_message_that_shifting_pages_left_out(gmail, tmp_path):
+    db = tmp_path / "mail.db"
+    synced(gmail, tmp_path, db)
+    order = listed_order(gmail)
+    deleted, skipped = order[0], order[7]  # pages of 7: page 2 starts one further once order[0] is gone
+    gmail.after("/messages", lambda: gmail.delete(deleted))  # purged while the client reads page 1
+    before = len(gmail.requests)
+    r = synced(gmail, tmp_path, db, "--full")
+    pages = [q["query"].get("pageToken") for q in gmail.requests[before:] if q["path"].endswith("/messages")]
+    assert len(pages) == 3
+    assert skipped in state(db)[1], "a live message no page listed was deleted"
+    assert deleted not in state(db)[1]
+    assert b"was deleted on Gmail" in r.stderr  # messages.get answered 404 for it: said
+    assert_equals_full_sync(gmail, tmp_path, db)
+    # and the pass after that has nothing left to do
+    before = len(gmail.requests)
+    synced(gmail, tmp_path, db)
+    assert [q["path"].rsplit("/", 1)[1] for q in gmail.requests[before:]] == ["history"]
+
+
+def test_history_ids_that_go_back_cost_one_full_sync_and_lose_nothing(gmail, tmp_path):
+    db = tmp_path / "mail.db"
+    synced(gmail, tmp_path, db)
+    stored = history_id(db)
+    gmail.rewind_history(by=500)
+    added = gmail.add_message(message(70, "after the ids went back"))
+    assert gmail.history_id < stored
+    r = synced(gmail, tmp_path, db)
+    assert b"history ids went back" in r.stderr
+    assert added in state(db)[1]
+    assert history_id(db) == gmail.history_id  # the profile's, lower than the one stored before
+    # then history syncs again, each from where the last one stopped
+    later = gmail.add_message(message(71, "later"))
+    gmail.archive(added)
+    before = len(gmail.requests)
+    synced(gmail, tmp_path, db)
+    assert [q["path"].rsplit("/", 1)[1] for q in gmail.requests[before:]] == ["history", later]
+    assert_equals_full_sync(gmail, tmp_path, db)
+
+
+def test_history_pages_with_a_next_page_token_and_no_history_are_followed(gmail, tmp_path):
+    db = tmp_path / "mail.db"
+    synced(gmail, tmp_path, db)
+    gmail.empty_history_pages = True
+    ids = gmail.ids()
+    added = [gmail.add_message(message(72 + n)) for n in range(9)]  # 16 records: pages of 7
+    for gmail_id in added[:3]:
+        gmail.mark_read(gmail_id)
+    gmail.delete(ids[9])
+    gmail.archive(ids[10])
+    gmail.add_labels(ids[11], "STARRED")
+    before = len(gmail.requests)
+    synced(gmail, tmp_path, db)
+    history = [q for q in gmail.requests[before:] if q["path"].endswith("/history")]
+    assert len(history) >= 4  # an empty page before each page with history
+    assert_equals_full_sync(gmail, tmp_path, db)
+
+
+@pytest.mark.parametrize("reason, exit_status", [
+    ("rateLimitExceeded", 0), ("userRateLimitExceeded", 0),  # rate limits: tried again
+    ("dailyLimitExceeded", 75),  # the day's quota: temporary, for a pass after it is renewed
+    ("domainPolicy", 77), ("insufficientPermissions", 77),  # refusals no retry changes
+])
+def test_403s_with_each_documented_reason(gmail, tmp_path, reason, exit_status):
+    db = tmp_path / "mail.db"
+    gmail.fail_next(403, count=2, path_contains="/profile", reason=reason)
+    r = sync(gmail, tmp_path, db)
+    assert r.returncode == exit_status, r.stderr.decode()
+    profile_requests = len(requests_to(gmail, "/profile"))
+    if exit_status == 0:
+        assert profile_requests == 3 and set(state(db)[1]) == set(gmail.ids())
+    else:
+        assert profile_requests == 1 and not requests_to(gmail, "/messages")
+        assert reason.encode() in r.stderr
+
+
+# OAuth: a refresh token kept in a file of the user's alone, exchanged at the token endpoint
+
+def credentials(server, tmp_path, mode=0o600, refresh=None, secret=None):
+    """A refresh token with its client, known to the stand-in's token endpoint, in a
+    credentials file as Google's tools write them ("authorized_user"). The file, the secrets."""
+    client_id = "1234-standin.apps.googleusercontent.com"
+    refresh = refresh or f"1//refresh-{secrets.token_hex(16)}"
+    secret = secret or f"GOCSPX-{secrets.token_hex(12)}"
+    server.add_client(client_id, secret, refresh)
+    path = tmp_path / "gmail-credentials.json"
+    path.write_text(json.dumps({"type": "authorized_user", "client_id": client_id, "client_secret": secret,
+                                "refresh_token": refresh}))
+    path.chmod(mode)
+    return path, [refresh.encode(), secret.encode()]
+
+
+def oauth_env(server, path):
+    return {"GMAIL_CREDENTIALS": str(path), "GMAIL_TOKEN_URI": server.token_url}
+
+
+def test_a_refresh_token_is_exchanged_and_never_shown(gmail, tmp_path):
+    gmail.token = f"ya29.standin-{secrets.token_hex(16)}"
+    path, secret_values = credentials(gmail, tmp_path)
+    db = tmp_path / "mail.db"
+    gmail.delay = 0.02
+    process = start_sync(gmail, tmp_path, db, token=None, **oauth_env(gmail, path))
+    leaks = []
+    while process.poll() is None:
+        leaks += [line for line in command_lines() for s in secret_values + [gmail.token.encode()] if s in line]
+        time.sleep(0.01)
+    r = finish(process)
+    assert r.returncode == 0, r.stderr.decode()
+    assert leaks == []
+    assert set(state(db)[1]) == set(gmail.ids())
+    assert [t["status"] for t in gmail.token_requests] == [200]
+    assert gmail.token_requests[0]["form"]["grant_type"] == ["refresh_token"]
+    # the access token lasts an hour: it expires part-way through a pass, Gmail answers 401, and
+    # the refresh token is exchanged again, once
+    gmail.add_message(message(80))
+    gmail.add_message(message(81))
+    gmail.after("/history", gmail.expire_token)
+    r = synced(gmail, tmp_path, db, token=None, **oauth_env(gmail, path))
+    assert [t["status"] for t in gmail.token_requests] == [200, 200, 200]
+    assert [q["status"] for q in gmail.requests].count(401) == 1
+    assert set(state(db)[1]) == set(gmail.ids())
+    # no secret in what it wrote: messages, the journal, the database
+    written = r.stdout + r.stderr + (tmp_path / "mail.jsonl").read_bytes() + db.read_bytes()
+    assert [s for s in secret_values if s in written] == []
+
+
+def test_a_credentials_file_others_can_read_is_refused(gmail, tmp_path):
+    path, secret_values = credentials(gmail, tmp_path, mode=0o644)
+    db = tmp_path / "mail.db"
+    r = sync(gmail, tmp_path, db, token=None, **oauth_env(gmail, path))
+    assert r.returncode == 77, r.stderr.decode()
+    assert b"others can read the refresh token" in r.stderr and b"chmod 600" in r.stderr
+    assert gmail.requests == [] and gmail.token_requests == []
+    assert [s for s in secret_values if s in r.stderr] == []
+
+
+def test_a_refused_refresh_token_exits_77_without_showing_it(gmail, tmp_path):
+    path, secret_values = credentials(gmail, tmp_path)
+    gmail.refresh_tokens.clear()  # revoked
+    db = tmp_path / "mail.db"
+    r = sync(gmail, tmp_path, db, token=None, **oauth_env(gmail, path))
+    assert r.returncode == 77, r.stderr.decode()
+    assert b"refused the refresh token (400 invalid_grant" in r.stderr
+    assert gmail.requests == []
+    assert [s for s in secret_values if s in r.stderr + r.stdout] == []
+    # a token endpoint that cannot be reached is temporary
+    r = sync(gmail, tmp_path, db, token=None, GMAIL_SYNC_TRIES="2", GMAIL_CREDENTIALS=str(path),
+             GMAIL_TOKEN_URI="http://127.0.0.1:9/token")
+    assert r.returncode == 75, r.stderr.decode()
+
+
+# Polling: --every, as the chat clients poll
+
+def test_every_polls_until_sigterm_and_a_pass_with_nothing_to_do_costs_one_history_list(gmail, tmp_path):
+    db = tmp_path / "mail.db"
+    synced(gmail, tmp_path, db)
+    before = len(gmail.requests)
+    process = start_sync(gmail, tmp_path, db, "--every", "0.2")
+
+    def wait_for(condition, what):
+        deadline = time.monotonic() + 60
+        while not condition():
+            assert process.poll() is None, finish(process).stderr.decode()
+            assert time.monotonic() < deadline, f"still waiting for {what}"
+            time.sleep(0.05)
+
+    paths = lambda: [q["path"].rsplit("/", 1)[1] for q in gmail.requests[before:]]
+    wait_for(lambda: paths().count("history") >= 3, "three passes")
+    added = gmail.add_message(message(90, "while polling"))
+    wait_for(lambda: added in state(db)[1], "the new message in the store")
+    passes = paths().count("history")
+    wait_for(lambda: paths().count("history") >= passes + 2, "two more passes")
+    process.send_signal(signal.SIGTERM)
+    r = finish(process, timeout=30)
+    assert r.returncode == 0, r.stderr.decode()
+    # every pass one history.list, and the one with a new message its messages.get too
+    assert set(paths()) == {"history", added} and paths().count(added) == 1
+    assert_equals_full_sync(gmail, tmp_path, db)
+
+
+def test_every_takes_a_number_of_seconds(tmp_path):
+    env = dict(os.environ, HOME=str(tmp_path), GMAIL_TOKEN="x")
+    for bad in ("0", "-1", "soon", "100000"):
+        r = subprocess.run([str(SYNC), "--every", bad], capture_output=True, env=env)
+        assert r.returncode == 64 and b"usage: gmail-sync" in r.stderr, (bad, r.stderr)

@@ -78,3 +78,17 @@ def test_pages_are_found_at_the_top_of_man_too():
     for tool in tools():
         link = ROOT / "man" / f"{tool}.1"
         assert link.is_symlink() and link.resolve() == (ROOT / "man" / "man1" / f"{tool}.1").resolve(), tool
+
+
+def test_gmail_sync_s_timer_service_and_cron_line_are_installed_for_the_prefix(prefix, tmp_path):
+    share = prefix / "share/mailpipe"
+    service, timer, cron = (share / f"gmail-sync.{kind}" for kind in ("service", "timer", "cron"))
+    assert f"ExecStart={prefix}/bin/gmail-sync " in service.read_text()
+    assert f" {prefix}/bin/gmail-sync --site" in cron.read_text().splitlines()[-1]
+    assert "OnUnitInactiveSec=" in timer.read_text()
+    if shutil.which("systemd-analyze"):
+        runtime = tmp_path / "runtime"
+        runtime.mkdir(mode=0o700)
+        r = subprocess.run(["systemd-analyze", "verify", "--user", str(service), str(timer)], capture_output=True, timeout=60,
+                           env=dict(ENV, XDG_RUNTIME_DIR=str(runtime), MANPATH=str(prefix / "share/man")))
+        assert r.returncode == 0, r.stdout + r.stderr

@@ -73,6 +73,23 @@ struct GmailAPIReader {
     }
 }
 
+extension MailboxInput {
+    /// One Gmail API message resource (messages.get's answer, `format=raw` or `full`), as the
+    /// reader of Gmail API lines reads each of its lines: gmail-sync hands over what it fetched
+    /// without a file between. `path` names it in the record's source.
+    public static func gmailAPIMessage(_ bytes: [UInt8], path: String) throws(BadRecord) -> RawMessage {
+        do {
+            return try GmailAPIReader.message(from: try JSONValue.parse(bytes), path: path, offset: 0, length: bytes.count, line: 1)
+        } catch let error as JSONError {
+            throw BadRecord(message: error.description, line: nil)
+        } catch let error as GmailAPIReader.GmailAPIError {
+            throw BadRecord(message: error.message, line: nil)
+        } catch {
+            throw BadRecord(message: "\(error)", line: nil)
+        }
+    }
+}
+
 /// Builds a MIME tree from a Gmail API `payload`: bodies arrive already transfer-decoded.
 enum PayloadTree {
     static func build(_ payload: JSONValue, decoder: HeaderTextDecoder) -> ParsedMessage {
