@@ -41,7 +41,8 @@ struct Addressing {
                 (sender(original, list), \.to), (original.to, \.to), (original.cc, \.cc), (original.bcc, \.bcc),
             ]
             for (mailboxes, field) in headers {
-                let others = mailboxes.filter { !isMine($0.address) }
+                // an address that is not one (a group's name read as one, "<>") is no one to write to
+                let others = mailboxes.filter { ComposeRequest.isAddress($0.address) && !isMine($0.address) }
                 result[keyPath: field] += others
                 // a reply to the sender stops at the first header naming someone else: the
                 // sender, or, for my own message, those I wrote to
@@ -54,11 +55,19 @@ struct Addressing {
         return deduplicated(result)
     }
 
-    /// Reply-To, else From: the author when Reply-To is one a list put in, or when asked.
+    /// Reply-To, else From: the authors when Reply-To is one a list put in, or when asked.
     private func sender(_ original: Original, _ list: ListReply) -> [Mailbox] {
         let replyTo = original.replyTo
-        if replyTo.isEmpty || list == .author || replyToIsRedundant(original) { return original.from.map { [$0] } ?? [] }
+        if replyTo.isEmpty || list == .author || replyToIsRedundant(original) { return authors(original) }
         return replyTo
+    }
+
+    /// Every author: From may name several (RFC 5322 section 3.6.2), of whom the record's
+    /// `from` is the first; a reply without Reply-To goes to them all (section 3.6.3).
+    private func authors(_ original: Original) -> [Mailbox] {
+        let all = original.header("from").flatMap(reader.mailboxes)
+        guard all.count > 1, let first = original.from else { return original.from.map { [$0] } ?? [] }
+        return [first] + all.filter { $0.address != first.address }
     }
 
     /// notmuch's test for a Reply-To a list put in: one address, found in To or Cc.
