@@ -41,8 +41,7 @@ struct Addressing {
                 (sender(original, list), \.to), (original.to, \.to), (original.cc, \.cc), (original.bcc, \.bcc),
             ]
             for (mailboxes, field) in headers {
-                // an address that is not one (a group's name read as one, "<>") is no one to write to
-                let others = mailboxes.filter { ComposeRequest.isAddress($0.address) && !isMine($0.address) }
+                let others = mailboxes.filter { Self.canBeWrittenTo($0.address) && !isMine($0.address) }
                 result[keyPath: field] += others
                 // a reply to the sender stops at the first header naming someone else: the
                 // sender, or, for my own message, those I wrote to
@@ -53,6 +52,20 @@ struct Addressing {
             result.to = [from]  // a note to self
         }
         return deduplicated(result)
+    }
+
+    /// An address a reply can go to: local@domain, or a local name alone (root, a user of the
+    /// machine, as sendmail takes it); not a group's name read as an address, nor "<>".
+    static func canBeWrittenTo(_ address: String) -> Bool {
+        if address.contains("@") { return ComposeRequest.isAddress(address) }
+        return !address.isEmpty && address.utf8.allSatisfy { $0 >= 0x80 || isAtext($0) }
+    }
+
+    private static func isAtext(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: Array("!#$%&'*+-/=?^_`{|}~.".utf8).contains(b)
+        }
     }
 
     /// Reply-To, else From: the authors when Reply-To is one a list put in, or when asked.

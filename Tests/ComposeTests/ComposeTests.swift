@@ -143,7 +143,7 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         try originals.add(record(id: "authors@x", from: "Alex|alex@example.com", to: ["mei@example.tw"],
                                  headers: ["from": "Alex <alex@example.com>, Jordan Lee <jordan@example.org>"]))
         // a group's name read as an address, as mime-parse reads `To: <Undisclosed-Recipient:@host;>`
-        try originals.add(record(id: "group@x", from: "alex@example.com", to: ["Undisclosed-Recipient:@mailman.example.com;", "hana@example.jp"]))
+        try originals.add(record(id: "group@x", from: "alex@example.com", to: ["Undisclosed-Recipient:@mailman.example.com;", "hana@example.jp", "<>", "root"]))
     }
 
     func reply(_ json: String, me: [String] = ["mei@example.tw"]) throws -> JSONValue {
@@ -191,7 +191,7 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
 
     @Test func whatIsNotAnAddressIsLeftOut() throws {
         let r = try reply(#"{"reply":"group@x","all":true}"#)
-        #expect(addresses(r["to"]) == ["alex@example.com", "hana@example.jp"])
+        #expect(addresses(r["to"]) == ["alex@example.com", "hana@example.jp", "root"])  // root: a user of the machine
     }
 
     @Test func extraRecipientsAreAddedOnce() throws {
