@@ -190,8 +190,9 @@ def ours_view(raw):
 def notmuch_view(headers):
     """notmuch's reply-headers, decoded, as header lines read by Python's email (folded lines
     unfolded, RFC 5322 section 2.2.3)."""
-    unfold = lambda v: re.sub(r"\r?\n", " ", re.sub(r"\r?\n(?=[ \t])", "", v))
-    lines = "".join(f"{k}: {unfold(v)}\n" for k, v in headers.items() if v)
+    def unfolded(value):
+        return re.sub(r"\r?\n", " ", re.sub(r"\r?\n(?=[ \t])", "", value))
+    lines = "".join(f"{k}: {unfolded(v)}\n" for k, v in headers.items() if v)
     msg = email.message_from_string(lines + "\n", policy=POLICY)
     return view(lambda name: msg[name])
 
@@ -519,8 +520,9 @@ def test_replies_as_notmuch_writes_them(source, tmp_path):
         print(f"{source} {mode}: {same} of {len(mine)} the same as notmuch's ({same / len(mine):.1%})")
     by_class = collections.Counter((field, name or ("listed" if (c.message.label, c.mode, field) in listed else "UNEXPLAINED"))
                                    for c, field, name in differences)
+    reasons = {name: reason for _, name, reason, _ in RULES}
     for (field, name), n in sorted(by_class.items()):
-        print(f"  {n:5}  {field:12} {name}")
+        print(f"  {n:5}  {field:12} {name}: {reasons.get(name, 'compose-known.tsv')}")
 
     unexplained = [(c, field) for c, field, name in differences
                    if name is None and (c.message.label, c.mode, field) not in listed]
