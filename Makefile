@@ -81,6 +81,7 @@ bench:
 	.venv/bin/python bench/chat-render.py 1g
 	.venv/bin/python bench/mailstore.py 1g
 	.venv/bin/python bench/live.py 200m 1g
+	.venv/bin/python bench/mail-compose.py 1g
 	.venv/bin/python bench/limits.py
 
 # libFuzzer (Fuzz/, built with -sanitize=fuzzer): html-sanitize's sanitizer, whose every seed

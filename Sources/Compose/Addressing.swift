@@ -41,7 +41,7 @@ struct Addressing {
                 (sender(original, list), \.to), (original.to, \.to), (original.cc, \.cc), (original.bcc, \.bcc),
             ]
             for (mailboxes, field) in headers {
-                let others = mailboxes.filter { !isMine($0.address) }
+                let others = mailboxes.filter { Self.canBeWrittenTo($0.address) && !isMine($0.address) }
                 result[keyPath: field] += others
                 // a reply to the sender stops at the first header naming someone else: the
                 // sender, or, for my own message, those I wrote to
@@ -54,11 +54,33 @@ struct Addressing {
         return deduplicated(result)
     }
 
-    /// Reply-To, else From: the author when Reply-To is one a list put in, or when asked.
+    /// An address a reply can go to: local@domain, or a local name alone (root, a user of the
+    /// machine, as sendmail takes it); not a group's name read as an address, nor "<>".
+    static func canBeWrittenTo(_ address: String) -> Bool {
+        if address.contains("@") { return ComposeRequest.isAddress(address) }
+        return !address.isEmpty && address.utf8.allSatisfy { $0 >= 0x80 || isAtext($0) }
+    }
+
+    private static func isAtext(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: Array("!#$%&'*+-/=?^_`{|}~.".utf8).contains(b)
+        }
+    }
+
+    /// Reply-To, else From: the authors when Reply-To is one a list put in, or when asked.
     private func sender(_ original: Original, _ list: ListReply) -> [Mailbox] {
         let replyTo = original.replyTo
-        if replyTo.isEmpty || list == .author || replyToIsRedundant(original) { return original.from.map { [$0] } ?? [] }
+        if replyTo.isEmpty || list == .author || replyToIsRedundant(original) { return authors(original) }
         return replyTo
+    }
+
+    /// Every author: From may name several (RFC 5322 section 3.6.2), of whom the record's
+    /// `from` is the first; a reply without Reply-To goes to them all (section 3.6.3).
+    private func authors(_ original: Original) -> [Mailbox] {
+        let all = original.header("from").flatMap(reader.mailboxes)
+        guard all.count > 1, let first = original.from else { return original.from.map { [$0] } ?? [] }
+        return [first] + all.filter { $0.address != first.address }
     }
 
     /// notmuch's test for a Reply-To a list put in: one address, found in To or Cc.

@@ -139,6 +139,11 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         try originals.add(record(id: "replyto@x", from: "shop@example.com", to: ["mei@example.tw"], replyTo: ["Help|help@example.com"]))
         try originals.add(record(id: "delivered@x", from: "alex@example.com", to: ["undisclosed-recipients@example.com"],
                                  headers: ["delivered-to": "mei.chen@work.example"]))
+        // two authors: the record's from is the first, the header names both (RFC 5322 3.6.2)
+        try originals.add(record(id: "authors@x", from: "Alex|alex@example.com", to: ["mei@example.tw"],
+                                 headers: ["from": "Alex <alex@example.com>, Jordan Lee <jordan@example.org>"]))
+        // a group's name read as an address, as mime-parse reads `To: <Undisclosed-Recipient:@host;>`
+        try originals.add(record(id: "group@x", from: "alex@example.com", to: ["Undisclosed-Recipient:@mailman.example.com;", "hana@example.jp", "<>", "root"]))
     }
 
     func reply(_ json: String, me: [String] = ["mei@example.tw"]) throws -> JSONValue {
@@ -176,6 +181,17 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         let me = ["mei@example.tw", "mei.chen@work.example"]
         #expect(try reply(#"{"reply":"delivered@x"}"#, me: me)["from"]?["address"]?.stringValue == "mei.chen@work.example")
         #expect(try reply(#"{"reply":"plain@x"}"#, me: me)["from"]?["address"]?.stringValue == "mei@example.tw")
+    }
+
+    @Test func aReplyGoesToEveryAuthor() throws {
+        let r = try reply(#"{"reply":"authors@x"}"#)
+        #expect(addresses(r["to"]) == ["alex@example.com", "jordan@example.org"])
+        #expect(r["to"]?.arrayValue?.last?["name"]?.stringValue == "Jordan Lee")
+    }
+
+    @Test func whatIsNotAnAddressIsLeftOut() throws {
+        let r = try reply(#"{"reply":"group@x","all":true}"#)
+        #expect(addresses(r["to"]) == ["alex@example.com", "hana@example.jp", "root"])  // root: a user of the machine
     }
 
     @Test func extraRecipientsAreAddedOnce() throws {
