@@ -120,15 +120,27 @@ enum HeaderWriting {
         var atoms: [Atom] = []
         var chunk: [UInt8] = []
         func encoded(_ b: [UInt8]) -> String { useQ ? qEncode(b, phrase: phrase) : Base64.encode(b) }
+        func emit(_ bytes: [UInt8]) { atoms.append(Atom(text: prefix + encoded(bytes) + "?=", space: !atoms.isEmpty)) }
         for character in text {
             let piece = Array(String(character).utf8)
             if !chunk.isEmpty && encoded(chunk + piece).utf8.count > room {
-                atoms.append(Atom(text: prefix + encoded(chunk) + "?=", space: !atoms.isEmpty))
-                chunk = []
+                // cut after the chunk's last space when it has one: some readers (Python's email)
+                // put a space between encoded words, and a word cut in two would read as two
+                if let space = chunk.lastIndex(of: 0x20), space > 0 {
+                    emit(Array(chunk[...space]))
+                    chunk = Array(chunk[(space + 1)...])
+                    if encoded(chunk + piece).utf8.count > room {
+                        emit(chunk)
+                        chunk = []
+                    }
+                } else {
+                    emit(chunk)
+                    chunk = []
+                }
             }
             chunk += piece
         }
-        if !chunk.isEmpty || atoms.isEmpty { atoms.append(Atom(text: prefix + encoded(chunk) + "?=", space: !atoms.isEmpty)) }
+        if !chunk.isEmpty || atoms.isEmpty { emit(chunk) }
         return atoms
     }
 

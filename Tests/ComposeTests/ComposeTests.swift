@@ -76,6 +76,33 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         #expect(try parsed(message)["subject"]?.stringValue == subject)
     }
 
+    @Test func longNamesAreCutBetweenWords() {
+        let atoms = HeaderWriting.encodedWords("Александр Васильевич Суворов-Рымникский граф", phrase: true)
+        #expect(atoms.count > 1)
+        // each encoded word but the last ends in a space: no word is cut in two
+        let texts = atoms.map { atom -> String in
+            let payload = atom.text.dropFirst("=?UTF-8?B?".count).dropLast(2)
+            return String(decoding: base64Decoded(String(payload)), as: UTF8.self)
+        }
+        #expect(texts.joined() == "Александр Васильевич Суворов-Рымникский граф")
+        for t in texts.dropLast() { #expect(t.hasSuffix(" "), "\(t)") }
+    }
+
+    func base64Decoded(_ s: String) -> [UInt8] {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var bits = 0, count = 0
+        var out: [UInt8] = []
+        for c in s.utf8 where c != UInt8(ascii: "=") {
+            bits = bits << 6 | alphabet.firstIndex(of: c)!
+            count += 6
+            if count >= 8 {
+                count -= 8
+                out.append(UInt8((bits >> count) & 0xFF))
+            }
+        }
+        return out
+    }
+
     @Test(arguments: ["Sato, Hana", "陳美玲", "O'Brien \"Bobby\"", "Jürgen Müller-Lüdenscheidt von und zu Hohenstein-Ernstthal"])
     func displayNamesReadBack(_ name: String) throws {
         let line = HeaderWriting.addresses("To", [Mailbox(name: name, address: "x@example.com"), Mailbox(name: "", address: "y@example.org")])
