@@ -59,6 +59,8 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         "Re: Trip photos 📷 from the Taroko gorge with the whole family 👨‍👩‍👧‍👦 and friends",
         "Café crème à la française, résumé ci-joint",
         "Literal =?utf-8?q?not-a-word?= inside",
+        "Two  spaces,   three  spaces",
+        "Spaces  around  é  encoded   words  ü",
         "مرحبا بالعالم هذا موضوع طويل باللغة العربية لاختبار الترميز والطي",
     ]
 
