@@ -226,6 +226,7 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         (#"{"reply":"a@x","forward":"b@x"}"#, "one of reply"),
         (#"{"to":"not an address","text":"x"}"#, "is not an address"),
         (#"{"to":"a@","text":"x"}"#, "is not an address"),
+        (#"{"to":"Alex Rivera\"<alex@example.com","text":"x"}"#, "is not an address"),  // read as AlexRivera<alex@example.com
         (#"{"text":"to no one"}"#, "needs to, cc or bcc"),
         (#"{"rsvp":"a@x","partstat":"maybe"}"#, "is not accepted"),
         (#"{"rsvp":"a@x"}"#, "partstat is missing"),
