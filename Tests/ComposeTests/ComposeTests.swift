@@ -104,6 +104,14 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         #expect(lines.contains("-- ") && lines.contains("sig"))
     }
 
+    @Test func aLineStartingLikeASignatureSeparatorIsNotCutThere() throws {
+        // cut after "-- ", its first piece would be the signature's separator, not a soft break
+        let line = "-- " + String(repeating: "x", count: 100) + " end"
+        let lines = FlowedText.encode(line).split(separator: "\n")
+        #expect(lines.first != "-- ")
+        #expect(lines.map(String.init).joined() == line)
+    }
+
     @Test func encodingByContent() {
         #expect(FlowedText.transferEncoding(Array("plain\n".utf8)) == "7bit")
         #expect(FlowedText.transferEncoding(Array("好\n".utf8)) == "8bit")
