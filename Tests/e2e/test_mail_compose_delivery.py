@@ -18,7 +18,7 @@ import zlib
 
 import pytest
 
-from conftest import BIN, ENV, SAMPLE, records, run
+from conftest import ENV, SAMPLE, records, run
 
 ME = "mei@example.tw"
 NOW = "2026-03-11T02:00:00Z"  # after the sample's newest message
@@ -176,6 +176,8 @@ def delivered(tmp_path_factory):
                            input=json.dumps(request, ensure_ascii=False) + "\n")
             assert composed.returncode == 0, composed.stderr.decode()
             written[key] = composed.stdout
+            # msmtp -t takes the envelope's sender from its configuration's `from`, or with
+            # --read-envelope-from from the message's From (the address mail-compose chose)
             sent = subprocess.run([msmtp, "-C", str(config), "-t", "--read-envelope-from"], input=composed.stdout,
                                   capture_output=True, timeout=60, env=ENV)
             assert sent.returncode == 0, sent.stderr.decode()
