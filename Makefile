@@ -88,11 +88,14 @@ bench:
 # must come out unchanged when sanitized again, then each of FUZZ_TARGETS: a mailpipe filter run
 # as its program runs it, with the properties of Fuzz/Sources/mailpipe-fuzz (no crash, no input
 # over 1 s, every line out a JSON object, N records in and N lines out, a second run changes
-# nothing). FUZZ_SECONDS of mutations each; what fails is saved in .build/fuzz-artifacts/. The
-# seeds are the external corpora's real mail (../shared), without which the fuzzers start blind.
+# nothing), then mail-compose's request reader and writer (Fuzz/Sources/mail-compose-fuzz: no
+# crash; every message written reads back with its subject, recipients and text). FUZZ_SECONDS
+# of mutations each; what fails is saved in .build/fuzz-artifacts/. The seeds are the external
+# corpora's real mail (../shared), without which the fuzzers start blind, and the sample's.
 FUZZ_SECONDS ?= 120
 FUZZ_TARGETS ?= mime-parse mime-parse-eml mime-parse-mbox mime-parse-gmail-api json-lines html-sanitize \
   text-extract newsletter-detect carrier-detect participant-hash event-extract conversation-group event-group parcel-group
+COMPOSE_FUZZ_TARGETS ?= mail-compose-request mail-compose
 FUZZ_FLAGS = -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=1
 fuzz:
 	@scripts/need-shared "make fuzz" corpus vectors/html2text vectors/xss vectors/ical/thunderbird-invitations
@@ -105,6 +108,11 @@ fuzz:
 	for t in $(FUZZ_TARGETS); do \
 	  rm -rf .build/fuzz-seeds-$$t && python3 Fuzz/seeds.py .build/fuzz-seeds-$$t $$t && mkdir -p .build/fuzz-corpus-$$t && \
 	  MAILPIPE_FUZZ_TARGET=$$t Fuzz/.build/release/mailpipe-fuzz $(FUZZ_FLAGS) -artifact_prefix=.build/fuzz-artifacts/$$t- \
+	    .build/fuzz-corpus-$$t .build/fuzz-seeds-$$t || exit 1; \
+	done
+	for t in $(COMPOSE_FUZZ_TARGETS); do \
+	  rm -rf .build/fuzz-seeds-$$t && python3 Fuzz/seeds.py .build/fuzz-seeds-$$t $$t && mkdir -p .build/fuzz-corpus-$$t && \
+	  MAILPIPE_FUZZ_TARGET=$$t Fuzz/.build/release/mail-compose-fuzz $(FUZZ_FLAGS) -artifact_prefix=.build/fuzz-artifacts/$$t- \
 	    .build/fuzz-corpus-$$t .build/fuzz-seeds-$$t || exit 1; \
 	done
 

@@ -9,7 +9,8 @@ let package = Package(
     // The tools' modules are libraries too, for the fuzzers in Fuzz/ (a package of its own: it
     // is built with -sanitize=fuzzer, which the tools are not)
     products: tools.map { .executable(name: $0, targets: [$0]) }
-        + ["Sanitize", "HTMLDOM", "MailParse", "BodyText", "MailKind", "Parcels", "Conversations", "Events", "UnixFilter", "JSONLines"]
+        + ["Sanitize", "HTMLDOM", "MailParse", "BodyText", "MailKind", "Parcels", "Conversations", "Events", "UnixFilter", "JSONLines",
+           "Compose", "MailSubject"]
         .map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
-// libFuzzer targets: html-sanitize's sanitizer, and every filter as a whole (mailpipe-fuzz, the
-// filter chosen by MAILPIPE_FUZZ_TARGET). `make fuzz` builds them with -sanitize=fuzzer and runs
+// libFuzzer targets: html-sanitize's sanitizer, every filter as a whole (mailpipe-fuzz, the
+// filter chosen by MAILPIPE_FUZZ_TARGET), and mail-compose's request reader and writer
+// (mail-compose-fuzz). `make fuzz` builds them with -sanitize=fuzzer and runs
 // each on a seed corpus made from ../shared.
 import PackageDescription
 
@@ -15,6 +16,10 @@ let package = Package(
         .executableTarget(name: "mailpipe-fuzz",
                           dependencies: ["CFuzzer"] + ["Sanitize", "MailParse", "BodyText", "MailKind", "Parcels", "Conversations",
                                                        "Events", "UnixFilter", "JSONLines"].map { .product(name: $0, package: "main") },
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(name: "mail-compose-fuzz",
+                          dependencies: ["CFuzzer"] + ["Compose", "Conversations", "JSONLines", "MailParse", "MailSubject"]
+                            .map { .product(name: $0, package: "main") },
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]
 )

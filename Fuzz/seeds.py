@@ -8,6 +8,11 @@
                                               or Gmail API lines; for the filters, the records
                                               mime-parse makes of them (a few per seed), the
                                               calendars and schema.org mail among them.
+    python3 Fuzz/seeds.py DIR mail-compose-request
+                                              mail-compose-fuzz's request lines: every kind of
+                                              request, every field, and mistakes.
+    python3 Fuzz/seeds.py DIR mail-compose    mail-compose-fuzz's writer: the sample's messages
+                                              (subjects, names, addresses, texts) in its fields.
 The record seeds need the release mime-parse (make build)."""
 import base64
 import hashlib
@@ -30,7 +35,53 @@ def message_files():
     return [p for p in files if p.stat().st_size <= 65536] + [root / "samples" / "sample.mbox"]
 
 
-if target == "html-sanitize":
+def compose_requests():
+    """Request lines naming mail-compose-fuzz's original (o1@example.org, conversation c1)."""
+    text = "Yes, 6:30!\n> Are you free?\n-- \nMei"
+    requests = [
+        {"reply": "o1@example.org", "text": text}, {"reply": "<o1@example.org>", "all": True, "text": text, "quote": True},
+        {"reply": "o1@example.org", "list_reply": "list", "text": "x"}, {"reply": "o1@example.org", "list_reply": "author"},
+        {"conversation": "c1", "text": "See you", "cc": ["Sato, Hana <hana@example.jp>", "b@example.org"]},
+        {"forward": "o1@example.org", "to": "陳美玲 <mei@example.tw>, x@example.org", "text": "FYI"},
+        {"forward": "o1@example.org", "to": ["x@example.org"], "as_attachment": True, "subject": "Fwd: 您的訂單"},
+        {"to": "=?utf-8?q?Ren=C3=A9?= <rene@example.fr>", "bcc": "a@b.example", "subject": "Café ☕ " + "long " * 30, "text": "x " * 500},
+        {"rsvp": "o1@example.org", "partstat": "accepted", "comment": "See you"},
+        {"to": "x@example.org", "from": "Me <me@example.com>", "text": "From here\n.dot\n"},
+        {"reply": "nobody@example.org"}, {"reply": ""}, {"to": "not an address"}, {"reply": "o1@example.org", "forward": "o1@example.org"},
+        {"rsvp": "o1@example.org", "partstat": "maybe"}, {"to": "x@example.org", "attachments": []}, {"frm": "x"},
+    ]
+    return [json.dumps(r, ensure_ascii=False).encode() + b"\n" for r in requests] + [b"[]\n", b"{\"to\": 1}\n", b"not json\n"]
+
+
+def compose_writer_seeds():
+    """mail-compose-fuzz's fields (0xFF between them) from the sample's records: controls (kind,
+    flags, counts), the original's subject, the request's to, cc and bcc, the original's text,
+    the request's text and subject, then names and address local parts."""
+    parsed = subprocess.run([str(root / ".build" / "release" / "mime-parse"), "--no-progress", str(root / "samples" / "sample.mbox")],
+                            capture_output=True, check=True).stdout.splitlines()
+    records = [json.loads(line) for line in parsed]
+    seeds = []
+    for i, r in enumerate(records):
+        people = [r["from"] or {"name": "", "address": "x@example.org"}] + r["to"] + r["cc"]
+        fields = [bytes([i % 5, i * 37 % 256, len(r["to"]), len(r["cc"])]), (r["subject"] or "").encode(),
+                  b"Alex Rivera <alex@example.com>" if i % 5 >= 3 else b"", b"", b"" if i % 3 else b"archive@example.net",
+                  (r["text"] or "")[:2000].encode(), (records[(i + 1) % len(records)]["text"] or "")[:2000].encode(),
+                  (records[(i + 2) % len(records)]["subject"] or "").encode(), b"", b""]
+        for p in people[:8]:
+            fields += [(p["name"] or "").encode(), p["address"].split("@")[0].encode()]
+        seeds.append(b"\xff".join(fields))
+    # what the sample lacks: a line starting as a signature's separator and longer than a line
+    # (\xf8\x00: the fuzzer's token of 100 x's), quoted lines, a line that starts with From
+    seeds.append(b"\xff".join([bytes([0, 1, 0, 0]), b"", b"a@example.com", b"", b"", b"",
+                               b"-- \xf8\x00 y\n> quoted  \n>> deeper\nFrom me\n", b"x  y  \xc3\xa9  z"]))
+    return seeds
+
+
+if target == "mail-compose-request":
+    seeds = compose_requests()
+elif target == "mail-compose":
+    seeds = compose_writer_seeds()
+elif target == "html-sanitize":
     seeds = [p.read_bytes() for p in sorted((shared / "vectors" / "html2text").glob("*.html"))]
     for name, key in [("dompurify_expect.json", "payload"), ("html5sec_h5sc.json", "payload"),
                       ("owasp_xss_filter_evasion.json", "payload"), ("roundcube_washtml.json", "input")]:

@@ -88,6 +88,8 @@ enum FlowedText {
             let limit = rest.index(rest.startIndex, offsetBy: width - 1)
             var cut = rest[...limit].lastIndex(of: " ")
             if cut == nil || cut == rest.startIndex { cut = rest[limit...].firstIndex(of: " ") }
+            // "-- " alone is the signature's separator (RFC 3676 section 4.3), never a soft break
+            if let c = cut, rest[...c] == "-- " { cut = rest[rest.index(after: c)...].firstIndex(of: " ") }
             guard let space = cut else { break }
             pieces.append(String(rest[...space]))
             rest = rest[rest.index(after: space)...]

@@ -83,6 +83,7 @@ enum HeaderWriting {
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
         var result: [Atom] = []
         var pending: [String] = []
+        var extraSpaces = 0  // the spaces of a run past its first, written before the word after them
         func flush() {
             guard !pending.isEmpty else { return }
             var encoded = encodedWords(pending.joined(separator: " "), phrase: false)
@@ -93,11 +94,17 @@ enum HeaderWriting {
         for word in words {
             if needsEncoding(word) || (!pending.isEmpty && word.isEmpty) {
                 // an empty word stands for a second space in a row: kept inside the encoded run
+                if pending.isEmpty { pending = Array(repeating: "", count: extraSpaces) }
+                extraSpaces = 0
                 pending.append(word)
             } else {
                 flush()
-                if word.isEmpty { continue }
-                result.append(Atom(text: word, space: !result.isEmpty))
+                if word.isEmpty {
+                    if !result.isEmpty { extraSpaces += 1 }
+                    continue
+                }
+                result.append(Atom(text: String(repeating: " ", count: extraSpaces) + word, space: !result.isEmpty))
+                extraSpaces = 0
             }
         }
         flush()

@@ -147,11 +147,15 @@ public struct ComposeRequest {
         return result
     }
 
-    /// local@domain: both parts present, no spaces or control characters, a domain of labels.
+    /// local@domain: both parts present, no spaces or control characters, a domain of labels, a
+    /// local part without the specials that would end it in a header ("A<a@x" is not one)
+    /// unless it is quoted.
     static func isAddress(_ a: String) -> Bool {
         guard let at = a.lastIndex(of: "@") else { return false }
         let local = a[..<at], domain = a[a.index(after: at)...]
         guard !local.isEmpty, !domain.isEmpty, !a.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return false }
+        let quoted = local.count >= 2 && local.first == "\"" && local.last == "\""
+        guard quoted || !local.contains(where: { "<>()[],;:\\\"@".contains($0) }) else { return false }
         guard !domain.contains("@"), !domain.hasPrefix("."), !domain.hasSuffix("."), !domain.contains("..") else { return false }
         return !domain.contains(where: { "<>()[],;:\\\"".contains($0) })
     }

@@ -60,6 +60,8 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         "Re: Trip photos 📷 from the Taroko gorge with the whole family 👨‍👩‍👧‍👦 and friends",
         "Café crème à la française, résumé ci-joint",
         "Literal =?utf-8?q?not-a-word?= inside",
+        "Two  spaces,   three  spaces",
+        "Spaces  around  é  encoded   words  ü",
         "مرحبا بالعالم هذا موضوع طويل باللغة العربية لاختبار الترميز والطي",
     ]
 
@@ -128,6 +130,14 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         #expect(joined == long)
         #expect(lines.contains(" From here") && lines.contains("  leading space") && lines.contains("> quoted stays"))
         #expect(lines.contains("-- ") && lines.contains("sig"))
+    }
+
+    @Test func aLineStartingLikeASignatureSeparatorIsNotCutThere() throws {
+        // cut after "-- ", its first piece would be the signature's separator, not a soft break
+        let line = "-- " + String(repeating: "x", count: 100) + " end"
+        let lines = FlowedText.encode(line).split(separator: "\n")
+        #expect(lines.first != "-- ")
+        #expect(lines.map(String.init).joined() == line)
     }
 
     @Test func encodingByContent() {
@@ -285,6 +295,7 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         (#"{"reply":"a@x","forward":"b@x"}"#, "one of reply"),
         (#"{"to":"not an address","text":"x"}"#, "is not an address"),
         (#"{"to":"a@","text":"x"}"#, "is not an address"),
+        (#"{"to":"Alex Rivera\"<alex@example.com","text":"x"}"#, "is not an address"),  // read as AlexRivera<alex@example.com
         (#"{"text":"to no one"}"#, "needs to, cc or bcc"),
         (#"{"rsvp":"a@x","partstat":"maybe"}"#, "is not accepted"),
         (#"{"rsvp":"a@x"}"#, "partstat is missing"),
