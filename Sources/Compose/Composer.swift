@@ -153,6 +153,11 @@ public final class Composer {
 
     private func attachment(_ path: String) throws -> MIMEPart {
         let bytes: [UInt8]
+        var info = stat()
+        // (a FIFO or a device would block the open or never end: a file is what is attached)
+        if stat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            throw Failure("attachments: \(path): \((info.st_mode & S_IFMT) == S_IFDIR ? "is a directory" : "not a regular file")")
+        }
         do {
             let input = try Input.open(path)
             defer { input.close() }
@@ -169,7 +174,7 @@ public final class Composer {
 
     /// The original's bytes as they came, when its record says where they are and they are
     /// still there (read back, they are the same message); else a message made from the
-    /// record: its headers and its text.
+    /// record: its From, To, Cc, Subject, Date and ids, and its text.
     func rawMessage(_ original: Original) -> [UInt8] {
         if let source = original.source, let bytes = Self.read(source), !bytes.isEmpty {
             let message = Self.withoutMboxEnvelope(bytes)
@@ -178,31 +183,18 @@ public final class Composer {
                 return message
             }
         }
-        var lines: [String] = []
-        for name in ["from", "to", "cc", "subject", "date", "message-id", "in-reply-to", "references"] {
-            for value in original.header(name) { lines.append("\(Self.headerName(name)): \(value.replacingCRLF.replacing("\n", with: " "))") }
-        }
+        var headers: [String] = []
+        if let from = original.from { headers.append(HeaderWriting.addresses("From", [from])) }
+        if !original.to.isEmpty { headers.append(HeaderWriting.addresses("To", original.to)) }
+        if !original.cc.isEmpty { headers.append(HeaderWriting.addresses("Cc", original.cc)) }
+        headers.append(HeaderWriting.unstructured("Subject", original.subject))
+        if let epoch = original.date.flatMap({ CivilDate.epoch(rfc3339: $0) }) { headers.append("Date: \(dateText(epoch))") }
+        if let id = original.messageID, Self.isWritableID(id) { headers.append("Message-ID: <\(id)>") }
+        let inReplyTo = original.inReplyTo.filter(Self.isWritableID), references = original.references.filter(Self.isWritableID)
+        if !inReplyTo.isEmpty { headers.append(HeaderWriting.messageIDs("In-Reply-To", inReplyTo)) }
+        if !references.isEmpty { headers.append(HeaderWriting.messageIDs("References", references)) }
         let part = MIMEPart.text(original.plainText)
-        let headers = lines.map { HeaderWriting.needsEncoding($0) ? Self.reencoded($0) : $0 }
         return MIMEPart(headers: headers + ["MIME-Version: 1.0"] + part.headers, body: part.body).bytes
-    }
-
-    /// A header line whose value holds non-ASCII text, with that text in encoded words (the
-    /// record keeps headers decoded).
-    private static func reencoded(_ line: String) -> String {
-        guard let colon = line.firstIndex(of: ":") else { return line }
-        let name = String(line[..<colon]), value = String(line[line.index(after: colon)...]).trimmingSpaces
-        if ["From", "To", "Cc"].contains(name) { return HeaderWriting.addresses(name, AddressListReader().mailboxes(value)) }
-        return HeaderWriting.unstructured(name, value)
-    }
-
-    private static func headerName(_ lower: String) -> String {
-        switch lower {
-        case "message-id": "Message-ID"
-        case "in-reply-to": "In-Reply-To"
-        case "cc": "Cc"
-        default: lower.prefix(1).uppercased() + lower.dropFirst()
-        }
     }
 
     private static func read(_ source: (path: String, offset: Int, length: Int)) -> [UInt8]? {

@@ -322,6 +322,29 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
     }
 }
 
+@Suite struct ForwardTests {
+    @Test func aForwardedMessageWhoseBytesAreGoneIsMadeFromItsRecord() throws {
+        let originals = MemoryOriginals()
+        try originals.add(record(id: "gone@x", from: "Shop|shop@example.com", to: ["mei@example.tw"], subject: "您的訂單已出貨", text: "Parcel 9040\n"))
+        let r = try parsed(try composer(originals).compose(try request(#"{"forward":"gone@x","to":"mom@example.tw","as_attachment":true}"#)).bytes)
+        #expect(r["subject"]?.stringValue == "Fwd: 您的訂單已出貨")
+        let attached = r["attachments"]?.arrayValue?.first
+        #expect(attached?["content_type"]?.stringValue == "message/rfc822")
+    }
+
+    @Test func aFIFOIsNoAttachment() throws {
+        let path = "/tmp/compose-fifo-\(getpid())"
+        mkfifo(path, 0o600)
+        defer { unlink(path) }
+        do {
+            _ = try composer(nil).compose(try request(#"{"to":"a@example.com","attachments":["\#(path)"]}"#))
+            Issue.record("composed")
+        } catch {
+            #expect("\(error)".hasSuffix("not a regular file"))
+        }
+    }
+}
+
 @Suite struct AttachmentTests {
     @Test func namesAndBytesReadBack() throws {
         var template = Array("/tmp/compose-test-XXXXXX".utf8CString)
