@@ -152,11 +152,21 @@ public struct ITIPReply: Sendable {
         }
 
         var z = icalcomponent_get_first_component(vcalendar, ICAL_VTIMEZONE_COMPONENT)
+        var zonesGiven = Set<String>()
         while let zone = z {
             if let tzid = icalcomponent_get_first_property(zone, ICAL_TZID_PROPERTY).flatMap(valueText), zonesUsed.contains(tzid) {
                 icalcomponent_add_component(reply, icalcomponent_new_clone(zone))
+                zonesGiven.insert(tzid)
             }
             z = icalcomponent_get_next_component(vcalendar, ICAL_VTIMEZONE_COMPONENT)
+        }
+        // RFC 5546 wants a VTIMEZONE for each TZID: an invitation that names an IANA zone
+        // without one (as Google's often do) gets libical's, under the name the events use
+        for tzid in zonesUsed.subtracting(zonesGiven).sorted() {
+            guard let zone = LibICal.builtinZone(tzid), let component = icaltimezone_get_component(zone),
+                  let copy = icalcomponent_new_clone(component) else { continue }
+            if let property = icalcomponent_get_first_property(copy, ICAL_TZID_PROPERTY) { icalproperty_set_tzid(property, tzid) }
+            icalcomponent_add_component(reply, copy)
         }
         for v in events { icalcomponent_add_component(reply, v) }
         guard let text = icalcomponent_as_ical_string_r(reply) else { throw ITIPError(description: "libical could not write the reply") }

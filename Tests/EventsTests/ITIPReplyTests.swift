@@ -135,6 +135,18 @@ private let now = 1_772_366_400
         #expect(reply.calendar.contains("\r\nDTSTAMP:20260301T120000Z\r\n"))
     }
 
+    /// An IANA zone named without its VTIMEZONE (as Google's invitations do) gets libical's, so
+    /// the reply carries one for each TZID as RFC 5546 wants; a name libical does not know, none.
+    @Test func aZoneTheInvitationLacksComesFromLibical() throws {
+        let lines = "UID:z1@example.com\r\nDTSTAMP:20260301T000000Z\r\nDTSTART;TZID=Asia/Taipei:20260312T200000\r\n" +
+            "DTEND;TZID=Made/Up:20260312T210000\r\nORGANIZER:mailto:jordan@example.org\r\nATTENDEE;RSVP=TRUE:mailto:mei@example.tw\r\n"
+        let reply = try ITIPReply.make(invitation: invitation(event: lines), attendee: "mei@example.tw", answer: .accepted, comment: nil, now: now)
+        #expect(reply.calendar.contains("BEGIN:VTIMEZONE\r\nTZID:Asia/Taipei\r\n"))
+        #expect(!reply.calendar.contains("TZID:Made/Up\r\n"))
+        let events = try #require(ICalendarReader.read(reply.calendar).first?.events)
+        #expect(events.first?.start?.utc == 1_773_316_800)  // 20:00 in Taipei is 12:00 UTC
+    }
+
     /// The attendee's line keeps its parameters but RSVP, and PARTSTAT is the answer.
     @Test func attendeeLineKeepsItsParameters() throws {
         let reply = try ITIPReply.make(invitation: weekly, attendee: "wei.chen@example.tw", answer: .declined, comment: nil, now: now)
