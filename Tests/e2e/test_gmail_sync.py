@@ -4,7 +4,10 @@ inbox) synced from the history, an expired historyId, 429 and 5xx answers, pagin
 message that cannot be fetched. After each script the store equals a full sync of the final
 state into a new database. Then what a hostile or broken server, or another local user, must not
 get from gmail-sync: the token, a wait of hours, escapes on the terminal, requests for other
-resources than the ones named."""
+resources than the ones named. Then what Gmail does that the stand-in once did not (issue 44):
+pages that shift under a full sync, history ids that go back, empty history pages, 403s with
+each documented reason; a refresh token exchanged at a token endpoint and never shown; and
+polling with --every, a pass with nothing to do costing one history.list."""
 import fcntl
 import json
 import os
