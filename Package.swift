@@ -116,6 +116,8 @@ let package = Package(
         .testTarget(name: "SanitizeTests", dependencies: ["Sanitize"]),
         .testTarget(name: "EventsTests", dependencies: ["Events", "ICalendar", "JSONLines", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "MailStoreTests", dependencies: ["MailStore", "SQLite", "JSONLines"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "GmailSyncTests", dependencies: ["GmailSync"]),
     ]
 )
 

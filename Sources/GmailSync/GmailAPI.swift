@@ -84,7 +84,7 @@ final class GmailAPI {
                         try tokens.renew(http, policy, say: say)
                         continue
                     }
-                    throw PassEnd(PassEnd.refused, "Gmail refused the token (401): \(error.message)")
+                    throw PassEnd(PassEnd.refused, "Gmail refused the token (401)" + (error.message.isEmpty ? "" : ": \(error.message)"))
                 case 403 where error.reason == "dailyLimitExceeded":
                     throw PassEnd(PassEnd.temporary, "Gmail's daily limit of requests is used up (403 dailyLimitExceeded: \(error.message)): left for the next pass")
                 case 403 where ["rateLimitExceeded", "userRateLimitExceeded", "RESOURCE_EXHAUSTED"].contains(error.reason):

@@ -35,8 +35,8 @@ public final class GmailSync {
         }
     }
 
-    /// Messages fetched before they are stored together (their labels in one transaction, the
-    /// journal opened once).
+    /// Messages read again (format=minimal) before their labels are stored together, in one
+    /// transaction.
     static let chunk = 100
 
     let settings: Settings
@@ -201,10 +201,8 @@ public final class GmailSync {
         guard !pending.isEmpty else { return 0 }
         var labels: [JSONValue] = []
         var gone: [String] = []
-        var journal: Journal?
         var delivered = 0, fetched = 0, failedInARow = 0
         func storeChunk() throws(PassEnd) {
-            journal = nil  // its lock let go of: deliveries by procmail meanwhile take their turn
             guard !labels.isEmpty || !gone.isEmpty else { return }
             do { try store.applyFetched(labels: labels, gone: gone) } catch let e as MailStore.GmailResponsesRefused {
                 throw PassEnd(PassEnd.temporary, "Gmail's answer is not what its API documents (\(shownText(e.description))): left for the next pass")
@@ -224,7 +222,7 @@ public final class GmailSync {
             switch try api.get(path) {
             case .answer(let bytes):
                 if format == "raw" {
-                    if try deliver(bytes, id: id, into: store, journal: &journal) { delivered += 1 }
+                    if try deliver(bytes, id: id, into: store) { delivered += 1 }
                 } else if let message = try? JSONValue.parse(bytes) {
                     labels.append(message)
                 } else {
@@ -254,18 +252,17 @@ public final class GmailSync {
 
     /// A whole message through the stages into the store and its journal, as `mailstore
     /// deliver` (mailpipe-log) does. False when it could not be: it stays pending, and is said.
-    private func deliver(_ bytes: [UInt8], id: String, into store: MailStore, journal: inout Journal?) throws(PassEnd) -> Bool {
+    /// The journal is locked for this message only, not while the next is fetched, so that
+    /// procmail's deliveries meanwhile take their turn.
+    private func deliver(_ bytes: [UInt8], id: String, into store: MailStore) throws(PassEnd) -> Bool {
         do {
             if delivery == nil { delivery = try Delivery(diagnostics) }
-            if journal == nil {
-                try makeFolders(PrivateFolder.folder(of: settings.log))
-                let opened = try Journal(path: settings.log)
-                if opened.cut > 0 {
-                    diagnostics.note("\(settings.log): \(opened.cut) bytes of a record left half written (a delivery killed, or a full disk) were cut")
-                }
-                journal = opened
-            }
             let record = try delivery!.record(gmailMessage: bytes, name: "-")
+            try makeFolders(PrivateFolder.folder(of: settings.log))
+            let journal = try Journal(path: settings.log)
+            if journal.cut > 0 {
+                diagnostics.note("\(settings.log): \(journal.cut) bytes of a record left half written (a delivery killed, or a full disk) were cut")
+            }
             let (_, replayed, inferred) = try store.deliver(record, journal: journal, meAuto: true)
             if replayed > 0 {
                 diagnostics.note("\(settings.log): \(replayed) records a delivery killed before it was done had left there only were added to \(settings.store)")

@@ -178,6 +178,7 @@ class GmailStandIn:
         self.clients, self.refresh_tokens = {}, {}
         self.token_requests = []  # {"form", "status"} of every request to the token endpoint
         self.empty_history_pages = False  # every other history.list page: a nextPageToken and no history
+        self.echo_refused_grant = False  # a careless token endpoint: the refused refresh token in its error
         self._random = random.Random(seed)
         # {method, path, raw_path, query, status} of every request served, in order: path
         # percent-decoded, raw_path as the client sent it
@@ -389,7 +390,8 @@ class GmailStandIn:
             elif self.clients.get(field("client_id")) != field("client_secret") or not field("client_id"):
                 status, answer = 401, {"error": "invalid_client", "error_description": "The OAuth client was not found."}
             elif self.refresh_tokens.get(field("refresh_token")) != field("client_id"):
-                status, answer = 400, {"error": "invalid_grant", "error_description": "Token has been expired or revoked."}
+                status, answer = 400, {"error": "invalid_grant", "error_description": "Token has been expired or revoked."
+                                       + (f" ({field('refresh_token')})" if self.echo_refused_grant else "")}
             else:
                 status, answer = 200, {"access_token": self.token, "expires_in": 3599, "token_type": "Bearer",
                                        "scope": "https://www.googleapis.com/auth/gmail.modify https://www.googleapis.com/auth/gmail.send"}
@@ -565,6 +567,10 @@ class StandInServer(ThreadingHTTPServer):
 
 class StandInHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, as curl reuses a connection for several URLs
+    # each answer's header and body go out at once: with Nagle's algorithm the body waited for
+    # the client's delayed ACK of the header (40 ms an answer on a kept-alive connection), which
+    # Google's front end never makes a client wait
+    disable_nagle_algorithm = True
 
     def _answer(self):
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))

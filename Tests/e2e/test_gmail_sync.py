@@ -4,7 +4,10 @@ inbox) synced from the history, an expired historyId, 429 and 5xx answers, pagin
 message that cannot be fetched. After each script the store equals a full sync of the final
 state into a new database. Then what a hostile or broken server, or another local user, must not
 get from gmail-sync: the token, a wait of hours, escapes on the terminal, requests for other
-resources than the ones named."""
+resources than the ones named. Then what Gmail does that the stand-in once did not (issue 44):
+pages that shift under a full sync, history ids that go back, empty history pages, 403s with
+each documented reason; a refresh token exchanged at a token endpoint and never shown; and
+polling with --every, a pass with nothing to do costing one history.list."""
 import fcntl
 import json
 import os
@@ -546,6 +549,11 @@ def test_a_refused_refresh_token_exits_77_without_showing_it(gmail, tmp_path):
     assert b"refused the refresh token (400 invalid_grant" in r.stderr
     assert gmail.requests == []
     assert [s for s in secret_values if s in r.stderr + r.stdout] == []
+    # an endpoint that echoes the token in its error: shown with the token taken out
+    gmail.echo_refused_grant = True
+    r = sync(gmail, tmp_path, db, token=None, **oauth_env(gmail, path))
+    assert r.returncode == 77 and b"expired or revoked. ([token])" in r.stderr, r.stderr
+    assert [s for s in secret_values if s in r.stderr + r.stdout] == []
     # a token endpoint that cannot be reached is temporary
     r = sync(gmail, tmp_path, db, token=None, GMAIL_SYNC_TRIES="2", GMAIL_CREDENTIALS=str(path),
              GMAIL_TOKEN_URI="http://127.0.0.1:9/token")
@@ -579,6 +587,21 @@ def test_every_polls_until_sigterm_and_a_pass_with_nothing_to_do_costs_one_histo
     # every pass one history.list, and the one with a new message its messages.get too
     assert set(paths()) == {"history", added} and paths().count(added) == 1
     assert_equals_full_sync(gmail, tmp_path, db)
+
+
+def test_sigterm_during_a_pass_ends_the_polling_once_the_pass_is_done(gmail, tmp_path):
+    db = tmp_path / "mail.db"
+    gmail.delay = 0.05  # a first sync of 19 messages: over a second
+    process = start_sync(gmail, tmp_path, db, "--every", "60")
+    deadline = time.monotonic() + 60
+    while not requests_to(gmail, "/messages/"):
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.01)
+    process.send_signal(signal.SIGTERM)  # part-way through the fetches
+    r = finish(process, timeout=60)
+    assert r.returncode == 0, r.stderr.decode()
+    assert set(state(db)[1]) == set(gmail.ids())  # the pass was finished, not cut
+    assert len(requests_to(gmail, "/history")) == 0  # and no second pass began
 
 
 def test_every_takes_a_number_of_seconds(tmp_path):
