@@ -1,4 +1,5 @@
 import MailParse
+import UTF8Text
 
 /// Header fields as RFC 5322 and RFC 2047 want them written: text that is not plain ASCII in
 /// encoded words (UTF-8; Q for mostly-ASCII text, B otherwise), each at most 75 characters and

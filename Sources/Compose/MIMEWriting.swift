@@ -1,3 +1,5 @@
+import UTF8Text
+
 /// A MIME entity being written: its header lines (folded, without line ends) and its body,
 /// lines ending in LF.
 struct MIMEPart {
@@ -24,7 +26,7 @@ struct MIMEPart {
 
     /// A whole message, as message/rfc822 (RFC 2046 section 5.2.1: 7bit or 8bit, never encoded).
     static func message(_ bytes: [UInt8], name: String?) -> MIMEPart {
-        var body = bytes.replacingCRLF
+        var body = LineEnds.lf(bytes)
         if body.last != 0x0A { body.append(0x0A) }
         let high = body.contains { $0 >= 0x80 }
         var headers = ["Content-Type: message/rfc822"]
@@ -36,7 +38,7 @@ struct MIMEPart {
     /// An iTIP message (RFC 6047 section 2.4: text/calendar with its method, as an alternative
     /// of the text), in UTF-8, lines as libical writes them.
     static func calendar(_ ics: String, method: String) -> MIMEPart {
-        let bytes = Array(ics.utf8).replacingCRLF
+        let bytes = LineEnds.lf(Array(ics.utf8))
         let encoding = FlowedText.transferEncoding(bytes)
         return MIMEPart(headers: ["Content-Type: text/calendar; charset=utf-8; method=\(method)",
                                   "Content-Transfer-Encoding: \(encoding)"],
@@ -86,36 +88,5 @@ struct MIMEPart {
     private static func randomBoundary() -> String {
         var g = SystemRandomNumberGenerator()
         return "=_mailpipe_" + String(g.next(), radix: 36) + String(g.next(), radix: 36)
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// CRLF and lone CR as LF: mail-compose writes LF lines (CRLF for Gmail's raw).
-    var replacingCRLF: [UInt8] {
-        guard contains(0x0D) else { return self }
-        var out: [UInt8] = []
-        out.reserveCapacity(count)
-        var previousCR = false
-        for b in self {
-            if b == 0x0D {
-                out.append(0x0A)
-                previousCR = true
-            } else {
-                if !(b == 0x0A && previousCR) { out.append(b) }
-                previousCR = false
-            }
-        }
-        return out
-    }
-
-    /// LF lines as CRLF.
-    var withCRLF: [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(count + count / 40)
-        for b in self {
-            if b == 0x0A { out.append(0x0D) }
-            out.append(b)
-        }
-        return out
     }
 }

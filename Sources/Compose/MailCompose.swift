@@ -89,7 +89,7 @@ public struct MailCompose {
             var w = JSONWriter()
             w.beginObject()
             w.key("raw")
-            w.string(utf8: Base64.encodeURL(c.bytes.withCRLF))
+            w.string(utf8: Base64.encodeURL(LineEnds.crlf(c.bytes)))
             if let thread = c.threadID {
                 w.key("threadId")
                 w.string(thread)

@@ -40,6 +40,9 @@ final class GmailAPI {
         case failed
         /// Gmail asks to wait longer than the longest wait: said; the pass gives up.
         case waitTooLong
+        /// To a POST, 400, 409, 413 and the like: the request itself is refused, and sent again it
+        /// would be refused again (Gmail's words). (A GET's is `failed`, and said.)
+        case refused(String)
     }
 
     let http: HTTPClient
@@ -60,12 +63,23 @@ final class GmailAPI {
 
     /// GET `base + path`. Throws for what ends the pass: the token refused (77), the daily
     /// limit used up (75).
-    func get(_ path: String) throws(PassEnd) -> Outcome {
+    func get(_ path: String) throws(PassEnd) -> Outcome { try call("GET", path) }
+
+    /// POST `json` to `base + path` (modify, batchModify, trash, send). `once`: never sent a
+    /// second time here, whatever the failure (a send whose outcome is unknown is looked for on
+    /// Gmail before it is sent again).
+    func post(_ path: String, json: [UInt8], once: Bool = false) throws(PassEnd) -> Outcome {
+        try call("POST", path, body: json, once: once)
+    }
+
+    private func call(_ method: String, _ path: String, body: [UInt8]? = nil, once: Bool = false) throws(PassEnd) -> Outcome {
         var attempt = 1
         var renewed = false
         while true {
             let token = try tokens.token(http, policy, say: say)
-            let request = HTTPRequest(url: base + path, headers: ["Authorization: Bearer \(token)", "Accept: application/json"])
+            var headers = ["Authorization: Bearer \(token)", "Accept: application/json"]
+            if body != nil { headers.append("Content-Type: application/json") }
+            let request = HTTPRequest(method: method, url: base + path, headers: headers, body: body)
             var retryAfter: Int?
             var failure: String
             requests += 1
@@ -74,7 +88,7 @@ final class GmailAPI {
                 retryAfter = answer.header("Retry-After").flatMap { Int($0.trimmingWhiteSpace()) }
                 let error = GoogleError(answer.body, tokens)
                 switch answer.status {
-                case 200:
+                case 200, 204:
                     return .answer(answer.body)
                 case 404:
                     return .notFound
@@ -93,8 +107,10 @@ final class GmailAPI {
                     throw PassEnd(PassEnd.refused, "Gmail refused access (403 \(error.reason)): \(error.message)")
                 case 429, 500...599:
                     failure = "HTTP \(answer.status)"
+                case 400..<500 where method != "GET":
+                    return .refused("HTTP \(answer.status)" + (error.message.isEmpty ? "" : ": \(error.message)"))
                 default:
-                    say("GET \(path): HTTP \(answer.status): \(error.message)")
+                    say("\(method) \(path): HTTP \(answer.status): \(error.message)")
                     return .failed
                 }
             } catch let e as HTTPFailure {
@@ -104,12 +120,12 @@ final class GmailAPI {
             } catch {
                 failure = "\(error)"
             }
-            guard attempt < policy.tries else {
-                say("GET \(path): \(failure) \(policy.tries) times; left for the next pass")
+            guard attempt < policy.tries && !once else {
+                say("\(method) \(path): \(failure)\(once ? "" : " \(policy.tries) times"); left for the next pass")
                 return .failed
             }
             guard let pause = policy.pause(beforeRetry: attempt, retryAfter: retryAfter) else {
-                say("GET \(path): Gmail asks to wait \(retryAfter ?? 0) s, more than GMAIL_SYNC_MAX_WAIT (\(policy.maximumWait) s): left for the next pass")
+                say("\(method) \(path): Gmail asks to wait \(retryAfter ?? 0) s, more than GMAIL_SYNC_MAX_WAIT (\(policy.maximumWait) s): left for the next pass")
                 return .waitTooLong
             }
             sleepSeconds(pause)

@@ -9,7 +9,7 @@ import Stages
 import UnixFilter
 
 /// gmail-sync: passes of Gmail's sync into a mailstore database, as Gmail's sync guide asks of
-/// a client. A pass pushes what the store has queued for Gmail (nothing yet), then pulls: the
+/// a client. A pass pulls, and pushes what the store has queued for Gmail (Push.swift): the
 /// first time (or with --full, or when Gmail no longer has the history the store stopped at,
 /// or its history ids went back) every message is listed and fetched; after that only
 /// users.history.list from the stored historyId. New messages are fetched whole
@@ -74,7 +74,6 @@ public final class GmailSync {
                     ? "another pass has held \(lockPath) for \(settings.retries.maximumWait) s (GMAIL_SYNC_MAX_WAIT): left for the next pass"
                     : "cannot lock \(lockPath): \(String(cString: strerror(locked)))")
             }
-            try push()
             return try pull()
         } catch let end as PassEnd {
             if let message = end.message { diagnostics.note(message) }
@@ -85,10 +84,6 @@ public final class GmailSync {
         }
     }
 
-    /// What the store has queued for Gmail (label changes with batchModify, trash and untrash,
-    /// sends), pushed before the pull so that the history it brings back echoes them. The
-    /// queue is not in the store yet: nothing to push.
-    private func push() throws(PassEnd) {}
 
     // MARK: the pull
 
@@ -125,8 +120,12 @@ public final class GmailSync {
                 throw PassEnd(PassEnd.temporary, "Gmail's profile is not what its API documents (an object with emailAddress and historyId): left for the next pass")
             }
             if me.isEmpty {
+                // the account's address and those it sends as (aliases, other accounts' addresses):
+                // mail to any of them is mail to me, never a group with myself
                 let known = try storeCall { try store?.givenAddresses() ?? [] }
-                if known.isEmpty { me = [address] }
+                var mine = known
+                for a in [address] + (try sendAsAddresses()) where !mine.contains(where: { $0.lowercased() == a.lowercased() }) { mine.append(a) }
+                if mine != known { me = mine }
             }
             guard case .pages(let list)? = try pages("/messages?maxResults=500&includeSpamTrash=true") else { throw PassEnd(PassEnd.temporary) }
             let opened: MailStore
@@ -140,6 +139,9 @@ public final class GmailSync {
                 if try me != store.givenAddresses() { try store.setKeying(addresses: me) }
             }
         }
+        // what the user did, after Gmail's own changes were read: a change made on Gmail since
+        // wins over ours of the same labels, and a message trashed there drops what waits for it
+        let pushLeft = try push(store)
         let delivered = try fetchPending(into: store)
         // a full sync writes the mailbox into the store a chunk at a time: rewritten in order, the
         // store answers searches faster (mailstore(1), compact)
@@ -151,7 +153,17 @@ public final class GmailSync {
             diagnostics.note("\(left) messages could not be fetched; the next pass asks for them again")
             return PassEnd.temporary
         }
-        return 0
+        return pushLeft ? PassEnd.temporary : 0
+    }
+
+    /// users.settings.sendAs: the addresses the account sends as; none when Gmail does not say.
+    private func sendAsAddresses() throws(PassEnd) -> [String] {
+        guard case .answer(let bytes) = try api.get("/settings/sendAs"), let answer = try? JSONValue.parse(bytes) else { return [] }
+        return (answer["sendAs"]?.arrayValue ?? []).compactMap { entry in
+            guard let a = entry["sendAsEmail"]?.stringValue, !a.isEmpty, a.contains("@"),
+                  entry["verificationStatus"]?.stringValue.map({ $0 == "accepted" }) ?? true else { return nil }
+            return a
+        }
     }
 
     enum Pages {
@@ -177,7 +189,7 @@ public final class GmailSync {
                 token = next
             case .notFound:
                 return pages.isEmpty ? .notFound : nil
-            case .failed, .waitTooLong:
+            case .failed, .waitTooLong, .refused:
                 return nil
             }
         }
@@ -236,7 +248,7 @@ public final class GmailSync {
                 diagnostics.note("message \(shownText(id)) was deleted on Gmail before it could be fetched: dropped")
             case .waitTooLong:
                 keepGoing = false  // said; the rest is left for the next pass
-            case .failed:
+            case .failed, .refused:
                 failedInARow += 1
                 if failedInARow >= 3 {
                     diagnostics.note("Gmail keeps failing: the rest is left for the next pass")
@@ -283,14 +295,14 @@ public final class GmailSync {
 
     // MARK: the store and the pages
 
-    private func openStore() throws(PassEnd) -> MailStore {
+    func openStore() throws(PassEnd) -> MailStore {
         do { return try MailStore(path: settings.store, access: .write) } catch {
             throw PassEnd(PassEnd.failed, "\(error)")
         }
     }
 
     /// A call of the store's: its failure is local (1).
-    private func storeCall<T>(_ body: () throws -> T) throws(PassEnd) -> T {
+    func storeCall<T>(_ body: () throws -> T) throws(PassEnd) -> T {
         do { return try body() } catch {
             throw PassEnd(PassEnd.failed, "\(settings.store): \(error)")
         }

@@ -96,7 +96,9 @@ public final class HTTPClient {
         if let body = request.body {
             _ = mp_curl_set_long(handle, CURLOPT_POST, 1)
             _ = mp_curl_set_long(handle, CURLOPT_POSTFIELDSIZE, body.count)
-            _ = body.withUnsafeBufferPointer { mp_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress)) }
+            // (an empty body still needs a pointer: libcurl reads a NULL one as "from the read callback")
+            let bytes = body.isEmpty ? [0] : body
+            _ = bytes.withUnsafeBufferPointer { mp_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress)) }
         } else {
             _ = mp_curl_set_long(handle, CURLOPT_HTTPGET, 1)
         }

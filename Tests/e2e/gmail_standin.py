@@ -1,5 +1,6 @@
-"""A stand-in for the part of Gmail's REST API a sync client reads (users.getProfile,
-users.messages.list and .get, users.history.list), and for Google's OAuth token endpoint
+"""A stand-in for the part of Gmail's REST API a sync client uses (users.getProfile,
+users.messages.list and .get, users.history.list; users.messages.modify, .batchModify, .trash,
+.untrash and .send, users.settings.sendAs.list), and for Google's OAuth token endpoint
 (a refresh token exchanged for an access token), served on 127.0.0.1 for the end-to-end tests.
 
 It behaves as Gmail does where a client can go wrong, not as a client would like: messages.list's
@@ -56,7 +57,11 @@ METHOD_PARAMETERS = {
     "history": {"startHistoryId", "maxResults", "pageToken", "labelId", "historyTypes"},
     "messages.list": {"includeSpamTrash", "labelIds", "maxResults", "pageToken", "q"},
     "messages.get": {"format", "metadataHeaders"},
+    "messages.modify": set(), "messages.batchModify": set(), "messages.trash": set(), "messages.untrash": set(),
+    "messages.send": set(), "settings.sendAs": set(),
 }
+BATCH_LIMIT = 1000  # users.messages.batchModify's ids
+SEND_LIMIT = 35 * 1024 * 1024  # users.messages.send's largest message
 MAX_RESULTS = 500  # messages.list's and history.list's limit
 # 403s Gmail documents ("Resolve errors"): reason -> (domain, message)
 FORBIDDEN_REASONS = {
@@ -73,7 +78,7 @@ ERROR_KINDS = {
     429: ("RESOURCE_EXHAUSTED", "rateLimitExceeded"), 500: ("INTERNAL", "backendError"),
     503: ("UNAVAILABLE", "backendError"),
 }
-ROUTE = re.compile(r"^/gmail/v1/users/([^/]+)/(profile|history|messages)(?:/([^/]+))?$")
+ROUTE = re.compile(r"^/gmail/v1/users/([^/]+)/(profile|history|messages|settings/sendAs)(?:/([^/]+))?(?:/(modify|trash|untrash))?$")
 
 
 class ApiError(Exception):
@@ -195,6 +200,9 @@ class GmailStandIn:
         self._faults = []  # [status, remaining count, path_contains, retry_after, message, kind]
         self._after = []  # [path_contains, requests to let pass first, action]
         self._server = self._serving = None
+        self.send_as = [email]  # the addresses users.settings.sendAs lists: a send's From must be one
+        self.sent = []  # the raw bytes of each message users.messages.send took, in order
+        self._drops = []  # [path_contains, count]: the change made, the connection closed unanswered
         for raw, labels in messages:
             self._insert(raw, labels)
 
@@ -322,6 +330,22 @@ class GmailStandIn:
         with self._lock:
             self._faults.append([status, count, path_contains, retry_after, message, kind])
 
+    def drop_after_applying(self, path_contains, count=1, skip=0):
+        """The `count` requests whose path has path_contains after the first `skip` of them are
+        carried out, then their connection is closed without an answer: the client cannot know
+        Gmail took them."""
+        with self._lock:
+            self._drops.append([path_contains, count, skip])
+
+    def trash(self, id):
+        self.add_labels(id, "TRASH")
+
+    def find(self, message_id):
+        """The live messages whose Message-ID header is this one (without brackets)."""
+        with self._lock:
+            return [m.id for m in self._messages.values() if not m.deleted
+                    and (header(m.headers, "Message-ID") or "").strip().strip("<>") == message_id]
+
     def after(self, path_contains, action, requests=1):
         """Runs action() (a change of the script) once `requests` requests whose path has
         path_contains have been answered: a change made while a client is part-way through."""
@@ -398,8 +422,9 @@ class GmailStandIn:
             self.token_requests.append({"form": form, "status": status})
             return status, answer, {}
 
-    def serve(self, method, target, authorization):
-        """(status, JSON body, extra headers) for one request, which it records in self.requests."""
+    def serve(self, method, target, authorization, body=b""):
+        """(status, JSON body, extra headers) for one request, which it records in self.requests;
+        the body None when the connection is to be closed unanswered."""
         time.sleep(self.delay)
         url = urllib.parse.urlsplit(target)
         path = urllib.parse.unquote(url.path)
@@ -410,7 +435,17 @@ class GmailStandIn:
                 self._injected_fault(path)
                 if authorization != f"Bearer {self.token}":
                     raise ApiError(401, "Request is missing a valid OAuth 2 access token.")
-                status, body = 200, self._route(method, url.path, query)
+                status, body = 200, self._route(method, url.path, query, body)
+                if body is None:
+                    status, body = 204, b""
+                for drop in self._drops:
+                    if drop[1] > 0 and drop[0] in path:
+                        if drop[2] > 0:
+                            drop[2] -= 1
+                            continue
+                        drop[1] -= 1
+                        status, body = 0, None
+                        break
             except ApiError as error:
                 status, body = error.code, error.body()
                 if error.retry_after is not None:
@@ -432,21 +467,94 @@ class GmailStandIn:
                 fault[1] -= 1
                 raise ApiError(status, message or f"Injected failure ({status}).", kind, retry_after)
 
-    def _route(self, method, raw_path, query):
+    def _route(self, method, raw_path, query, body=b""):
         # split as sent, then decoded: a percent-encoded "/" is part of a message id
         match = ROUTE.match(raw_path)
-        user, resource, id = (urllib.parse.unquote(part or "") for part in match.groups()) if match else [None] * 3
-        if method != "GET" or user not in ("me", self.email):
+        user, resource, id, verb = (urllib.parse.unquote(part or "") for part in match.groups()) if match else [None] * 4
+        if user not in ("me", self.email):
+            raise ApiError(404, "Not Found")
+        if method == "POST" and resource == "messages":
+            return self._write(id, verb, query, body)
+        if method != "GET" or verb:
             raise ApiError(404, "Not Found")
         if id and resource != "messages":
             raise ApiError(404, "Not Found")
-        method_name = resource + (".get" if id else ".list") if resource == "messages" else resource
+        method_name = resource + (".get" if id else ".list") if resource == "messages" else resource.replace("/", ".")
         unknown = set(query) - METHOD_PARAMETERS[method_name] - STANDARD_PARAMETERS
         if unknown:
             raise invalid_argument(f"Invalid JSON payload received. Unknown name \"{sorted(unknown)[0]}\": Cannot bind query parameter.")
         if resource == "messages":
             return self._get_message(id, query) if id else self._list_messages(query)
+        if resource == "settings/sendAs":
+            return {"sendAs": [{"sendAsEmail": a, "isPrimary": a == self.email, "verificationStatus": "accepted"} for a in self.send_as]}
         return self._profile() if resource == "profile" else self._list_history(query)
+
+    def _write(self, id, verb, query, body):
+        """The POSTs: modify, batchModify, trash, untrash, send. None for 204 No Content."""
+        name = {"batchModify": "messages.batchModify", "send": "messages.send"}.get(id) if not verb else "messages." + verb
+        if name is None:
+            raise ApiError(404, "Not Found")
+        unknown = set(query) - METHOD_PARAMETERS[name] - STANDARD_PARAMETERS
+        if unknown:
+            raise invalid_argument(f"Invalid JSON payload received. Unknown name \"{sorted(unknown)[0]}\": Cannot bind query parameter.")
+        try:
+            request = json.loads(body) if body else {}
+        except ValueError:
+            raise invalid_argument("Invalid JSON payload received.") from None
+        if not isinstance(request, dict):
+            raise invalid_argument("Invalid JSON payload received.")
+        add, remove = request.get("addLabelIds", []), request.get("removeLabelIds", [])
+        if name == "messages.batchModify":
+            ids = request.get("ids", [])
+            if not ids or len(ids) > BATCH_LIMIT:
+                raise invalid_argument(f"ids: between 1 and {BATCH_LIMIT}")
+            if any(i not in self._messages or self._messages[i].deleted for i in ids):
+                raise invalid_argument("Invalid id value")
+            for i in ids:
+                self._change(i, add, remove)
+            return None
+        if name == "messages.send":
+            return self._send(request)
+        message = self._messages.get(id)
+        if message is None or message.deleted:
+            raise ApiError(404, "Requested entity was not found.")
+        if name == "messages.modify":
+            self._change(id, add, remove)
+        elif name == "messages.trash":
+            self.add_labels(id, "TRASH")
+        else:
+            self.remove_labels(id, "TRASH")
+        return self._with_labels({"id": message.id, "threadId": message.thread_id}, message.labels)
+
+    def _change(self, id, add, remove):
+        for label in add + remove:
+            if label in ("TRASH", "DRAFT") or not isinstance(label, str):
+                raise invalid_argument(f"Invalid label: {label}")
+        if remove:
+            self.remove_labels(id, *remove)
+        if add:
+            self.add_labels(id, *add)
+
+    def _send(self, request):
+        try:
+            raw = base64.urlsafe_b64decode(request.get("raw", "") + "=" * (-len(request.get("raw", "")) % 4))
+        except ValueError:
+            raise invalid_argument("Invalid raw") from None
+        if len(raw) > SEND_LIMIT:
+            raise invalid_argument("Message too large")
+        headers = parse_headers(raw)
+        sender = email.utils.parseaddr(header(headers, "From") or "")[1].lower()
+        if sender not in [a.lower() for a in self.send_as]:
+            raise invalid_argument(f"Invalid From header: {sender} is not one of the account's send-as addresses")
+        thread = request.get("threadId")
+        if thread is not None and thread not in {m.thread_id for m in self._messages.values() if not m.deleted}:
+            raise ApiError(404, "Requested entity was not found.")
+        message = self._insert(raw, ["SENT"])
+        if thread:
+            message.thread_id = thread
+        self._history.append(HistoryRecord(message.history_id, "messagesAdded", message.id, []))
+        self.sent.append(raw)
+        return self._with_labels({"id": message.id, "threadId": message.thread_id}, message.labels)
 
     def _profile(self):
         if self.profile_answer is not None:
@@ -474,6 +582,13 @@ class GmailStandIn:
         hidden = {"SPAM", "TRASH"} - set(wanted) if hide_spam_trash else set()
         chosen = [m for m in self._messages.values()
                   if not m.deleted and set(wanted) <= set(m.labels) and not hidden & set(m.labels)]
+        q = query.get("q", [""])[-1]
+        if q:
+            # of Gmail's search words, the one a client asks: a message by its Message-ID
+            if not q.startswith("rfc822msgid:"):
+                raise invalid_argument(f"the stand-in reads no search but rfc822msgid: ({q})")
+            wanted_id = q[len("rfc822msgid:"):].strip().strip("<>")
+            chosen = [m for m in chosen if (header(m.headers, "Message-ID") or "").strip().strip("<>") == wanted_id]
         chosen.sort(key=lambda m: (m.internal_date, m.id), reverse=True)
         # the list as it is at each call, no snapshot: a message deleted after one page was served
         # shifts the next pages by one, and the first message of the next page is listed on neither
@@ -578,7 +693,11 @@ class StandInHandler(BaseHTTPRequestHandler):
             status, body, extra_headers = self.server.standin.serve_token(body)
         else:
             status, body, extra_headers = self.server.standin.serve(
-                self.command, self.path, self.headers.get("Authorization"))
+                self.command, self.path, self.headers.get("Authorization"), body)
+        if body is None:  # carried out, and the connection dropped before the answer
+            self.close_connection = True
+            self.connection.close()
+            return
         data = body if isinstance(body, bytes) else json.dumps(body, indent=2).encode("utf-8")
         try:
             self.send_response(status)
