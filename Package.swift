@@ -79,9 +79,9 @@ let package = Package(
         .target(name: "Stages", dependencies: ["BodyText", "Events", "JSONLines", "MailKind", "MailParse", "MailSubject", "Parcels", "Sanitize", "UnixFilter"]),
 
         .target(name: "HTTP", dependencies: ["CCurl"]),
-        .target(name: "GmailSync", dependencies: ["ChatSite", "HTTP", "JSONLines", "MailStore", "Stages", "UnixFilter"]),
+        .target(name: "GmailSync", dependencies: ["ChatSite", "HTTP", "JSONLines", "MailStore", "Stages", "UnixFilter", "UTF8Text"]),
 
-        .target(name: "Compose", dependencies: ["BodyText", "CivilTime", "Conversations", "FileType", "ICalendar", "JSONLines", "MailParse", "MailStore", "MailSubject", "UnixFilter"]),
+        .target(name: "Compose", dependencies: ["BodyText", "CivilTime", "Conversations", "FileType", "ICalendar", "JSONLines", "MailParse", "MailStore", "MailSubject", "UnixFilter", "UTF8Text"]),
 
         .executableTarget(name: "mime-parse", dependencies: ["MailParse", "MailSubject", "UnixFilter"]),
         .executableTarget(name: "html-sanitize", dependencies: ["Sanitize", "UnixFilter"]),
