@@ -650,6 +650,78 @@ def test_pages_after_deliveries_one_by_one_equal_a_full_render(sample, tmp_path,
     assert site_files(site) == site_files(tmp_path / "full-again")
 
 
+def test_a_newest_message_is_added_to_its_conversations_newest_page_as_a_whole_render_writes_it(tmp_path):
+    """A message that comes after every bubble of its conversation's newest page is put into the
+    page as it is (the other bubbles are not rendered again); anything else renders the page
+    again. Which way a page was made shows by a record changed behind the store's back (its
+    change counter kept): a page rendered again shows it, one added to does not. After each
+    step the site, the change put back, equals a whole render."""
+    db, site = tmp_path / "mail.db", tmp_path / "site"
+    pages = ["--messages-per-page", "4"]
+
+    def deliver(k, when):
+        mail = (f"From: Alex Rivera <alex@example.com>\nTo: mei@example.tw\nSubject: Dinner\nDate: {when} +0800\n"
+                f"Message-ID: <n{k}@example.com>\n\nnote {k} of the dinner plans\n").encode()
+        r = run("mailstore", "deliver", "-q", "--me", "mei@example.tw", "--journal", tmp_path / "m.jsonl", db, input=mail)
+        assert r.returncode == 0, r.stderr
+
+    def newest_page():
+        return next(p for p in (site / "c").glob("*.html") if ".p" not in p.name).read_text()
+
+    def rendered_again(k):
+        """Renders the site, and a copy of it from a copy of the store where message k's record
+        is changed: whether a page of the copy shows the change. The site equals a whole render."""
+        probe_db, probe = tmp_path / "probe.db", tmp_path / "probe"
+        probe_db.unlink(missing_ok=True)
+        shutil.rmtree(probe, ignore_errors=True)
+        with sqlite3.connect(db) as source, sqlite3.connect(probe_db) as copy:
+            source.backup(copy)
+            copy.execute("UPDATE messages SET record = replace(record, ?, ?) WHERE id = ?",
+                         (f"note {k} of", f"NOTE {k} OF", f"n{k}@example.com"))
+        shutil.copytree(site, probe)
+        render(probe_db, probe, *pages)
+        render(db, site, *pages)
+        shutil.rmtree(tmp_path / "whole", ignore_errors=True)
+        render(db, tmp_path / "whole", *pages)
+        assert site_files(site) == site_files(tmp_path / "whole")
+        return any(f"NOTE {k} OF" in p.read_text() for p in (probe / "c").glob("*.html"))
+
+    deliver(1, "Mon, 2 Mar 2026 10:00:00")
+    render(db, site, *pages)
+    deliver(2, "Mon, 2 Mar 2026 11:00:00")  # the same day: no day between
+    assert not rendered_again(1)
+    assert newest_page().count('class="day"') == 1
+    deliver(3, "Tue, 3 Mar 2026 09:00:00")  # another day
+    assert not rendered_again(1)
+    assert newest_page().count('class="day"') == 2
+    deliver(4, "Mon, 2 Mar 2026 12:00:00")  # older than the newest on the page: its place is before it
+    assert rendered_again(1)
+    assert newest_page().index("note 4 of") < newest_page().index("note 3 of")
+    deliver(5, "Tue, 3 Mar 2026 10:00:00")  # the page was full: a second page, and every title numbers them
+    assert rendered_again(1)
+    assert "(2 of 2)" in newest_page() and "(1 of 2)" in next((site / "c").glob("*.p1.html")).read_text()
+    assert run("mailstore", "label", db, "+UNREAD", "--", "id:n5@example.com").returncode == 0
+    deliver(6, "Wed, 4 Mar 2026 10:00:00")  # with another message of the page changed (read to unread)
+    assert rendered_again(5)
+    assert newest_page().count('class="unread"') == 1
+    deliver(7, "Wed, 4 Mar 2026 11:00:00")  # a new message, unread, after an unread one
+    assert run("mailstore", "label", db, "+UNREAD", "--", "id:n7@example.com").returncode == 0
+    assert not rendered_again(5)
+    assert newest_page().count('class="unread"') == 2
+
+    # a render killed after its pages were written and before its state was kept: the message
+    # on the page already is not put there twice
+    state = site / ".mailstore-site.db"
+    shutil.copy(state, tmp_path / "state-before")
+    deliver(8, "Thu, 5 Mar 2026 09:00:00")
+    render(db, site, *pages)
+    for suffix in ["-wal", "-shm"]:
+        (site / (state.name + suffix)).unlink(missing_ok=True)
+    shutil.copy(tmp_path / "state-before", state)
+    assert rendered_again(5)
+    assert newest_page().count("note 8 of") == 1
+
+
 def test_parcel_pages_after_deliveries_one_by_one_equal_a_full_render(tmp_path):
     """The parcels' pages keep each parcel's card between runs (made again when its parcel
     changes or the conversation it names comes, is renamed or goes): after each of 60 deliveries
