@@ -335,15 +335,12 @@ extension SiteRender {
         }
     }
 
-    /// The calendar's pages, and when they are due again though nothing changes (when an
-    /// upcoming event ends; at every run while a repeating event is on them).
+    /// The calendar's pages, and when they are due again though nothing changes (when an event
+    /// may move between the upcoming and the past ones).
     mutating func writeCalendar() throws {
         let calendar = try source.calendar()
         var until = Int.max
-        for t in calendar {
-            if t.event.recurrence != nil && t.event.recurrenceID == nil { until = 0; break }
-            if EventGroup.isUpcoming(t.event, now: render.now), let end = EventGroup.end(of: t.event) { until = min(until, end + 1) }
-        }
+        for t in calendar { until = min(until, EventGroup.upcomingUntil(t.event, now: render.now)) }
         try pages.events(calendar, conversation: link, now: render.now, pageSize: render.listPageSize, clock: &clock)
         replaced.append("events.")  // its pages that are not written again are no more
         try state.set("calendar_until", String(until))

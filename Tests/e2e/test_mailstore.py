@@ -2,6 +2,7 @@
 
 The store derives conversations and the calendar with conversation-group's and event-group's own
 code; these tests hold it to their output on the same records, whatever the order and batches."""
+import calendar
 import json
 import shutil
 import os
@@ -720,6 +721,80 @@ def test_a_newest_message_is_added_to_its_conversations_newest_page_as_a_whole_r
     shutil.copy(tmp_path / "state-before", state)
     assert rendered_again(5)
     assert newest_page().count("note 8 of") == 1
+
+
+CALENDAR = """BEGIN:VCALENDAR
+BEGIN:VEVENT
+UID:stand-up@example.org
+DTSTAMP:20260101T000000Z
+DTSTART;TZID=Europe/Berlin:20260302T100000
+DTEND;TZID=Europe/Berlin:20260302T103000
+RRULE:FREQ=WEEKLY;COUNT=3
+SUMMARY:Stand-up
+END:VEVENT
+BEGIN:VEVENT
+UID:birthday@example.org
+DTSTAMP:20200101T000000Z
+DTSTART;VALUE=DATE:19500314
+RRULE:FREQ=YEARLY
+SUMMARY:Birthday
+END:VEVENT
+BEGIN:VEVENT
+UID:dentist@example.org
+DTSTAMP:20260101T000000Z
+DTSTART:20260310T100000Z
+DTEND:20260310T110000Z
+SUMMARY:Dentist
+END:VEVENT
+BEGIN:VEVENT
+UID:reunion@example.org
+DTSTAMP:20200101T000000Z
+DTSTART:20200305T120000Z
+DTEND:20200305T180000Z
+RRULE:FREQ=YEARLY;INTERVAL=10;COUNT=2
+SUMMARY:Reunion
+END:VEVENT
+END:VCALENDAR
+"""
+
+
+def test_the_calendar_is_written_again_when_an_event_may_become_past_or_upcoming(tmp_path):
+    """The calendar splits the events into upcoming and past at the time of the render. A site
+    of the store writes it again when that may change: when an event ends, a series' next
+    occurrence ends, or a series' next occurrence comes within the four years a series is
+    upcoming for (not at every render while a series is on it). Rendered at times on both
+    sides of those instants, the site equals a whole render at each."""
+    record = {"id": "cal1", "message_id": "cal1", "date": "2026-02-20T08:00:00Z", "subject": "Plans",
+              "from": {"name": "Ana", "address": "ana@example.org"}, "to": [{"name": None, "address": "mei@example.tw"}],
+              "calendar": [CALENDAR]}
+    extracted = run("event-extract", "--no-progress", input=(json.dumps(record) + "\n").encode())
+    assert extracted.returncode == 0, extracted.stderr
+    db, site = tmp_path / "mail.db", tmp_path / "site"
+    add(db, "--me", "mei@example.tw", input=extracted.stdout)
+    epoch = lambda t: calendar.timegm(time.strptime(t, "%Y-%m-%dT%H:%M:%SZ"))
+
+    def rendered(now):
+        r = run("chat-render", "--store", db, "--out", site, "--zone", "Asia/Taipei", "--now", now)
+        assert r.returncode == 0, r.stderr
+        shutil.rmtree(tmp_path / "whole", ignore_errors=True)
+        r = run("chat-render", "--store", db, "--out", tmp_path / "whole", "--zone", "Asia/Taipei", "--now", now)
+        assert r.returncode == 0, r.stderr
+        assert site_files(site) == site_files(tmp_path / "whole"), now
+        with sqlite3.connect(site / ".mailstore-site.db") as c:
+            return int(c.execute("SELECT value FROM state WHERE key = 'calendar_until'").fetchone()[0])
+
+    # the reunion of 2030-03-05T12:00:00Z comes within four years (1461 days) a second after 2026-03-05T12:00:00Z
+    assert rendered("2026-03-01T00:00:00Z") == epoch("2026-03-02T09:30:00Z")  # the stand-up's first occurrence ends
+    assert rendered("2026-03-02T09:29:59Z") == epoch("2026-03-02T09:30:00Z")
+    assert rendered("2026-03-02T09:30:00Z") == epoch("2026-03-02T09:30:01Z")  # the series' first occurrence ends, as an event
+    assert rendered("2026-03-02T09:30:01Z") == epoch("2026-03-05T12:00:01Z")
+    past = (site / "events.html").read_text()
+    assert rendered("2026-03-05T12:00:01Z") == epoch("2026-03-09T09:30:00Z")
+    assert (site / "events.html").read_text() != past and "Reunion" in past  # upcoming now
+    assert rendered("2026-03-09T09:30:00Z") == epoch("2026-03-10T11:00:01Z")  # the dentist's end
+    assert rendered("2026-03-10T11:00:01Z") == epoch("2026-03-14T00:00:00Z") + 86400  # the birthday's end
+    assert rendered("2026-03-15T00:00:00Z") == epoch("2026-03-16T09:30:00Z")  # the stand-up's last end
+    assert rendered("2026-03-16T09:30:00Z") == epoch("2027-03-15T00:00:00Z")  # the stand-up over: the next birthday's end
 
 
 def test_parcel_pages_after_deliveries_one_by_one_equal_a_full_render(tmp_path):
