@@ -797,6 +797,46 @@ def test_the_calendar_is_written_again_when_an_event_may_become_past_or_upcoming
     assert rendered("2026-03-16T09:30:00Z") == epoch("2027-03-15T00:00:00Z")  # the stand-up over: the next birthday's end
 
 
+def test_a_conversation_a_newer_message_joins_is_written_from_its_record_as_from_every_message(generated_mbox, tmp_path):
+    """A batch that adds one message after every message of its conversation writes the
+    conversation from its stored record and the new message, not from every message read
+    again: the generated mailbox, its first half in one batch and then a message at a time in
+    date order, equals conversation-group's output. A record changed behind the store's back
+    (the oldest message's date, which only a derivation from every message reads) shows which
+    way a conversation was written."""
+    mbox, _ = generated_mbox
+    lines, me = pipeline_records(mbox)
+    key = lambda line: (json.loads(line).get("date") or "", json.loads(line)["id"])
+    ordered = sorted(lines.splitlines(keepends=True), key=key)
+    inputs = [tmp_path / "first.jsonl"]
+    inputs[0].write_bytes(b"".join(ordered[:len(ordered) // 2]))
+    for k, line in enumerate(ordered[len(ordered) // 2:]):
+        inputs.append(tmp_path / f"{k}.jsonl")
+        inputs[-1].write_bytes(line)
+    db = tmp_path / "mail.db"
+    add(db, *[a for m in me for a in ("--me", m)], *inputs)
+    assert store_output(db) == tools_output(lines)
+
+    small = tmp_path / "small.db"
+    def message(k, date, name="Ana"):
+        record = {"id": f"a{k}@example.org", "message_id": f"a{k}@example.org", "date": date, "subject": "Lunch",
+                  "from": {"name": name, "address": "ana@example.org"}, "to": [{"name": None, "address": "mei@example.tw"}],
+                  "labels": ["INBOX"], "text": f"note {k}"}
+        add(small, "--me", "mei@example.tw", input=(json.dumps(record) + "\n").encode())
+    def first_date_after(k, date, **fields):
+        with sqlite3.connect(small) as c:
+            c.execute("UPDATE messages SET summary = replace(summary, '2026-03-01T09:00:00Z', '2000-01-01T00:00:00Z') WHERE id = 'a1@example.org'")
+        message(k, date, **fields)
+        with sqlite3.connect(small) as c:
+            c.execute("UPDATE messages SET summary = replace(summary, '2000-01-01T00:00:00Z', '2026-03-01T09:00:00Z') WHERE id = 'a1@example.org'")
+            return c.execute("SELECT json_extract(record, '$.first_date') FROM conversations").fetchone()[0]
+    message(1, "2026-03-01T09:00:00Z")
+    message(2, "2026-03-01T10:00:00Z")
+    assert first_date_after(3, "2026-03-02T09:00:00Z") == "2026-03-01T09:00:00Z"  # from its record
+    assert first_date_after(4, "2026-03-01T11:00:00Z") == "2000-01-01T00:00:00Z"  # older than the newest: from every message
+    assert first_date_after(5, "2026-03-03T09:00:00Z", name="Ana Lee") == "2000-01-01T00:00:00Z"  # another name: from every message
+
+
 def test_parcel_pages_after_deliveries_one_by_one_equal_a_full_render(tmp_path):
     """The parcels' pages keep each parcel's card between runs (made again when its parcel
     changes or the conversation it names comes, is renamed or goes): after each of 60 deliveries
