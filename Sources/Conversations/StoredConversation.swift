@@ -90,8 +90,8 @@ public enum StoredConversation {
     /// new message, not from every message read again. Nil when the two could differ (then
     /// `derive`): `m` a report, a draft or a message with events or shipments, events on the
     /// old one, a name of a participant other than the one shown (the one seen most often), a
-    /// conversation whose participants `m` would set, or one `m` leaves archived or not without
-    /// the old record saying which.
+    /// conversation whose participants `m` would set, or one `m` (not in the inbox) leaves
+    /// archived or not without the old record saying which.
     public static func appending(_ m: Message, to old: JSONRecord, id: String, hadListMail: Bool, hadEvents: Bool,
                                  rules: AddressRules) -> Derived? {
         guard id != ConversationGroup.noticesID, !hadEvents, m.summary.value("is_draft") != .bool(true),
@@ -113,13 +113,14 @@ public enum StoredConversation {
         for n in s.names where !n.name.isEmpty {
             if let name = shown[n.address], name != n.name { return nil }
         }
+        var labels = old.value("labels")?.arrayValue?.compactMap(\.stringValue) ?? []
+        // archived while no message is in the inbox (the labels, every message's, say one is)
         let wasArchived = old.value("archived") == .bool(true)
-        guard s.isInInbox || wasArchived else { return nil }
-        let archived = !s.isInInbox
+        guard s.isInInbox || labels.contains("INBOX") || wasArchived else { return nil }
+        let archived = !s.isInInbox && !labels.contains("INBOX")
         let wasGroup = old.value("is_group") == .bool(true), wasNewsletter = old.value("is_newsletter") == .bool(true)
         let isGroup = wasGroup || s.isGroup, isNewsletter = wasNewsletter && s.isNewsletter
         let unread = (old.value("unread_count")?.intValue ?? 0) + (s.isUnread ? 1 : 0)
-        var labels = old.value("labels")?.arrayValue?.compactMap(\.stringValue) ?? []
         for l in s.labels where !labels.contains(l) { labels.append(l) }
 
         var w = JSONWriter()
