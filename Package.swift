@@ -69,7 +69,7 @@ let package = Package(
                                                .product(name: "ArgumentParser", package: "swift-argument-parser")],
                 resources: [.embedInCode("appointment-words.json")]),
 
-        .target(name: "ChatSite", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "ICalendar", "JSONLines", "MailStore", "MailSubject", "Parcels", "Sanitize", "UnixFilter"],
+        .target(name: "ChatSite", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "ICalendar", "JSONLines", "MailStore", "MailSubject", "Parcels", "Sanitize", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("templates")]),
 
         .target(name: "ParcelOptions", dependencies: ["Events", "Parcels", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

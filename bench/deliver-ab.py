@@ -1,11 +1,12 @@
 """Two builds of mailstore delivering the same new messages in turns, each into its own store made
 by itself from the same records, with its pages (`mailstore deliver --site`, as mailpipe-log runs
-it): the wall time of each delivery, and each build's median and p90. For a change to the live
-path's start or render worth a few milliseconds, where timing one build after the other would
-measure the machine's mood.
+it): the wall and CPU time (user and system) of each delivery, and each build's median, p90 and
+p99. For a change to the live path's start or render worth a few milliseconds, where timing one
+build after the other would measure the machine's mood (CPU time drifts less with it).
     .venv/bin/python bench/deliver-ab.py [--size 200m] [--count 99] OLD_MAILSTORE NEW_MAILSTORE
 The records and the new messages are bench/live.py's (.bench-data/SIZE.live/, gen_mbox.py --seed 7)."""
 import argparse
+import os
 import pathlib
 import shutil
 import statistics
@@ -33,13 +34,22 @@ def main():
     scratch = pathlib.Path(tempfile.mkdtemp(prefix="mailpipe-deliver-ab-", dir=shm if shm.is_dir() else None))
     builds = {"old": options.old, "new": options.new}
     times = {name: [] for name in builds}
+    cpu = {name: [] for name in builds}
     try:
         def deliver(name, raw):
             program, db, site = builds[name], scratch / f"{name}.db", scratch / f"{name}.site"
             t0 = time.perf_counter()
-            subprocess.run([program, "deliver", "-q", "--me", ME, "--site", site, "--zone", ZONE, "--journal", scratch / f"{name}.jsonl", db],
-                           input=raw, check=True)
-            return time.perf_counter() - t0
+            p = subprocess.Popen([program, "deliver", "-q", "--me", ME, "--site", site, "--zone", ZONE, "--journal", scratch / f"{name}.jsonl", db],
+                                 stdin=subprocess.PIPE)
+            p.stdin.write(raw)
+            p.stdin.close()
+            _, status, usage = os.wait4(p.pid, 0)
+            wall = time.perf_counter() - t0
+            p.returncode = os.waitstatus_to_exitcode(status)
+            if p.returncode != 0:
+                raise subprocess.CalledProcessError(p.returncode, program)
+            cpu[name].append(usage.ru_utime + usage.ru_stime)
+            return wall
         for name, program in builds.items():
             subprocess.run([program, "add", "-q", "--me", ME, scratch / f"{name}.db", records], check=True)
             deliver(name, mail[0])  # the site's first render, every page: not timed
@@ -49,8 +59,10 @@ def main():
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     for name, t in times.items():
-        print(f"{name}: median {1000 * statistics.median(t):.1f} ms, p90 {1000 * percentile(t, 90):.1f} ms "
-              f"({len(t)} deliveries in turns, {options.size})")
+        c = cpu[name]
+        print(f"{name}: median {1000 * statistics.median(t):.1f} ms, p90 {1000 * percentile(t, 90):.1f} ms, "
+              f"p99 {1000 * percentile(t, 99):.1f} ms; CPU median {1000 * statistics.median(c):.1f} ms, "
+              f"p90 {1000 * percentile(c, 90):.1f} ms, p99 {1000 * percentile(c, 99):.1f} ms ({len(t)} deliveries in turns, {options.size})")
 
 
 if __name__ == "__main__":

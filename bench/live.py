@@ -65,10 +65,13 @@ def generated_mail():
 
 def new_mail():
     """The messages dated as they arrive, after every message of the mailbox (the generator dates its mail from its
-    mailbox's first day)."""
+    mailbox's first day): the Date header and the newest Received header's date, which mime-parse takes for the
+    delivery (a Date more than a day after it is not believed)."""
     def arriving(raw, k):
         head, sep, body = raw.partition(b"\n\n")
-        head = re.sub(rb"(?im)^Date:[^\n]*(\n[ \t][^\n]*)*", f"Date: Sun, 31 May 2026 23:{k:02d}:00 +0000".encode(), head, count=1)
+        date = f"Sun, 31 May 2026 {22 + k // 60}:{k % 60:02d}:00 +0000".encode()
+        head = re.sub(rb"(?im)^Date:[^\n]*(\n[ \t][^\n]*)*", b"Date: " + date, head, count=1)
+        head = re.sub(rb"(?im)^(Received:[^\n]*(?:\n[ \t][^\n]*)*;)[^;]*?(?=\n(?![ \t]))", lambda m: m.group(1) + b" " + date, head, count=1)
         return head + sep + body
     return [arriving(raw, k) for k, raw in enumerate(generated_mail())]
 

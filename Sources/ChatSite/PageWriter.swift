@@ -2,6 +2,7 @@ import CivilTime
 import Events
 import JSONLines
 import Parcels
+import UTF8Text
 
 /// The site's pages: each conversation's, and the lists (chats, newsletters, discussion lists,
 /// parcels, events, archived), all in the page template.
@@ -76,33 +77,75 @@ struct PageWriter {
     mutating func conversation(_ c: ConversationSummary, bubbles list: ArraySlice<ChatRender.Bubble>, spool: Spool,
                                pageSize: Int, clock: inout LocalClock, messages: Int? = nil, fromPage first: Int = 1) throws {
         let count = Self.pageCount(messages: messages ?? list.count, pageSize: pageSize)
-        func file(_ page: Int) -> String { page == count ? c.file + ".html" : c.file + ".p\(page).html" }
         for page in first...count {
             let slice = list.dropFirst((page - first) * pageSize).prefix(pageSize)
-            var content = header(c)
-            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, labels: ("Older", "Newer")) }
-            content += Array("<ol class=\"messages\">".utf8)
+            var content = conversationContentStart(c, page: page, of: count)
             var lastDay: Int?
-            for b in slice {
-                if b.epoch != Int.min {
-                    let (day, _) = clock.local(b.epoch)
-                    if day != lastDay {
-                        content += Array("<li class=\"day\"><time datetime=\"\(CivilDate.dateText(days: day))\">\(LocalClock.dayText(days: day))</time></li>".utf8)
-                        lastDay = day
-                    }
-                }
-                try spool.read(offset: b.offset, length: b.length, into: &content)
-            }
-            if c.isNotices { content += notices(c, clock: &clock) }
-            content += Array("</ol>".utf8)
-            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, labels: ("Older", "Newer")) }
-            let title = c.title + (count > 1 ? " (\(page) of \(count))" : "")
-            try site.write("c/" + file(page), Self.page(templates, title: title, root: "../", nav: nav(root: "../", current: nil),
-                                                     content: content, remoteImages: remoteImages))
+            try bubbles(slice, after: &lastDay, spool: spool, clock: &clock, into: &content)
+            content += conversationContentEnd(c, page: page, of: count, clock: &clock)
+            try site.write("c/" + Self.file(c, page: page, of: count), conversationPage(c, page: page, of: count, content: content))
         }
     }
 
     static func pageCount(messages: Int, pageSize: Int) -> Int { max(1, (messages + pageSize - 1) / pageSize) }
+
+    /// A conversation's page `page` of `count`: the newest in c/ID.html, the older ones in c/ID.pN.html.
+    static func file(_ c: ConversationSummary, page: Int, of count: Int) -> String {
+        page == count ? c.file + ".html" : c.file + ".p\(page).html"
+    }
+
+    /// The markup of `list`, bubbles as a conversation's page shows them, each day's first
+    /// under the day; `lastDay`: the day of the bubble before them on the page.
+    func bubbles(_ list: ArraySlice<ChatRender.Bubble>, after lastDay: inout Int?, spool: Spool, clock: inout LocalClock,
+                 into content: inout [UInt8]) throws {
+        for b in list {
+            if b.epoch != Int.min {
+                let (day, _) = clock.local(b.epoch)
+                if day != lastDay {
+                    content += Array("<li class=\"day\"><time datetime=\"\(CivilDate.dateText(days: day))\">\(LocalClock.dayText(days: day))</time></li>".utf8)
+                    lastDay = day
+                }
+            }
+            try spool.read(offset: b.offset, length: b.length, into: &content)
+        }
+    }
+
+    /// What a conversation's page shows before its bubbles.
+    private func conversationContentStart(_ c: ConversationSummary, page: Int, of count: Int) -> [UInt8] {
+        var content = header(c)
+        if count > 1 { content += conversationPager(c, page: page, of: count) }
+        return content + Array("<ol class=\"messages\">".utf8)
+    }
+
+    /// What a conversation's page shows after its bubbles.
+    private func conversationContentEnd(_ c: ConversationSummary, page: Int, of count: Int, clock: inout LocalClock) -> [UInt8] {
+        var content = c.isNotices ? notices(c, clock: &clock) : []
+        content += Array("</ol>".utf8)
+        if count > 1 { content += conversationPager(c, page: page, of: count) }
+        return content
+    }
+
+    private func conversationPager(_ c: ConversationSummary, page: Int, of count: Int) -> [UInt8] {
+        pager(previous: page > 1 ? Self.file(c, page: page - 1, of: count) : nil,
+              next: page < count ? Self.file(c, page: page + 1, of: count) : nil, labels: ("Older", "Newer"))
+    }
+
+    private func conversationPage(_ c: ConversationSummary, page: Int, of count: Int, content: [UInt8]) -> [UInt8] {
+        Self.page(templates, title: c.title + (count > 1 ? " (\(page) of \(count))" : ""), root: "../", nav: nav(root: "../", current: nil),
+                  content: content, remoteImages: remoteImages)
+    }
+
+    /// Conversation page `page` of `count` as it is written, cut where its bubbles are: the bytes
+    /// before them and after them. Nil when the page template does not show its content once
+    /// and as it is.
+    func conversationPageAround(_ c: ConversationSummary, page: Int, of count: Int, clock: inout LocalClock) -> (before: [UInt8], after: [UInt8])? {
+        let mark = Array("<\u{0}bubbles\u{0}>".utf8)  // escaped, were the content escaped; in no template
+        let whole = conversationPage(c, page: page, of: count, content: conversationContentStart(c, page: page, of: count) + mark
+                                     + conversationContentEnd(c, page: page, of: count, clock: &clock))
+        guard let at = ByteSearch.firstIndex(of: mark, in: whole, from: 0),
+              ByteSearch.firstIndex(of: mark, in: whole, from: at + mark.count) == nil else { return nil }
+        return (Array(whole[..<at]), Array(whole[(at + mark.count)...]))
+    }
 
     /// The notices conversation's reports, oldest first, under the days they came.
     func notices(_ c: ConversationSummary, clock: inout LocalClock) -> [UInt8] {

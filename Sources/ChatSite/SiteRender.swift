@@ -10,6 +10,7 @@ import MailSubject
 import Parcels
 import SQLite
 import UnixFilter
+import UTF8Text
 
 /// chat-render --store: the site of a mailstore database. The site remembers the database, the
 /// change counter it last rendered and what its lists hold (SiteState); the pages of the
@@ -220,6 +221,10 @@ extension SiteRender where Source == StoreSource {
                     break
                 }
                 if first == ids.count && ids.count == shown.count { return head }  // its pages are as they were
+                if first == shown.count, try appendToNewestPage(c, ids: ids, shown: shown.count) {
+                    try state.show(ids.map(\.id), in: c.id)
+                    return head
+                }
             }
         }
         // the documents of the messages that changed are written again, and those of the others kept
@@ -230,6 +235,43 @@ extension SiteRender where Source == StoreSource {
         replaced += written.filter(documents).map { "m/\(BubbleRenderer.anchor($0))." }
         try state.show(ids.map(\.id), in: c.id)
         return head
+    }
+}
+
+extension SiteRender where Source == StoreSource {
+    /// New messages of conversation `c` (`ids`, of which the site shows the first `shown`, all
+    /// unchanged), on its newest page with no bubble after theirs: their bubbles put into the
+    /// page as it is, not every bubble of the page rendered again. The page is the same bytes as
+    /// one rendered whole. False, and nothing written, when they are not, or when the page is
+    /// not as the site's state has it (a render killed before it was done, a page changed by
+    /// hand, another template): its pages are then rendered as any change's are.
+    mutating func appendToNewestPage(_ c: ConversationSummary, ids: [(id: String, change: Int, date: String?)], shown: Int) throws -> Bool {
+        let pageSize = render.messagesPerPage
+        let count = PageWriter.pageCount(messages: ids.count, pageSize: pageSize)
+        let start = (count - 1) * pageSize
+        guard shown > start else { return false }
+        let epoch = { (date: String?) in date.flatMap { CivilDate.epoch(rfc3339: $0) } ?? Int.min }
+        // a page's bubbles are in the order of their time, then of the store's: the new ones go
+        // last when none is older than the newest already there
+        let newest = ids[start..<shown].map { epoch($0.date) }.max()!
+        guard ids[shown...].allSatisfy({ epoch($0.date) >= newest }),
+              let (before, after) = pages.conversationPageAround(c, page: count, of: count, clock: &clock) else { return false }
+        let name = "c/" + PageWriter.file(c, page: count, of: count)
+        guard let page = SiteWriter.read(site.root + "/" + name), page.count >= before.count + after.count,
+              page.starts(with: before), page[(page.count - after.count)...].elementsEqual(after) else { return false }
+        let onPage = page[before.count..<(page.count - after.count)]
+        for (id, _, _) in ids[shown...] where onPage.withUnsafeBufferPointer({ ByteSearch.contains($0, Array(BubbleRenderer.anchor(id).utf8)) }) {
+            return false  // on the page already: the run that put it there was killed before its state was kept
+        }
+
+        var written: [String] = []
+        let added = try source.bubbles(of: c, from: shown, documents: { _ in true }, clock: &clock) { written.append($0) }
+        var lastDay = newest == Int.min ? nil : clock.local(newest).days
+        var content = Array(page[..<(page.count - after.count)])
+        try pages.bubbles(added[...], after: &lastDay, spool: spool, clock: &clock, into: &content)
+        try site.write(name, content + after)
+        replaced += written.map { "m/\(BubbleRenderer.anchor($0))." }
+        return true
     }
 }
 
@@ -293,15 +335,12 @@ extension SiteRender {
         }
     }
 
-    /// The calendar's pages, and when they are due again though nothing changes (when an
-    /// upcoming event ends; at every run while a repeating event is on them).
+    /// The calendar's pages, and when they are due again though nothing changes (when an event
+    /// may move between the upcoming and the past ones).
     mutating func writeCalendar() throws {
         let calendar = try source.calendar()
         var until = Int.max
-        for t in calendar {
-            if t.event.recurrence != nil && t.event.recurrenceID == nil { until = 0; break }
-            if EventGroup.isUpcoming(t.event, now: render.now), let end = EventGroup.end(of: t.event) { until = min(until, end + 1) }
-        }
+        for t in calendar { until = min(until, EventGroup.upcomingUntil(t.event, now: render.now)) }
         try pages.events(calendar, conversation: link, now: render.now, pageSize: render.listPageSize, clock: &clock)
         replaced.append("events.")  // its pages that are not written again are no more
         try state.set("calendar_until", String(until))

@@ -84,6 +84,77 @@ public enum StoredConversation {
         public var hasListMail: Bool
     }
 
+    /// Conversation `id` as `derive` writes it once message `m` is added to its stored record
+    /// `old` (with `hadListMail`, `hadEvents`: whether a message of it was a list's, or had
+    /// events), when `m` comes after every message of it: the record from the old one and the
+    /// new message, not from every message read again. Nil when the two could differ (then
+    /// `derive`): `m` a report, a draft or a message with events or shipments, events on the
+    /// old one, a name of a participant other than the one shown (the one seen most often), a
+    /// conversation whose participants `m` would set, or one `m` (not in the inbox) leaves
+    /// archived or not without the old record saying which.
+    public static func appending(_ m: Message, to old: JSONRecord, id: String, hadListMail: Bool, hadEvents: Bool,
+                                 rules: AddressRules) -> Derived? {
+        guard id != ConversationGroup.noticesID, !hadEvents, m.summary.value("is_draft") != .bool(true),
+              let count = old.value("message_count")?.intValue, count > 0, let lastDate = old.string("last_date"),
+              let ids = old.rawValue("message_ids"), ids.count >= 2, old.rawValue("events").map(Array.init) == Array("[]".utf8),
+              let participants = old.value("participants")?.arrayValue else { return nil }
+        var s = ConversationGroup.summary(of: m.summary, id: m.summary.string("id") ?? "", normalizer: AddressNormalizer(rules: rules), embed: false)
+        s.labels = m.labels
+        let lastID = old.value("message_ids")?.arrayValue?.last?.stringValue ?? ""
+        guard s.report == nil, s.events.isEmpty, s.shipments.isEmpty, !s.date.isEmpty,
+              s.date > lastDate || (s.date == lastDate && s.id > lastID) else { return nil }
+        // the participants: those of the conversation's own messages, once one of them is keyed as it is
+        let addresses = participants.map { $0["address"]?.stringValue ?? "" }
+        let own = m.summary.value("participants")?.arrayValue?.compactMap(\.stringValue) ?? []
+        if ParticipantKey.hash(addresses) != id && ParticipantKey.hash(own) == id && own != addresses { return nil }
+        // each participant's name stays the one seen most often when the new message names them by it
+        var shown: [String: String?] = [:]
+        for p in participants { shown[p["address"]?.stringValue ?? ""] = p["name"]?.stringValue }
+        for n in s.names where !n.name.isEmpty {
+            if let name = shown[n.address], name != n.name { return nil }
+        }
+        var labels = old.value("labels")?.arrayValue?.compactMap(\.stringValue) ?? []
+        // archived while no message is in the inbox (the labels, every message's, say one is)
+        let wasArchived = old.value("archived") == .bool(true)
+        guard s.isInInbox || labels.contains("INBOX") || wasArchived else { return nil }
+        let archived = !s.isInInbox && !labels.contains("INBOX")
+        let wasGroup = old.value("is_group") == .bool(true), wasNewsletter = old.value("is_newsletter") == .bool(true)
+        let isGroup = wasGroup || s.isGroup, isNewsletter = wasNewsletter && s.isNewsletter
+        let unread = (old.value("unread_count")?.intValue ?? 0) + (s.isUnread ? 1 : 0)
+        for l in s.labels where !labels.contains(l) { labels.append(l) }
+
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("conversation_id", id)
+        w.key("participants")
+        w.raw(old.rawValue("participants")!)
+        w.field("is_group", isGroup)
+        w.field("is_newsletter", isNewsletter)
+        w.field("message_count", count + 1)
+        w.field("unread_count", unread)
+        w.key("first_date")
+        w.raw(old.rawValue("first_date") ?? ArraySlice("null".utf8))
+        w.field("last_date", s.date)
+        w.field("snippet", s.snippet)
+        w.key("last_sender")
+        w.value(s.from)
+        w.field("labels", strings: labels)
+        for name in ["shipments", "events", "reports"] {
+            w.key(name)
+            w.raw(old.rawValue(name) ?? ArraySlice("[]".utf8))
+        }
+        w.field("archived", archived)
+        w.key("message_ids")
+        var list = Array(ids.dropLast())  // the ids, oldest first: the new one last
+        if list.count > 1 { list.append(UInt8(ascii: ",")) }
+        JSONWriter.appendString(s.id, to: &list)
+        w.raw(list + [UInt8(ascii: "]")])
+        w.endObject()
+        return Derived(record: w.bytes, lastDate: s.date, messageCount: count + 1, unreadCount: unread, archived: archived,
+                       isGroup: isGroup, isNewsletter: isNewsletter, hasEvents: false, lastFromMe: s.fromMe,
+                       hasListMail: hadListMail || m.summary.string("mail_kind") == "list")
+    }
+
     /// The conversation `id` of `messages` (in the order they were stored: it breaks ties of
     /// date), written as conversation-group writes it with `now`. Drafts among `messages` are left
     /// out; reports (read receipts, bounces) are listed as the conversation's `reports`. Nil when

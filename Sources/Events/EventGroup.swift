@@ -281,4 +281,31 @@ extension EventGroup {
         group.expansionLimit = 100_000
         return group.occurrences(of: [EventStore.Tracked(event: e)], in: now..<(now + 1461 * 86400)).contains(where: \.complete)
     }
+
+    /// The instant before which `isUpcoming(e, now: t)` is, for every `t` from `now`, what it
+    /// is at `now`: when a page that splits the events into upcoming and past is due again.
+    /// Int.max: never; `now`: not known (a series whose expansion was given up on).
+    public static func upcomingUntil(_ e: Event, now: Int) -> Int {
+        let ends = end(of: e)
+        var until = ends.map { $0 >= now ? $0 + 1 : Int.max } ?? Int.max
+        guard e.recurrence != nil, e.recurrenceID == nil, let start = time(start: e) else { return until }
+        var group = EventGroup()
+        group.expansionLimit = 100_000
+        let years = 1461 * 86400  // isUpcoming's window
+        func complete(_ window: Range<Int>) -> [Occurrence]? {
+            let found = group.occurrences(of: [EventStore.Tracked(event: e)], in: window)
+            return found.allSatisfy(\.complete) ? found : nil
+        }
+        guard let within = complete(now..<(now + years)) else { return now }
+        if let next = within.first {
+            // upcoming while its next occurrence overlaps the window, as long as the windows up to
+            // then are expanded whole (the steps a window takes grow with its end)
+            let over = next.instant + max(duration(of: e, start: start), 1)
+            guard complete(now..<(over + years)) != nil else { return now }
+            return min(until, over)
+        }
+        // past until an occurrence comes within the window
+        guard let later = complete((now + years)..<(now + 2 * years)) else { return now }
+        return min(until, later.first.map { $0.instant - years + 1 } ?? now + years + 1)
+    }
 }

@@ -20,6 +20,7 @@ extension MailStore {
                 touchedConversations.removeAll()
                 touchedEventGroups.removeAll()
                 touchedParcels = ([], [])
+                (conversationTouches, added) = (0, nil)
                 let before = db.totalChanges
                 let result = try body()
                 try deriveTouched()

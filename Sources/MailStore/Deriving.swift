@@ -10,10 +10,26 @@ extension MailStore {
     /// Derives again what the batch touched, at its end.
     func deriveTouched() throws {
         try deriveParcels()  // first: a parcel's news touches the conversations its cards are in
-        for id in touchedConversations.sorted() { try deriveConversation(id) }
+        let only = conversationTouches == 1 && touchedEventGroups.isEmpty ? added : nil
+        for id in touchedConversations.sorted() { try deriveConversation(id, adding: only?.conversation == id ? only?.rowid : nil) }
         for group in touchedEventGroups.sorted() { try deriveEvents(group) }
         touchedConversations.removeAll()
         touchedEventGroups.removeAll()
+    }
+
+    /// Conversation `id` with message `rowid` added, from its stored record (StoredConversation.appending).
+    private func derive(_ id: String, adding rowid: Int) throws -> (StoredConversation.Derived, kind: String)? {
+        guard let (old, kind, hadEvents, hadListMail) = try db.row(
+            "SELECT record, kind, has_events, has_list_mail FROM conversations WHERE id = ?", [.text(id)],
+            { s in (s.bytes(0), s.text(1) ?? "", s.bool(2), s.bool(3)) }),
+              let message = try db.row("SELECT summary, labels FROM messages WHERE rowid = ?", [.integer(rowid)],
+                                       { s in StoredConversation.Message(summary: try JSONRecord(s.bytes(0)), labels: Self.strings(s.text(1) ?? "[]")) }),
+              let d = StoredConversation.appending(message, to: try JSONRecord(old), id: id, hadListMail: hadListMail, hadEvents: hadEvents,
+                                                   rules: normalizer.rules) else { return nil }
+        // the kind follows the message that made it when the flags that name it are as they were
+        let wasNewsletter = kind == "newsletter", wasGroup = kind == "group"
+        guard d.isNewsletter == wasNewsletter, wasNewsletter || d.isGroup == wasGroup else { return nil }
+        return (d, kind)
     }
 
     /// The parcels of the touched keys, gathered as parcel-group gathers them: every number
@@ -94,8 +110,8 @@ extension MailStore {
         return (d, kind)
     }
 
-    private func deriveConversation(_ id: String) throws {
-        guard let (d, kind) = try derive(id) else {
+    private func deriveConversation(_ id: String, adding rowid: Int?) throws {
+        guard let (d, kind) = try rowid.flatMap({ try derive(id, adding: $0) }) ?? derive(id) else {
             try db.run("DELETE FROM conversations WHERE id = ?", .text(id))
             if db.changes > 0 { try db.run("INSERT INTO removed(kind, id, change) VALUES('conversation', ?, ?)", .text(id), .integer(change)) }
             return

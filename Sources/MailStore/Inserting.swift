@@ -99,6 +99,7 @@ extension MailStore {
         }
         try storeParcelObservations(of: record, rowid: r)
         touchedConversations.insert(conversation)
+        added = rowid == nil && role == nil ? (conversation, r) : nil
         if role == nil { try placeAnswers(to: id) }
         if role == "report", let answers { try reportChanged(answers) }
     }

@@ -59,7 +59,11 @@ public final class MailStore {
     public var now = Int(Glibc.time(nil))
 
     // what the open batch has touched, derived again when it ends
-    var touchedConversations = Set<String>()
+    var touchedConversations = Set<String>() { didSet { conversationTouches += 1 } }
+    /// How many times the batch touched a conversation, and the message it added last to one: a
+    /// batch whose one touch added a message has its conversation derived from the stored one.
+    var conversationTouches = 0
+    var added: (conversation: String, rowid: Int)?
     var touchedEventGroups = Set<String>()
     /// The parcels' number and pickup-code keys the batch touched (parcel-group's grouping).
     var touchedParcels: (numbers: Set<String>, codes: Set<String>) = ([], [])

@@ -257,11 +257,11 @@ extension MailStore {
     }
 
     /// The ids of a conversation's messages in the order of `pageMessages`, with the change
-    /// counter each was last changed at: from an index, without reading the messages.
-    public func pageMessageIDs(conversation: String) throws -> [(id: String, change: Int)] {
-        var ids: [(id: String, change: Int)] = []
-        try db.query("SELECT id, change FROM messages WHERE conversation_id = ? AND role IS NULL ORDER BY date, id", [.text(conversation)]) { s in
-            ids.append((s.text(0) ?? "", s.integer(1)))
+    /// counter each was last changed at and its date: from an index, without reading the messages.
+    public func pageMessageIDs(conversation: String) throws -> [(id: String, change: Int, date: String?)] {
+        var ids: [(id: String, change: Int, date: String?)] = []
+        try db.query("SELECT id, change, date FROM messages WHERE conversation_id = ? AND role IS NULL ORDER BY date, id", [.text(conversation)]) { s in
+            ids.append((s.text(0) ?? "", s.integer(1), s.text(2)))
         }
         return ids
     }

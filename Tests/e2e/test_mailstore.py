@@ -2,6 +2,7 @@
 
 The store derives conversations and the calendar with conversation-group's and event-group's own
 code; these tests hold it to their output on the same records, whatever the order and batches."""
+import calendar
 import json
 import shutil
 import os
@@ -648,6 +649,192 @@ def test_pages_after_deliveries_one_by_one_equal_a_full_render(sample, tmp_path,
     # the same folder from another database is rendered whole
     render(full_db, site, *pages)
     assert site_files(site) == site_files(tmp_path / "full-again")
+
+
+def test_a_newest_message_is_added_to_its_conversations_newest_page_as_a_whole_render_writes_it(tmp_path):
+    """A message that comes after every bubble of its conversation's newest page is put into the
+    page as it is (the other bubbles are not rendered again); anything else renders the page
+    again. Which way a page was made shows by a record changed behind the store's back (its
+    change counter kept): a page rendered again shows it, one added to does not. After each
+    step the site, the change put back, equals a whole render."""
+    db, site = tmp_path / "mail.db", tmp_path / "site"
+    pages = ["--messages-per-page", "4"]
+
+    def deliver(k, when):
+        mail = (f"From: Alex Rivera <alex@example.com>\nTo: mei@example.tw\nSubject: Dinner\nDate: {when} +0800\n"
+                f"Message-ID: <n{k}@example.com>\n\nnote {k} of the dinner plans\n").encode()
+        r = run("mailstore", "deliver", "-q", "--me", "mei@example.tw", "--journal", tmp_path / "m.jsonl", db, input=mail)
+        assert r.returncode == 0, r.stderr
+
+    def newest_page():
+        return next(p for p in (site / "c").glob("*.html") if ".p" not in p.name).read_text()
+
+    def rendered_again(k):
+        """Renders the site, and a copy of it from a copy of the store where message k's record
+        is changed: whether a page of the copy shows the change. The site equals a whole render."""
+        probe_db, probe = tmp_path / "probe.db", tmp_path / "probe"
+        probe_db.unlink(missing_ok=True)
+        shutil.rmtree(probe, ignore_errors=True)
+        with sqlite3.connect(db) as source, sqlite3.connect(probe_db) as copy:
+            source.backup(copy)
+            copy.execute("UPDATE messages SET record = replace(record, ?, ?) WHERE id = ?",
+                         (f"note {k} of", f"NOTE {k} OF", f"n{k}@example.com"))
+        shutil.copytree(site, probe)
+        render(probe_db, probe, *pages)
+        render(db, site, *pages)
+        shutil.rmtree(tmp_path / "whole", ignore_errors=True)
+        render(db, tmp_path / "whole", *pages)
+        assert site_files(site) == site_files(tmp_path / "whole")
+        return any(f"NOTE {k} OF" in p.read_text() for p in (probe / "c").glob("*.html"))
+
+    deliver(1, "Mon, 2 Mar 2026 10:00:00")
+    render(db, site, *pages)
+    deliver(2, "Mon, 2 Mar 2026 11:00:00")  # the same day: no day between
+    assert not rendered_again(1)
+    assert newest_page().count('class="day"') == 1
+    deliver(3, "Tue, 3 Mar 2026 09:00:00")  # another day
+    assert not rendered_again(1)
+    assert newest_page().count('class="day"') == 2
+    deliver(4, "Mon, 2 Mar 2026 12:00:00")  # older than the newest on the page: its place is before it
+    assert rendered_again(1)
+    assert newest_page().index("note 4 of") < newest_page().index("note 3 of")
+    deliver(5, "Tue, 3 Mar 2026 10:00:00")  # the page was full: a second page, and every title numbers them
+    assert rendered_again(1)
+    assert "(2 of 2)" in newest_page() and "(1 of 2)" in next((site / "c").glob("*.p1.html")).read_text()
+    assert run("mailstore", "label", db, "+UNREAD", "--", "id:n5@example.com").returncode == 0
+    deliver(6, "Wed, 4 Mar 2026 10:00:00")  # with another message of the page changed (read to unread)
+    assert rendered_again(5)
+    assert newest_page().count('class="unread"') == 1
+    deliver(7, "Wed, 4 Mar 2026 11:00:00")  # a new message, unread, after an unread one
+    assert run("mailstore", "label", db, "+UNREAD", "--", "id:n7@example.com").returncode == 0
+    assert not rendered_again(5)
+    assert newest_page().count('class="unread"') == 2
+
+    # a render killed after its pages were written and before its state was kept: the message
+    # on the page already is not put there twice
+    state = site / ".mailstore-site.db"
+    shutil.copy(state, tmp_path / "state-before")
+    deliver(8, "Thu, 5 Mar 2026 09:00:00")
+    render(db, site, *pages)
+    for suffix in ["-wal", "-shm"]:
+        (site / (state.name + suffix)).unlink(missing_ok=True)
+    shutil.copy(tmp_path / "state-before", state)
+    assert rendered_again(5)
+    assert newest_page().count("note 8 of") == 1
+
+
+CALENDAR = """BEGIN:VCALENDAR
+BEGIN:VEVENT
+UID:stand-up@example.org
+DTSTAMP:20260101T000000Z
+DTSTART;TZID=Europe/Berlin:20260302T100000
+DTEND;TZID=Europe/Berlin:20260302T103000
+RRULE:FREQ=WEEKLY;COUNT=3
+SUMMARY:Stand-up
+END:VEVENT
+BEGIN:VEVENT
+UID:birthday@example.org
+DTSTAMP:20200101T000000Z
+DTSTART;VALUE=DATE:19500314
+RRULE:FREQ=YEARLY
+SUMMARY:Birthday
+END:VEVENT
+BEGIN:VEVENT
+UID:dentist@example.org
+DTSTAMP:20260101T000000Z
+DTSTART:20260310T100000Z
+DTEND:20260310T110000Z
+SUMMARY:Dentist
+END:VEVENT
+BEGIN:VEVENT
+UID:reunion@example.org
+DTSTAMP:20200101T000000Z
+DTSTART:20200305T120000Z
+DTEND:20200305T180000Z
+RRULE:FREQ=YEARLY;INTERVAL=10;COUNT=2
+SUMMARY:Reunion
+END:VEVENT
+END:VCALENDAR
+"""
+
+
+def test_the_calendar_is_written_again_when_an_event_may_become_past_or_upcoming(tmp_path):
+    """The calendar splits the events into upcoming and past at the time of the render. A site
+    of the store writes it again when that may change: when an event ends, a series' next
+    occurrence ends, or a series' next occurrence comes within the four years a series is
+    upcoming for (not at every render while a series is on it). Rendered at times on both
+    sides of those instants, the site equals a whole render at each."""
+    record = {"id": "cal1", "message_id": "cal1", "date": "2026-02-20T08:00:00Z", "subject": "Plans",
+              "from": {"name": "Ana", "address": "ana@example.org"}, "to": [{"name": None, "address": "mei@example.tw"}],
+              "calendar": [CALENDAR]}
+    extracted = run("event-extract", "--no-progress", input=(json.dumps(record) + "\n").encode())
+    assert extracted.returncode == 0, extracted.stderr
+    db, site = tmp_path / "mail.db", tmp_path / "site"
+    add(db, "--me", "mei@example.tw", input=extracted.stdout)
+    epoch = lambda t: calendar.timegm(time.strptime(t, "%Y-%m-%dT%H:%M:%SZ"))
+
+    def rendered(now):
+        r = run("chat-render", "--store", db, "--out", site, "--zone", "Asia/Taipei", "--now", now)
+        assert r.returncode == 0, r.stderr
+        shutil.rmtree(tmp_path / "whole", ignore_errors=True)
+        r = run("chat-render", "--store", db, "--out", tmp_path / "whole", "--zone", "Asia/Taipei", "--now", now)
+        assert r.returncode == 0, r.stderr
+        assert site_files(site) == site_files(tmp_path / "whole"), now
+        with sqlite3.connect(site / ".mailstore-site.db") as c:
+            return int(c.execute("SELECT value FROM state WHERE key = 'calendar_until'").fetchone()[0])
+
+    # the reunion of 2030-03-05T12:00:00Z comes within four years (1461 days) a second after 2026-03-05T12:00:00Z
+    assert rendered("2026-03-01T00:00:00Z") == epoch("2026-03-02T09:30:00Z")  # the stand-up's first occurrence ends
+    assert rendered("2026-03-02T09:29:59Z") == epoch("2026-03-02T09:30:00Z")
+    assert rendered("2026-03-02T09:30:00Z") == epoch("2026-03-02T09:30:01Z")  # the series' first occurrence ends, as an event
+    assert rendered("2026-03-02T09:30:01Z") == epoch("2026-03-05T12:00:01Z")
+    past = (site / "events.html").read_text()
+    assert rendered("2026-03-05T12:00:01Z") == epoch("2026-03-09T09:30:00Z")
+    assert (site / "events.html").read_text() != past and "Reunion" in past  # upcoming now
+    assert rendered("2026-03-09T09:30:00Z") == epoch("2026-03-10T11:00:01Z")  # the dentist's end
+    assert rendered("2026-03-10T11:00:01Z") == epoch("2026-03-14T00:00:00Z") + 86400  # the birthday's end
+    assert rendered("2026-03-15T00:00:00Z") == epoch("2026-03-16T09:30:00Z")  # the stand-up's last end
+    assert rendered("2026-03-16T09:30:00Z") == epoch("2027-03-15T00:00:00Z")  # the stand-up over: the next birthday's end
+
+
+def test_a_conversation_a_newer_message_joins_is_written_from_its_record_as_from_every_message(generated_mbox, tmp_path):
+    """A batch that adds one message after every message of its conversation writes the
+    conversation from its stored record and the new message, not from every message read
+    again: the generated mailbox, its first half in one batch and then a message at a time in
+    date order, equals conversation-group's output. A record changed behind the store's back
+    (the oldest message's date, which only a derivation from every message reads) shows which
+    way a conversation was written."""
+    mbox, _ = generated_mbox
+    lines, me = pipeline_records(mbox)
+    key = lambda line: (json.loads(line).get("date") or "", json.loads(line)["id"])
+    ordered = sorted(lines.splitlines(keepends=True), key=key)
+    inputs = [tmp_path / "first.jsonl"]
+    inputs[0].write_bytes(b"".join(ordered[:len(ordered) // 2]))
+    for k, line in enumerate(ordered[len(ordered) // 2:]):
+        inputs.append(tmp_path / f"{k}.jsonl")
+        inputs[-1].write_bytes(line)
+    db = tmp_path / "mail.db"
+    add(db, *[a for m in me for a in ("--me", m)], *inputs)
+    assert store_output(db) == tools_output(lines)
+
+    small = tmp_path / "small.db"
+    def message(k, date, name="Ana"):
+        record = {"id": f"a{k}@example.org", "message_id": f"a{k}@example.org", "date": date, "subject": "Lunch",
+                  "from": {"name": name, "address": "ana@example.org"}, "to": [{"name": None, "address": "mei@example.tw"}],
+                  "labels": ["INBOX"], "text": f"note {k}"}
+        add(small, "--me", "mei@example.tw", input=(json.dumps(record) + "\n").encode())
+    def first_date_after(k, date, **fields):
+        with sqlite3.connect(small) as c:
+            c.execute("UPDATE messages SET summary = replace(summary, '2026-03-01T09:00:00Z', '2000-01-01T00:00:00Z') WHERE id = 'a1@example.org'")
+        message(k, date, **fields)
+        with sqlite3.connect(small) as c:
+            c.execute("UPDATE messages SET summary = replace(summary, '2000-01-01T00:00:00Z', '2026-03-01T09:00:00Z') WHERE id = 'a1@example.org'")
+            return c.execute("SELECT json_extract(record, '$.first_date') FROM conversations").fetchone()[0]
+    message(1, "2026-03-01T09:00:00Z")
+    message(2, "2026-03-01T10:00:00Z")
+    assert first_date_after(3, "2026-03-02T09:00:00Z") == "2026-03-01T09:00:00Z"  # from its record
+    assert first_date_after(4, "2026-03-01T11:00:00Z") == "2000-01-01T00:00:00Z"  # older than the newest: from every message
+    assert first_date_after(5, "2026-03-03T09:00:00Z", name="Ana Lee") == "2000-01-01T00:00:00Z"  # another name: from every message
 
 
 def test_parcel_pages_after_deliveries_one_by_one_equal_a_full_render(tmp_path):
