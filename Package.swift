@@ -105,7 +105,7 @@ let package = Package(
         .testTarget(name: "StructuredDataTests", dependencies: ["StructuredData", "JSONLines"]),
         .testTarget(name: "HashingTests", dependencies: ["Hashing"]),
         .testTarget(name: "FileTypeTests", dependencies: ["FileType"]),
-        .testTarget(name: "ComposeTests", dependencies: ["Compose", "Conversations", "JSONLines", "MailParse", "MailSubject"]),
+        .testTarget(name: "ComposeTests", dependencies: ["Compose", "Conversations", "JSONLines", "MailParse", "MailSubject", "UTF8Text"]),
         .testTarget(name: "UnixFilterTests", dependencies: ["UnixFilter"]),
         .testTarget(name: "MailParseTests", dependencies: ["MailParse"]),
         .testTarget(name: "MailSubjectTests", dependencies: ["MailSubject"]),

@@ -4,6 +4,7 @@ import Glibc
 import JSONLines
 import MailParse
 import UnixFilter
+import UTF8Text
 
 /// Where written messages go.
 public enum ComposeOutput: Sendable {

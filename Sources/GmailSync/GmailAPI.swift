@@ -79,7 +79,7 @@ final class GmailAPI {
             let token = try tokens.token(http, policy, say: say)
             var headers = ["Authorization: Bearer \(token)", "Accept: application/json"]
             if body != nil { headers.append("Content-Type: application/json") }
-            let request = HTTPRequest(method: method, url: base + path, headers: headers, body: body)
+            let request = HTTPRequest(method: method, url: base + path, headers: headers, body: body, freshConnection: once)
             var retryAfter: Int?
             var failure: String
             requests += 1

@@ -1,3 +1,4 @@
+import HTTP
 import JSONLines
 import MailStore
 import UnixFilter

@@ -9,12 +9,17 @@ public struct HTTPRequest: Sendable {
     public var url: String
     public var headers: [String]
     public var body: [UInt8]?
+    /// On a connection of its own: libcurl sends a request again by itself when a connection it
+    /// reuses turns out closed before any answer, and a request that must never go twice (a
+    /// send) cannot take that chance.
+    public var freshConnection: Bool
 
-    public init(method: String = "GET", url: String, headers: [String] = [], body: [UInt8]? = nil) {
+    public init(method: String = "GET", url: String, headers: [String] = [], body: [UInt8]? = nil, freshConnection: Bool = false) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.freshConnection = freshConnection
     }
 }
 
@@ -103,6 +108,7 @@ public final class HTTPClient {
             _ = mp_curl_set_long(handle, CURLOPT_HTTPGET, 1)
         }
         _ = mp_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method == "GET" || request.method == "POST" ? nil : request.method)
+        _ = mp_curl_set_long(handle, CURLOPT_FRESH_CONNECT, request.freshConnection ? 1 : 0)
         let result = curl_easy_perform(handle)
         // the list and the context are freed when this returns: libcurl keeps no pointer to them
         _ = mp_curl_set_list(handle, CURLOPT_HTTPHEADER, nil)

@@ -120,8 +120,28 @@ extension MailStore {
     }
 
     /// The queued actions of a message Gmail has trashed or deleted are dropped, with the
-    /// reason: a change made on Gmail after ours wins.
+    /// reason: a change made on Gmail after ours wins, and the message's labels go back to what
+    /// Gmail has (what the dropped changes did here is undone).
     func dropActions(rowid: Int, reason: String) throws {
+        guard let id = try db.text("SELECT id FROM messages WHERE rowid = ?", .integer(rowid)) else { return }
+        var undo: (add: [String], remove: [String]) = ([], [])
+        try db.query("SELECT kind, add_labels, remove_labels FROM actions WHERE message = ? AND state = 'queued'", [.text(id)]) { s in
+            switch s.text(0) {
+            case "labels":
+                undo.remove += Self.strings(s.text(1) ?? "[]")
+                undo.add += Self.strings(s.text(2) ?? "[]")
+            case "trash": undo.remove.append(Self.trashLabel)
+            case "untrash": undo.add.append(Self.trashLabel)
+            default: break
+            }
+        }
+        if !undo.add.isEmpty || !undo.remove.isEmpty,
+           let (labels, conversation) = try db.row("SELECT labels, conversation_id FROM messages WHERE rowid = ?", [.integer(rowid)],
+                                                   { (Self.strings($0.text(0) ?? "[]"), $0.text(1) ?? "") }) {
+            var restored = labels.filter { !undo.remove.contains($0) }
+            for l in undo.add where !restored.contains(l) { restored.append(l) }
+            if restored != labels { try storeLabels(restored, replacing: labels, rowid: rowid, conversation: conversation) }
+        }
         try db.run("""
             UPDATE actions SET state = 'dropped', last_error = ?
             WHERE message = (SELECT id FROM messages WHERE rowid = ?) AND state = 'queued'

@@ -21,9 +21,9 @@ extension MailStore {
         if own.isEmpty && !keysWithoutOwnAddresses { throw StoreError.noOwnAddress }
         let labels = record.value("labels")?.arrayValue?.compactMap(\.stringValue) ?? []
         let stored = Self.withoutLabels(record)
-        guard let (rowid, oldBytes, oldLabels, conversation) = try db.row(
-            "SELECT rowid, record, labels, conversation_id FROM messages WHERE id = ?", [.text(id)],
-            { s in (s.integer(0), s.bytes(1), Self.strings(s.text(2) ?? "[]"), s.text(3) ?? "") })
+        guard let (rowid, oldBytes, oldLabels, conversation, sendState) = try db.row(
+            "SELECT rowid, record, labels, conversation_id, send_state FROM messages WHERE id = ?", [.text(id)],
+            { s in (s.integer(0), s.bytes(1), Self.strings(s.text(2) ?? "[]"), s.text(3) ?? "", s.text(4)) })
         else {
             try insert(record, storing: stored, id: id, labels: labels, rowid: nil)
             return .added
@@ -35,6 +35,8 @@ extension MailStore {
             if Self.replaces(record, old) {
                 try unindex(rowid: rowid, record: old)
                 try insert(record, storing: stored, id: id, labels: merged, rowid: rowid)
+                // a message I sent, come back from its source (Gmail's copy): still mine to track
+                if let sendState { try db.run("UPDATE messages SET send_state = ? WHERE rowid = ?", .text(sendState), .integer(rowid)) }
                 return .updated
             }
         }

@@ -56,7 +56,11 @@ extension MailStore {
             guard let (rowid, conversation) = try db.row("SELECT rowid, conversation_id FROM messages WHERE id = ?", [.text(action.message)],
                                                          { ($0.integer(0), $0.text(1) ?? "") }) else { return }
             try setSendState(rowid: rowid, conversation: conversation, "sent")
-            if let gmailID { try db.run("UPDATE messages SET gmail_id = ?, thread_id = coalesce(?, thread_id) WHERE rowid = ?", .text(gmailID), threadID.map(SQLValue.text) ?? .null, .integer(rowid)) }
+            if let gmailID {
+                try db.run("UPDATE messages SET gmail_id = ?, thread_id = coalesce(?, thread_id) WHERE rowid = ?", .text(gmailID), threadID.map(SQLValue.text) ?? .null, .integer(rowid))
+                // the store has it: the history that names it asks for nothing to fetch
+                try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(gmailID))
+            }
             try db.run("DELETE FROM actions WHERE id = ?", .integer(action.id))
         }
     }

@@ -6,6 +6,7 @@ import JSONLines
 import MailParse
 import MailSubject
 import Testing
+import UTF8Text
 @testable import Compose
 
 /// Records made in the test, read as a records file would be.

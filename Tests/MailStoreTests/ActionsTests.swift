@@ -71,6 +71,7 @@ private func apply(_ store: MailStore, _ json: String) throws {
     try apply(store, #"{"history":[{"id":"7","labelsAdded":[{"message":{"id":"g1","threadId":"t1"},"labelIds":["TRASH"]}]}],"historyId":"7"}"#)
     let actions = try store.actions()
     #expect(actions.count == 1 && actions[0].state == "dropped" && actions[0].lastError == "trashed on Gmail")
+    #expect(try labels(store, "a@x") == ["INBOX", "TRASH"])  // the star undone here too: as on Gmail
     #expect(try store.actions(queuedOnly: true).isEmpty)
     #expect(try store.forgetDroppedActions() == 1 && store.actions().isEmpty)
 }
