@@ -92,6 +92,7 @@ public final class GmailSync {
         var store = fileExists(settings.store) ? try openStore() : nil
         defer { if let store { try? store.close() } }
         var me = settings.me
+        let droppedBefore = try storeCall { try store?.droppedActionCount() ?? 0 }
         if !full, let store, let since = try storeCall({ try store.historyID() }) {
             switch try pages("/history?startHistoryId=\(URLText.component(since))&maxResults=500") {
             case .some(.notFound):
@@ -141,6 +142,10 @@ public final class GmailSync {
         }
         // what the user did, after Gmail's own changes were read: a change made on Gmail since
         // wins over ours of the same labels, and a message trashed there drops what waits for it
+        let dropped = try storeCall { try store.droppedActionCount() } - droppedBefore
+        if dropped > 0 {
+            diagnostics.note("\(dropped) change\(dropped == 1 ? "" : "s") waiting for Gmail dropped: the message was trashed or deleted there (mailstore pending says which)")
+        }
         let pushLeft = try push(store)
         let delivered = try fetchPending(into: store)
         // a full sync writes the mailbox into the store a chunk at a time: rewritten in order, the

@@ -186,6 +186,11 @@ extension MailStore {
         }
     }
 
+    /// How many actions were given up (`mailstore pending` lists them).
+    public func droppedActionCount() throws -> Int {
+        try db.integer("SELECT count(*) FROM actions WHERE state = 'dropped'") ?? 0
+    }
+
     /// Forgets the dropped actions (after they were read).
     public func forgetDroppedActions() throws -> Int {
         try batch {

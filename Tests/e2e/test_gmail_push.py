@@ -138,6 +138,7 @@ def test_gmails_later_changes_win(tmp_path):
         run("mailstore", "mark", db, "--star", "id:priya-0007@example.net")
         gmail.trash(priya)
         r = synced(gmail, tmp_path, db)
+        assert b"1 change waiting for Gmail dropped: the message was trashed or deleted there" in r.stderr
         # both the read mark and the archive take effect
         assert "UNREAD" not in gmail.labels(alex) and "INBOX" not in gmail.labels(alex)
         assert store_labels(db)[alex] == sorted(gmail.labels(alex))

@@ -35,6 +35,9 @@ SCHEMAS = {
     "HistoryMessageDeleted": {"message": "Message"},
     "HistoryLabelAdded": {"message": "Message", "labelIds": ["string"]},
     "HistoryLabelRemoved": {"message": "Message", "labelIds": ["string"]},
+    "ListSendAsResponse": {"sendAs": ["SendAs"]},
+    "SendAs": {"sendAsEmail": "string", "displayName": "string", "replyToAddress": "string", "signature": "string",
+               "isPrimary": "boolean", "isDefault": "boolean", "treatAsAlias": "boolean", "verificationStatus": "string"},
     # Google's error envelope (the "Resolve errors" page and every Google API's JSON errors)
     "ErrorResponse": {"error": "Status"},
     "Status": {"code": "int32", "message": "string", "status": "string", "errors": ["ErrorDetail"]},
@@ -69,6 +72,7 @@ def problems(value, kind, where="$"):
                         for p in problems(item, SCHEMAS[kind][name], f"{where}.{name}")]
     fits = {
         "string": lambda v: isinstance(v, str),
+        "boolean": lambda v: isinstance(v, bool),
         "uint64": lambda v: isinstance(v, str) and v.isdigit() and int(v) < 2 ** 64,
         "int64": lambda v: isinstance(v, str) and v.lstrip("-").isdigit(),
         "int32": lambda v: isinstance(v, int) and not isinstance(v, bool) and -2 ** 31 <= v < 2 ** 31,
@@ -93,6 +97,9 @@ class Client:
         except urllib.error.HTTPError as error:
             got, headers, data = error.code, error.headers, error.read()
         assert got == status, (path, got, data[:300])
+        if got == 204:  # batchModify's: No Content
+            assert data == b""
+            return None, headers
         assert headers["Content-Type"].startswith("application/json")
         value = json.loads(data)
         assert problems(value, schema if got == 200 else ("TokenError" if schema.startswith("Token") else "ErrorResponse")) == [], (path, value)
@@ -216,3 +223,34 @@ def test_the_token_endpoint_answers_as_google_s(scripted):
     bad = client.call("", "TokenResponse", status=401, method="POST", body=form(**dict(good, client_secret="x")), url=scripted.token_url)[0]
     assert bad["error"] == "invalid_client"
     assert [r["status"] for r in scripted.token_requests] == [200, 400, 401]
+
+
+def test_the_writes_have_the_shape_gmail_documents_and_refuse_what_gmail_refuses(scripted):
+    client = Client(scripted)
+    ids = scripted.ids()
+    post = lambda path, value, schema, status=200: client.call(path, schema, status, method="POST",
+                                                                body=json.dumps(value).encode())
+    changed, _ = post(f"/messages/{ids[0]}/modify", {"addLabelIds": ["STARRED"], "removeLabelIds": ["UNREAD"]}, "Message")
+    assert "STARRED" in changed["labelIds"] and "UNREAD" not in changed["labelIds"] and scripted.labels(ids[0]) == changed["labelIds"]
+    assert post("/messages/batchModify", {"ids": ids[:3], "removeLabelIds": ["INBOX"]}, "Empty", status=204)[0] is None
+    assert all("INBOX" not in scripted.labels(i) for i in ids[:3])
+    trashed, _ = post(f"/messages/{ids[1]}/trash", {}, "Message")
+    assert "TRASH" in trashed["labelIds"]
+    assert "TRASH" not in post(f"/messages/{ids[1]}/untrash", {}, "Message")[0].get("labelIds", [])
+    send_as, _ = client.call("/settings/sendAs", "ListSendAsResponse")
+    assert [a["sendAsEmail"] for a in send_as["sendAs"]] == ["me@example.com"]
+    raw = base64.urlsafe_b64encode(b"From: Me <me@example.com>\r\nTo: a@example.org\r\nSubject: hi\r\n"
+                                   b"Message-ID: <sent-1@example.com>\r\n\r\nHello.\r\n").decode().rstrip("=")
+    sent, _ = post("/messages/send", {"raw": raw, "threadId": scripted._messages[ids[2]].thread_id}, "Message")
+    assert sent["labelIds"] == ["SENT"] and sent["threadId"] == scripted._messages[ids[2]].thread_id
+    found, _ = client.call("/messages?q=rfc822msgid:sent-1@example.com", "ListMessagesResponse")
+    assert [m["id"] for m in found["messages"]] == [sent["id"]]
+    # what Gmail refuses
+    other = base64.urlsafe_b64encode(b"From: someone@else.org\r\nSubject: x\r\n\r\nx\r\n").decode()
+    post("/messages/send", {"raw": other}, "Message", status=400)
+    post("/messages/send", {"raw": raw, "threadId": "nosuchthread"}, "Message", status=404)
+    post("/messages/batchModify", {"ids": ids[:1] * 1001, "addLabelIds": ["STARRED"]}, "Empty", status=400)
+    post("/messages/batchModify", {"ids": ["nosuchid"], "addLabelIds": ["STARRED"]}, "Empty", status=400)
+    post(f"/messages/{ids[3]}/modify", {"addLabelIds": ["TRASH"]}, "Message", status=400)
+    deleted = next(r.message_id for r in scripted._history if r.kind == "messagesDeleted")
+    post(f"/messages/{deleted}/trash", {}, "Message", status=404)

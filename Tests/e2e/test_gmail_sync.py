@@ -363,7 +363,7 @@ def test_message_ids_are_percent_encoded_into_one_path_segment(gmail, tmp_path):
         gmail.add_message(message(50 + n), id=gmail_id)
     db = tmp_path / "mail.db"
     synced(gmail, tmp_path, db)
-    resource = re.compile(r"^/gmail/v1/users/me/(profile|history|messages(/[^/]+)?)$")
+    resource = re.compile(r"^/gmail/v1/users/me/(profile|history|settings/sendAs|messages(/[^/]+)?)$")
     assert [r["raw_path"] for r in gmail.requests if not resource.match(r["raw_path"])] == []
     fetched = {r["path"].split("/messages/", 1)[1] for r in gmail.requests if "/messages/" in r["raw_path"]}
     assert set(odd) <= fetched
