@@ -2,7 +2,7 @@ import UTF8Text
 
 /// The text of a message as format=flowed (RFC 3676) lines, and the transfer encoding its bytes
 /// need.
-enum FlowedText {
+enum FlowedWriting {
     static let width = 78
 
     /// `text` (any line ends) as flowed lines joined by LF: each line's trailing spaces

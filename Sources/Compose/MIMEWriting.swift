@@ -8,8 +8,8 @@ struct MIMEPart {
 
     /// The text as text/plain; format=flowed in UTF-8, 7bit, 8bit or quoted-printable by content.
     static func text(_ text: String) -> MIMEPart {
-        let flowed = Array(FlowedText.encode(text).utf8)
-        let encoding = FlowedText.transferEncoding(flowed)
+        let flowed = Array(FlowedWriting.encode(text).utf8)
+        let encoding = FlowedWriting.transferEncoding(flowed)
         let charset = encoding == "7bit" ? "us-ascii" : "utf-8"
         return MIMEPart(headers: ["Content-Type: text/plain; charset=\(charset); format=flowed",
                                   "Content-Transfer-Encoding: \(encoding)"],
@@ -39,7 +39,7 @@ struct MIMEPart {
     /// of the text), in UTF-8, lines as libical writes them.
     static func calendar(_ ics: String, method: String) -> MIMEPart {
         let bytes = LineEnds.lf(Array(ics.utf8))
-        let encoding = FlowedText.transferEncoding(bytes)
+        let encoding = FlowedWriting.transferEncoding(bytes)
         return MIMEPart(headers: ["Content-Type: text/calendar; charset=utf-8; method=\(method)",
                                   "Content-Transfer-Encoding: \(encoding)"],
                         body: encoding == "quoted-printable" ? QuotedPrintable.encode(bytes) : bytes)

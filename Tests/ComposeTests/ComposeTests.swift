@@ -118,7 +118,7 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
 @Suite struct BodyWritingTests {
     @Test func flowedLinesJoinBackAndAreStuffed() {
         let long = String(repeating: "word ", count: 40) + "end"
-        let encoded = FlowedText.encode(long + "\nFrom here\n leading space\n> quoted stays\n-- \nsig  \n")
+        let encoded = FlowedWriting.encode(long + "\nFrom here\n leading space\n> quoted stays\n-- \nsig  \n")
         let lines = encoded.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.allSatisfy { $0.count <= 78 })
         // soft breaks end in a space; joined, they give the line back
@@ -136,15 +136,15 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
     @Test func aLineStartingLikeASignatureSeparatorIsNotCutThere() throws {
         // cut after "-- ", its first piece would be the signature's separator, not a soft break
         let line = "-- " + String(repeating: "x", count: 100) + " end"
-        let lines = FlowedText.encode(line).split(separator: "\n")
+        let lines = FlowedWriting.encode(line).split(separator: "\n")
         #expect(lines.first != "-- ")
         #expect(lines.map(String.init).joined() == line)
     }
 
     @Test func encodingByContent() {
-        #expect(FlowedText.transferEncoding(Array("plain\n".utf8)) == "7bit")
-        #expect(FlowedText.transferEncoding(Array("好\n".utf8)) == "8bit")
-        #expect(FlowedText.transferEncoding(Array(String(repeating: "好", count: 400).utf8)) == "quoted-printable")
+        #expect(FlowedWriting.transferEncoding(Array("plain\n".utf8)) == "7bit")
+        #expect(FlowedWriting.transferEncoding(Array("好\n".utf8)) == "8bit")
+        #expect(FlowedWriting.transferEncoding(Array(String(repeating: "好", count: 400).utf8)) == "quoted-printable")
     }
 
     @Test func aLineTooLongForSMTPGoesQuotedPrintableAndReadsBack() throws {
