@@ -42,6 +42,7 @@ final class MemoryOriginals: Originals {
     func message(id: String) throws -> Original? { byID[id] }
     func newestMessage(conversation: String) throws -> Original? { conversations[conversation].flatMap { byID[$0] } }
     func ownAddresses() throws -> [String] { [] }
+    func ownName(address: String) throws -> String? { nil }
 }
 
 func composer(_ originals: Originals) -> Composer {
