@@ -8,9 +8,9 @@ import UTF8Text
 /// and queued for Gmail, done on Gmail once the pass has read Gmail's history (so that a change
 /// made on Gmail since wins, and a message trashed there is not changed; the history of the next
 /// pass echoes ours, which the store already shows). Each action leaves the queue only once
-/// Gmail has it, and a send is never made
-/// twice: a send whose outcome is unknown (the connection dropped after Gmail may have taken it,
-/// a kill in the middle) is looked for on Gmail by its Message-ID before it is sent again.
+/// Gmail has it, and a send is never made twice: a send whose outcome is unknown (the connection
+/// dropped after Gmail may have taken it, a kill in the middle) is looked for on Gmail by its
+/// Message-ID before it is sent again.
 extension GmailSync {
     /// Gmail's batchModify takes at most 1,000 ids a call.
     static let batchLimit = 1000
