@@ -119,6 +119,20 @@ extension MailStore {
         }
     }
 
+    /// Gmail reports a message trashed (or out of the trash). When our own trash (untrash) of it
+    /// waits, this is that one come back (a pass killed after Gmail did it, before the store
+    /// knew): it is done. Otherwise the message was trashed on Gmail: what waits for it there
+    /// would be done to mail in the trash, and is dropped (a change made on Gmail after ours wins).
+    func trashChanged(rowid: Int, trashed: Bool) throws {
+        guard let id = try db.text("SELECT id FROM messages WHERE rowid = ?", .integer(rowid)) else { return }
+        let ours = trashed ? "trash" : "untrash"
+        if let waiting = try db.integer("SELECT id FROM actions WHERE message = ? AND kind = ? AND state = 'queued'", .text(id), .text(ours)) {
+            try db.run("DELETE FROM actions WHERE id = ?", .integer(waiting))
+        } else if trashed {
+            try dropActions(rowid: rowid, reason: "trashed on Gmail")
+        }
+    }
+
     /// The queued actions of a message Gmail has trashed or deleted are dropped, with the
     /// reason: a change made on Gmail after ours wins, and the message's labels go back to what
     /// Gmail has (what the dropped changes did here is undone).

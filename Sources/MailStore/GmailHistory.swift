@@ -57,9 +57,7 @@ extension MailStore {
                 guard let m = change["message"], let id = m["id"]?.stringValue else { continue }
                 let labels = change["labelIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
                 if let r = try rowid(gmailID: id) {
-                    // trashed on Gmail: what waits for the message there would be done to mail in
-                    // the trash (a change made on Gmail after ours wins)
-                    if adding && labels.contains(Self.trashLabel) { try dropActions(rowid: r, reason: "trashed on Gmail") }
+                    if labels.contains(Self.trashLabel) { try trashChanged(rowid: r, trashed: adding) }
                     try changeLabels(rowid: r, add: adding ? labels : [], remove: adding ? [] : labels)
                 } else {
                     // not fetched yet: it is fetched with its labels as they are then

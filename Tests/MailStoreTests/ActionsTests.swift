@@ -102,3 +102,17 @@ private func apply(_ store: MailStore, _ json: String) throws {
     #expect(a.count == 1 && a[0].source == .local)
     #expect(try JSONValue.parse(MailStore.json(a[0]))["state"] == .string("local"))
 }
+
+@Test func ourOwnTrashComingBackIsDoneNotAConflict() throws {
+    let tmp = TemporaryStore()
+    let store = try tmp.open()
+    try store.batch { _ = try store.add(gmailRecord("a@x", gmailID: "g1", labels: ["INBOX"])) }
+    let q = try SearchQuery("id:a@x")
+    _ = try store.label(q, add: ["TRASH", "STARRED"], remove: [])
+    #expect(Set(try store.actions().map(\.kind)) == ["trash", "labels"])
+    // a pass killed after Gmail trashed it: the next history brings our trash back
+    try apply(store, #"{"history":[{"id":"8","labelsAdded":[{"message":{"id":"g1","threadId":"t1"},"labelIds":["TRASH"]}]}],"historyId":"8"}"#)
+    let left = try store.actions()
+    #expect(left.map(\.kind) == ["labels"] && left[0].state == "queued" && left[0].add == ["STARRED"])
+    #expect(Set(try labels(store, "a@x")) == ["INBOX", "TRASH", "STARRED"])
+}

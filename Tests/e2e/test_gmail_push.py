@@ -6,6 +6,7 @@ import email
 import email.policy
 import json
 import os
+import random
 import signal
 import sqlite3
 
@@ -147,3 +148,47 @@ def test_gmails_later_changes_win(tmp_path):
         dropped = pending(db)
         assert [(p["message_id"], p["state"], p["last_error"]) for p in dropped] == [("priya-0007@example.net", "dropped", "trashed on Gmail")]
         assert store_labels(db)[priya] == sorted(gmail.labels(priya))
+
+
+def test_a_pass_killed_at_any_moment_loses_no_action_and_sends_nothing_twice(tmp_path):
+    """Marks, trash and sends queued, then passes killed with -9 at random moments (a request
+    carried out by Gmail, before its answer), until nothing waits: Gmail equals the store, every
+    change was made once, and every message was sent once."""
+    with GmailStandIn([(friend_message(n), ["INBOX", "UNREAD"]) for n in range(40)], email=ME, page_size=500) as gmail:
+        db = tmp_path / "mail.db"
+        synced(gmail, tmp_path, db)
+        chats = [json.loads(l)["conversation_id"] for l in run("mailstore", "conversations", db).stdout.splitlines()]
+        for n, c in enumerate(chats):
+            verbs = [["--read"], ["--read", "--archive"], ["--star"], ["--trash"]][n % 4]
+            assert run("mailstore", "mark", db, *verbs, f"conversation:{c}").returncode == 0
+        requests = [{"reply": f"friend-{n}@example.org", "text": f"Thanks, {n}"} for n in range(0, 40, 5)]
+        composed = run("mail-compose", "--store", db, "--mbox", input="".join(json.dumps(r) + "\n" for r in requests))
+        assert composed.returncode == 0, composed.stderr
+        (tmp_path / "out.mbox").write_bytes(composed.stdout)
+        assert run("mailstore", "send", db, tmp_path / "out.mbox").returncode == 0
+        queued_sends = {p["message_id"] for p in pending(db) if p["action"] == "send"}
+        assert len(queued_sends) == 8
+        # passes killed at random moments (seeded), until what waits is done
+        moments = random.Random(44)
+        killed_at = []
+        for _ in range(50):
+            if not pending(db):
+                break
+            process = start_sync(gmail, tmp_path, db)
+            gmail.after("/users/me/", lambda p=process: os.killpg(p.pid, signal.SIGKILL), requests=moments.randint(1, 4))
+            r = finish(process)
+            gmail._after.clear()
+            if r.returncode == -signal.SIGKILL:
+                killed_at.append(gmail.requests[-1]["path"].rsplit("/", 1)[-1])
+            else:
+                assert r.returncode in (0, 75), r.stderr.decode()
+        assert pending(db) == [] and len(killed_at) >= 10
+        # among the moments: a batch carried out, a trash, a send (each done on Gmail, not known here)
+        assert {"batchModify", "trash", "send"} <= set(killed_at), killed_at
+        synced(gmail, tmp_path, db)
+        assert pending(db) == []
+        assert gmail_labels(gmail) == store_labels(db)
+        sent = [email.message_from_bytes(raw, policy=email.policy.default)["Message-ID"].strip("<>") for raw in gmail.sent]
+        assert sorted(sent) == sorted(queued_sends)  # each once
+        assert all(n == 1 for n in changes(gmail, "labelsAdded").values())
+        assert all(n == 1 for n in changes(gmail, "labelsRemoved").values())
