@@ -96,7 +96,7 @@ struct Addressing {
         for bracketed in value.split(separator: "<", omittingEmptySubsequences: false).dropFirst() {
             let url = bracketed.prefix { $0 != ">" }
             guard url.lowercased().hasPrefix("mailto:") else { continue }
-            let address = String(url.dropFirst(7).prefix { $0 != "?" }).removingPercentEncoding
+            let address = AddressListReader.percentDecoded(String(url.dropFirst(7).prefix { $0 != "?" }))
             if ComposeRequest.isAddress(address) { return Mailbox(name: "", address: address) }
         }
         return nil
@@ -127,34 +127,5 @@ struct Addressing {
             if let mine = me.first(where: { normalizer.normalize($0) == n }) { return mine }
         }
         return me.first
-    }
-}
-
-extension String {
-    /// %XX sequences decoded (a mailto: URL's address).
-    var removingPercentEncoding: String {
-        guard contains("%") else { return self }
-        var out: [UInt8] = []
-        let b = Array(utf8)
-        var i = 0
-        while i < b.count {
-            if b[i] == UInt8(ascii: "%"), i + 2 < b.count, let h = hexValue(b[i + 1]), let l = hexValue(b[i + 2]) {
-                out.append(h << 4 | l)
-                i += 3
-            } else {
-                out.append(b[i])
-                i += 1
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-}
-
-private func hexValue(_ c: UInt8) -> UInt8? {
-    switch c {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-    default: nil
     }
 }

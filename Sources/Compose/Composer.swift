@@ -99,10 +99,9 @@ public final class Composer {
             parts = [MIMEPart.text(request.text.isEmpty ? forwardedText(original) : request.text + "\n\n" + forwardedText(original))]
         }
         parts += try request.attachments.map(attachment)
-        var composed = try write(from: try sender(request, original: original), to: recipients, subject: subject, answering: nil,
-                                 body: parts.count == 1 ? parts[0] : MIMEPart.multipart("mixed", parts))
-        composed.threadID = nil
-        return composed
+        // answering nothing: a forward starts a thread of its own, on Gmail too
+        return try write(from: try sender(request, original: original), to: recipients, subject: subject, answering: nil,
+                         body: parts.count == 1 ? parts[0] : MIMEPart.multipart("mixed", parts))
     }
 
     private func rsvp(to original: Original, answer: ParticipationAnswer, _ request: ComposeRequest) throws -> Composed {

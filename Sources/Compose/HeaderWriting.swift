@@ -36,11 +36,6 @@ enum HeaderWriting {
         fold(name, ids.enumerated().map { Atom(text: "<\($0.element)>", space: $0.offset > 0) })
     }
 
-    /// A field whose value is written as it is (Date, MIME-Version), folded at its spaces.
-    static func plain(_ name: String, _ value: String) -> String {
-        fold(name, value.split(separator: " ").enumerated().map { Atom(text: String($0.element), space: $0.offset > 0) })
-    }
-
     /// The atoms of a mailbox: its display name (an atom phrase, a quoted string or encoded
     /// words) then `<address>`; the bare address when it has no name.
     static func atoms(of m: Mailbox) -> [Atom] {

@@ -5,11 +5,8 @@ import MailParse
 /// A message being answered or forwarded, read from its mime-parse record (mailpipe(5)).
 public struct Original {
     public let record: JSONValue
-    /// The record's bytes, as it was stored.
-    public let bytes: [UInt8]
 
     public init(_ bytes: [UInt8]) throws(JSONError) {
-        self.bytes = bytes
         record = try JSONValue.parse(bytes)
     }
 
@@ -35,7 +32,6 @@ public struct Original {
     public var references: [String] { strings("references") }
     public var inReplyTo: [String] { strings("in_reply_to") }
     public var calendars: [String] { strings("calendar") }
-    public var attachments: [JSONValue] { record["attachments"]?.arrayValue ?? [] }
 
     /// Every value of a header field, as mime-parse kept it (`headers`, names in lower case).
     public func header(_ name: String) -> [String] {

@@ -87,9 +87,10 @@ extension MailStore {
     /// Labels Gmail reports for a message (history, messages.get) with the user's queued changes
     /// laid over them: until Gmail has them, they are what the user sees.
     func withQueuedChanges(rowid: Int, _ labels: [String]) throws -> [String] {
-        guard let id = try db.text("SELECT id FROM messages WHERE rowid = ?", .integer(rowid)) else { return labels }
         var result = labels
-        try db.query("SELECT kind, add_labels, remove_labels FROM actions WHERE message = ? AND state = 'queued'", [.text(id)]) { s in
+        // (one indexed lookup a message: a full sync reads the labels of every message through here)
+        try db.query("SELECT kind, add_labels, remove_labels FROM actions WHERE message = (SELECT id FROM messages WHERE rowid = ?) AND state = 'queued'",
+                     [.integer(rowid)]) { s in
             switch s.text(0) {
             case "trash": if !result.contains(Self.trashLabel) { result.append(Self.trashLabel) }
             case "untrash": result.removeAll { $0 == Self.trashLabel }

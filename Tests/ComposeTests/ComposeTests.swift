@@ -174,6 +174,8 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         try originals.add(record(id: "self@x", from: "mei@example.tw", to: ["mei@example.tw"], subject: "note"))
         try originals.add(record(id: "munged@x", from: "priya@example.net", to: ["dev@lists.example.org"], replyTo: ["dev@lists.example.org"],
                                  headers: ["list-post": "<mailto:dev@lists.example.org>", "mail-followup-to": "dev@lists.example.org, priya@example.net"]))
+        try originals.add(record(id: "encoded@x", from: "sam@example.net", to: ["team+post@lists.example.org"],
+                                 headers: ["list-post": "<mailto:team%2Bpost@lists.example.org?subject=x>"]))
         try originals.add(record(id: "replyto@x", from: "shop@example.com", to: ["mei@example.tw"], replyTo: ["Help|help@example.com"]))
         try originals.add(record(id: "delivered@x", from: "alex@example.com", to: ["undisclosed-recipients@example.com"],
                                  headers: ["delivered-to": "mei.chen@work.example"]))
@@ -211,6 +213,7 @@ func addresses(_ v: JSONValue?) -> [String] { v?.arrayValue?.compactMap { $0["ad
         #expect(addresses(try reply(#"{"reply":"munged@x","list_reply":"list"}"#)["to"]) == ["dev@lists.example.org"])
         #expect(addresses(try reply(#"{"reply":"munged@x","all":true}"#)["to"]) == ["dev@lists.example.org", "priya@example.net"])
         #expect(addresses(try reply(#"{"reply":"munged@x","all":true,"list_reply":"author"}"#)["to"]) == ["priya@example.net", "dev@lists.example.org"])
+        #expect(addresses(try reply(#"{"reply":"encoded@x","list_reply":"list"}"#)["to"]) == ["team+post@lists.example.org"])
         #expect(addresses(try reply(#"{"reply":"replyto@x"}"#)["to"]) == ["help@example.com"])
         #expect(addresses(try reply(#"{"reply":"replyto@x","list_reply":"author"}"#)["to"]) == ["shop@example.com"])
     }

@@ -13,6 +13,11 @@ public struct AddressListReader {
         return AddressListParser.parse(Array(value.utf8), decoder: decoder, defects: &ignored)
     }
 
+    /// %XX sequences decoded (a mailto: URL's address), as RFC 2231 values are.
+    public static func percentDecoded(_ text: String) -> String {
+        String(decoding: HeaderParameters.percentDecode(Array(text.utf8)), as: UTF8.self)
+    }
+
     /// The message ids of a Message-ID, In-Reply-To or References value, without brackets.
     public static func messageIDs(_ value: String) -> [String] { MessageIDs.all(Array(value.utf8)) }
 }
