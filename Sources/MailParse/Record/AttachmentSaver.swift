@@ -2,9 +2,17 @@
 import Glibc
 #endif
 
+/// Where a converter puts each attachment's bytes: mime-parse's folder of named files
+/// (`AttachmentSaver`), or the store's folder of files named by their SHA-256.
+public protocol AttachmentKeeper: AnyObject {
+    /// Keeps `data`, whose SHA-256 (lower-case hex) is `sha256`; returns the path of the file
+    /// that holds it, or nil when it is listed but not kept (over a size cap).
+    func keep(_ data: [UInt8], sha256: String, suggestedName: String?, contentType: String) throws -> String?
+}
+
 /// Writes attachments into one folder under safe names: no path, no hidden or device names,
 /// never over an existing file (`name (1).pdf`, `name (2).pdf`, ...).
-public final class AttachmentSaver {
+public final class AttachmentSaver: AttachmentKeeper {
     public let directory: String
 
     public struct SaveError: Error { public var errno: Int32 }
@@ -12,6 +20,10 @@ public final class AttachmentSaver {
     public init(directory: String) throws(SaveError) {
         if mkdir(directory, 0o755) != 0 && errno != EEXIST { throw SaveError(errno: errno) }
         self.directory = directory
+    }
+
+    public func keep(_ data: [UInt8], sha256: String, suggestedName: String?, contentType: String) throws -> String? {
+        try save(data, suggestedName: suggestedName, contentType: contentType)
     }
 
     /// Saves `data`; returns the path written.

@@ -136,7 +136,7 @@ struct BodyWriter {
         return out
     }
 
-    mutating func writeAttachment(_ part: MIMEPart, saver: AttachmentSaver?, _ w: inout JSONWriter) {
+    mutating func writeAttachment(_ part: MIMEPart, saver: AttachmentKeeper?, _ w: inout JSONWriter) {
         let data = decodedBytes(part)
         w.beginObject()
         w.field("filename", part.filename)
@@ -144,29 +144,34 @@ struct BodyWriter {
         w.field("size", part.declaredSize ?? data.count)
         w.field("content_id", part.contentID)
         w.field("disposition", part.disposition?.value)
-        w.field("sha256", part.declaredSize != nil && data.isEmpty ? nil : hexString(SHA256.hash(data)))
+        let sha256 = part.declaredSize != nil && data.isEmpty ? nil : hexString(SHA256.hash(data))
+        w.field("sha256", sha256)
         w.field("part", part.path)
         if let inner = part.embedded { writeSummary(inner, &w) }
-        if let saver { writeSaved(saver, name: part.filename, contentType: part.contentType.value, data: data, &w) }
+        if let saver {
+            // a Gmail attachment held by reference has no bytes here to keep
+            if let sha256 { writeSaved(saver, name: part.filename, contentType: part.contentType.value, data: data, sha256: sha256, &w) } else { w.field("saved_as", nil) }
+        }
         w.endObject()
     }
 
-    mutating func writeUUEncoded(_ file: UUEncode.File, saver: AttachmentSaver?, _ w: inout JSONWriter) {
+    mutating func writeUUEncoded(_ file: UUEncode.File, saver: AttachmentKeeper?, _ w: inout JSONWriter) {
         w.beginObject()
         w.field("filename", file.name.isEmpty ? nil : file.name)
         w.field("content_type", "application/octet-stream")
         w.field("size", file.data.count)
         w.field("content_id", nil)
         w.field("disposition", "attachment")
-        w.field("sha256", hexString(SHA256.hash(file.data)))
+        let sha256 = hexString(SHA256.hash(file.data))
+        w.field("sha256", sha256)
         w.field("part", nil)
-        if let saver { writeSaved(saver, name: file.name.isEmpty ? nil : file.name, contentType: "application/octet-stream", data: file.data, &w) }
+        if let saver { writeSaved(saver, name: file.name.isEmpty ? nil : file.name, contentType: "application/octet-stream", data: file.data, sha256: sha256, &w) }
         w.endObject()
     }
 
-    private mutating func writeSaved(_ saver: AttachmentSaver, name: String?, contentType: String, data: [UInt8], _ w: inout JSONWriter) {
+    private mutating func writeSaved(_ saver: AttachmentKeeper, name: String?, contentType: String, data: [UInt8], sha256: String, _ w: inout JSONWriter) {
         do {
-            w.field("saved_as", try saver.save(data, suggestedName: name, contentType: contentType))
+            w.field("saved_as", try saver.keep(data, sha256: sha256, suggestedName: name, contentType: contentType))
         } catch {
             defects.append("attachment_not_saved")
             w.field("saved_as", nil)

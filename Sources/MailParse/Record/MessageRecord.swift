@@ -10,7 +10,7 @@ public final class MessageConverter {
     let charsets = CharsetDecoder()
     let decoder: HeaderTextDecoder
     var parser: MIMEParser
-    public var attachmentSaver: AttachmentSaver?
+    public var attachmentSaver: AttachmentKeeper?
     public var limits = RecordLimits() {
         didSet { parser.maxHeaderFields = limits.headerFields }
     }
