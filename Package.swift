@@ -48,7 +48,7 @@ let package = Package(
         ]),
         .target(name: "MailSubject", dependencies: ["UnixFilter"],
                 resources: [.embedInCode("subject-prefixes.json")]),
-        .target(name: "MailParse", dependencies: ["CivilTime", "CLibcExtras", "UTF8Text", "UnicodeServices", "JSONLines", "Hashing", "MailSubject", "UnixFilter"]),
+        .target(name: "MailParse", dependencies: ["CivilTime", "CLibcExtras", "FileType", "UTF8Text", "UnicodeServices", "JSONLines", "Hashing", "MailSubject", "UnixFilter"]),
 
         .target(name: "Conversations", dependencies: [
             "CivilTime", "UnicodeServices", "JSONLines", "Hashing", "MailSubject", "UnixFilter", "UTF8Text", "Events",
