@@ -156,3 +156,60 @@ private struct CorpusError: Error { var path: String }
         #expect(!types.contains(nil))
     }
 }
+
+/// Names as hostile mail writes them: whatever the name, the file lands in the folder, under a
+/// name that is one plain path component.
+@Suite struct HostileNameTests {
+    static let hostile: [String] = [
+        "../../etc/passwd", "..", ".", "/", "//", "\\", "..\\..\\windows\\system32\\x.dll", "a/../../b", "./.bashrc",
+        "\u{0}", "a\u{0}/../../etc/passwd", "evil\u{0}.txt", "line\nbreak\r.txt", "tab\t.txt", "\u{7F}\u{85}\u{9B}x",
+        "invoice\u{202E}gpj.exe", "\u{2066}x\u{2069}.pdf", "C:\\Users\\x\\evil.exe", "con", "   ", " . . ",
+        "..." + String(repeating: "/", count: 300), String(repeating: "é", count: 400) + ".pdf",
+        String(repeating: "a", count: 5000), String(repeating: "\u{301}", count: 3000) + ".jpg",
+        "%2e%2e%2fx", "\u{FF0F}fullwidth\u{2215}slash", "name.with.dots.", "~/x", "$HOME",
+    ]
+
+    @Test(arguments: hostile)
+    func safeNameIsOneHarmlessComponent(_ suggested: String) {
+        let name = AttachmentSaver.safeName(suggested, contentType: "application/pdf")
+        #expect(!name.isEmpty)
+        #expect(!name.contains("/") && !name.contains("\\"))
+        #expect(name != "." && name != ".." && !name.hasPrefix("."))
+        #expect(name.utf8.count <= 200)
+        #expect(!name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E })
+    }
+
+    @Test func savedFilesNeverLeaveTheFolder() throws {
+        let parent = temporaryDirectory()
+        let dir = parent + "/attachments"
+        let saver = try AttachmentSaver(directory: dir)
+        var paths: [String] = []
+        for name in Self.hostile {
+            let path = try saver.save(Array(name.utf8), suggestedName: name, contentType: "application/pdf")
+            // compared as bytes: a name may start with a combining mark, which joins the '/'
+            let prefix = Array((dir + "/").utf8)
+            #expect(Array(path.utf8.prefix(prefix.count)) == prefix, "\(name)")
+            let component = Array(path.utf8.dropFirst(prefix.count))
+            #expect(!component.contains(UInt8(ascii: "/")), "\(name)")
+            paths.append(String(decoding: component, as: UTF8.self))
+        }
+        // every file is in the folder, each a new one, and nothing else was made beside it
+        #expect(Set(paths).count == Self.hostile.count)
+        #expect(listing(dir).sorted() == paths.sorted())
+        #expect(listing(parent) == ["attachments"])
+        for p in paths { unlink(dir + "/" + p) }
+        rmdir(dir)
+        rmdir(parent)
+    }
+
+    private func listing(_ dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let entry = readdir(d) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
