@@ -91,19 +91,14 @@ private func defects(_ headerLines: String) throws -> [String] {
         }
     }
 
-    /// A header of thousands of parameters costs time in proportion to its length (each name
-    /// was once compared with every other).
-    @Test func manyParametersAreReadInLinearTime() throws {
-        let many = (0..<50_000).map { ";p\($0)=v" }.joined()
-        let sections = (0..<50_000).map { ";filename*\($0)=a" }.joined()
-        var start = timespec(), end = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &start)
-        let a = try attachment("Content-Type: application/x-thing\(many); name=\"last.bin\"\nContent-Disposition: attachment\(sections)")
-        clock_gettime(CLOCK_MONOTONIC, &end)
-        #expect(a?["filename"]?.stringValue?.utf8.count == 50_000)
+    /// A header of thousands of parameters: the first of a name given twice counts, numbered
+    /// pieces join in order. (That it takes time in proportion is tested end to end.)
+    @Test func manyParameters() throws {
+        let many = (0..<20_000).map { ";p\($0)=v" }.joined()
+        let sections = (0..<20_000).reversed().map { ";filename*\($0)=\($0 % 10)" }.joined()
+        let a = try attachment("Content-Type: application/x-thing\(many); p7=second; name=\"last.bin\"\nContent-Disposition: attachment\(sections)")
+        #expect(a?["filename"]?.stringValue == String((0..<20_000).map { Character(String($0 % 10)) }))
         #expect(a?["content_type"] == .string("application/x-thing"))
-        // a bound far above the linear time (tens of milliseconds), far below the quadratic (seconds)
-        #expect(end.tv_sec - start.tv_sec < 3)
     }
 }
 
