@@ -166,3 +166,11 @@ def test_libmagic_is_loaded_only_for_a_message_with_an_attachment():
         return b"libmagic.so" in r.stderr
     assert not loaded(f"From: a@x\n{DATE}\nhello\n")
     assert loaded(message([("Content-Type: application/pdf", b"%PDF-1.4\n")]))
+
+
+def test_without_a_magic_database_types_are_null_and_that_is_said_once(tmp_path):
+    mail = message([("Content-Type: application/pdf", b"%PDF-1.4\n"), ("Content-Type: image/png", b"\x89PNG\r\n\x1a\n")])
+    r = run("mime-parse", "--no-progress", input=mail, env={"MAGIC": str(tmp_path / "none.mgc")})
+    assert r.returncode == 0
+    assert [a["detected_type"] for a in records(r.stdout)[0]["attachments"]] == [None, None]
+    assert r.stderr.decode().count("attachments have no detected_type: libmagic:") == 1
