@@ -89,7 +89,9 @@ bench:
 # as its program runs it, with the properties of Fuzz/Sources/mailpipe-fuzz (no crash, no input
 # over 1 s, every line out a JSON object, N records in and N lines out, a second run changes
 # nothing), then mail-compose's request reader and writer (Fuzz/Sources/mail-compose-fuzz: no
-# crash; every message written reads back with its subject, recipients and text). FUZZ_SECONDS
+# crash; every message written reads back with its subject, recipients and text), and
+# mime-parse's parameter and filename reader (Fuzz/Sources/attachment-name-fuzz: every name
+# is saved inside the folder; a name written as RFC 2231 pieces reads back). FUZZ_SECONDS
 # of mutations each; what fails is saved in .build/fuzz-artifacts/. The seeds are the external
 # corpora's real mail (../shared), without which the fuzzers start blind, and the sample's.
 FUZZ_SECONDS ?= 120
@@ -110,6 +112,10 @@ fuzz:
 	  MAILPIPE_FUZZ_TARGET=$$t Fuzz/.build/release/mailpipe-fuzz $(FUZZ_FLAGS) -artifact_prefix=.build/fuzz-artifacts/$$t- \
 	    .build/fuzz-corpus-$$t .build/fuzz-seeds-$$t || exit 1; \
 	done
+	rm -rf .build/fuzz-seeds-attachment-name && python3 Fuzz/seeds.py .build/fuzz-seeds-attachment-name attachment-name && \
+	  mkdir -p .build/fuzz-corpus-attachment-name && \
+	  Fuzz/.build/release/attachment-name-fuzz $(FUZZ_FLAGS) -artifact_prefix=.build/fuzz-artifacts/attachment-name- \
+	    .build/fuzz-corpus-attachment-name .build/fuzz-seeds-attachment-name
 	for t in $(COMPOSE_FUZZ_TARGETS); do \
 	  rm -rf .build/fuzz-seeds-$$t && python3 Fuzz/seeds.py .build/fuzz-seeds-$$t $$t && mkdir -p .build/fuzz-corpus-$$t && \
 	  MAILPIPE_FUZZ_TARGET=$$t Fuzz/.build/release/mail-compose-fuzz $(FUZZ_FLAGS) -artifact_prefix=.build/fuzz-artifacts/$$t- \

@@ -29,8 +29,8 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CMagic", path: "Sources/CMagic", pkgConfig: "libmagic",
-                       providers: [.apt(["libmagic-dev"])]),
+        // libmagic: FileType opens it (dlopen) at its first use, so it is not linked (no pkg-config)
+        .systemLibrary(name: "CMagic", path: "Sources/CMagic", providers: [.apt(["libmagic-dev"])]),
         // libcurl: gmail-sync's HTTP client (only the HTTP module imports it; docs/architecture.md says why libcurl)
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -48,7 +48,7 @@ let package = Package(
         ]),
         .target(name: "MailSubject", dependencies: ["UnixFilter"],
                 resources: [.embedInCode("subject-prefixes.json")]),
-        .target(name: "MailParse", dependencies: ["CivilTime", "CLibcExtras", "UTF8Text", "UnicodeServices", "JSONLines", "Hashing", "MailSubject", "UnixFilter"]),
+        .target(name: "MailParse", dependencies: ["CivilTime", "CLibcExtras", "FileType", "UTF8Text", "UnicodeServices", "JSONLines", "Hashing", "MailSubject", "UnixFilter"]),
 
         .target(name: "Conversations", dependencies: [
             "CivilTime", "UnicodeServices", "JSONLines", "Hashing", "MailSubject", "UnixFilter", "UTF8Text", "Events",

@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // libFuzzer targets: html-sanitize's sanitizer, every filter as a whole (mailpipe-fuzz, the
 // filter chosen by MAILPIPE_FUZZ_TARGET), and mail-compose's request reader and writer
-// (mail-compose-fuzz). `make fuzz` builds them with -sanitize=fuzzer and runs
+// (mail-compose-fuzz), mime-parse's parameter and filename reader and its safe names
+// (attachment-name-fuzz). `make fuzz` builds them with -sanitize=fuzzer and runs
 // each on a seed corpus made from ../shared.
 import PackageDescription
 
@@ -16,6 +17,9 @@ let package = Package(
         .executableTarget(name: "mailpipe-fuzz",
                           dependencies: ["CFuzzer"] + ["Sanitize", "MailParse", "BodyText", "MailKind", "Parcels", "Conversations",
                                                        "Events", "UnixFilter", "JSONLines"].map { .product(name: $0, package: "main") },
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(name: "attachment-name-fuzz",
+                          dependencies: ["CFuzzer"] + ["JSONLines", "MailParse"].map { .product(name: $0, package: "main") },
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
         .executableTarget(name: "mail-compose-fuzz",
                           dependencies: ["CFuzzer"] + ["Compose", "Conversations", "JSONLines", "MailParse", "MailSubject"]

@@ -11,6 +11,10 @@
     python3 Fuzz/seeds.py DIR mail-compose-request
                                               mail-compose-fuzz's request lines: every kind of
                                               request, every field, and mistakes.
+    python3 Fuzz/seeds.py DIR attachment-name attachment-name-fuzz: the Content-Disposition and
+                                              Content-Type parameters of ../shared/corpus's parts
+                                              (first byte 0), and the names they give (first
+                                              byte 1, for the RFC 2231 round trip).
     python3 Fuzz/seeds.py DIR mail-compose    mail-compose-fuzz's writer: the sample's messages
                                               (subjects, names, addresses, texts) in its fields.
 The record seeds need the release mime-parse (make build)."""
@@ -77,7 +81,41 @@ def compose_writer_seeds():
     return seeds
 
 
-if target == "mail-compose-request":
+def attachment_name_seeds():
+    """attachment-name-fuzz's inputs: each part's Content-Disposition and Content-Type
+    parameters in the corpus (unfolded), and names to write as RFC 2231 pieces."""
+    import email
+    import email.policy
+    seeds = []
+    names = {"Übersicht 2026.pdf", "文件.txt", "l'été \"quoted\".txt", "../../etc/passwd", "a;b=c.txt", "invoice\u202egpj.exe"}
+    for path in message_files():
+        try:
+            msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.compat32)
+        except Exception:
+            continue
+        for part in msg.walk():
+            def params(name):
+                value = part.get(name)
+                raw = value.encode("utf-8", "surrogateescape") if isinstance(value, str) else b""
+                raw = b" ".join(raw.split())
+                return raw.split(b";", 1)[1] if b";" in raw else b""
+            disposition, content_type = params("Content-Disposition"), params("Content-Type")
+            if disposition or content_type:
+                seeds.append(b"\x00" + disposition + b"\xff" + content_type)
+            try:
+                filename = part.get_filename()
+            except Exception:
+                filename = None
+            if filename:
+                names.add(str(filename))
+    for k, name in enumerate(sorted(names)):
+        seeds.append(b"\x01" + bytes([k % 7, 3, 11]) + b"\xff" + name.encode("utf-8", "surrogatepass"))
+    return list(dict.fromkeys(seeds))
+
+
+if target == "attachment-name":
+    seeds = attachment_name_seeds()
+elif target == "mail-compose-request":
     seeds = compose_requests()
 elif target == "mail-compose":
     seeds = compose_writer_seeds()

@@ -5,6 +5,9 @@ import UnixFilter
 public func parseMail(run: FilterRun, converter: MessageConverter, format: MailboxFormat?, shard: Shard? = nil) throws {
     var overLimits = 0
     defer {
+        if let why = converter.fileTypeError {
+            run.diagnostics.note("attachments have no detected_type: \(why)")
+        }
         if overLimits > 0 {
             run.diagnostics.note("\(overLimits) message\(overLimits == 1 ? " was" : "s were") over the limits of mailpipe(5): what was over is left out, and named in the record's defects")
         }

@@ -120,3 +120,14 @@ private let utf8 = Array("Grüße aus Köln, 台北見 🙂\n".utf8)
     #expect(b.mimeType(of: jpeg) == "image/jpeg")
     #expect(a.mimeType(of: pdf) == "application/pdf")
 }
+
+/// A detector given a lower bytesMax hands libmagic no more than that: an ISO 9660 image's
+/// signature at byte 32,769 is seen by the default detector, not by one that looks at 32 KiB.
+@Test func bytesMaxBoundsWhatLibmagicSees() throws {
+    var image = [UInt8](repeating: 0, count: 40_000)
+    image.replaceSubrange(32_769..<32_774, with: Array("CD001".utf8))
+    let whole = try FileTypeDetector(), start = try FileTypeDetector(bytesMax: 32 << 10)
+    #expect(start.bytesMax == 32 << 10)
+    #expect(whole.mimeType(of: image) == "application/x-iso9660-image")
+    #expect(start.mimeType(of: image) == "application/octet-stream")
+}

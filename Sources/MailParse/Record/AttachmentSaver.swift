@@ -60,19 +60,43 @@ public final class AttachmentSaver: AttachmentKeeper {
         }
     }
 
-    /// The last path component, without control characters, separators or leading dots;
-    /// `attachment` when nothing usable is left. At most 200 bytes, extension kept.
+    /// The last path component, without control characters (C0, DEL, C1), separators, leading
+    /// or trailing dots and spaces, or the bidirectional controls that make `exe.jpg` of
+    /// `\u{202E}gpj.exe`; `attachment` when nothing usable is left. At most 200 bytes,
+    /// extension kept. So a name can never leave the folder, nor hide what it is.
     public static func safeName(_ suggested: String?, contentType: String) -> String {
         var name = suggested ?? ""
         if let slash = name.lastIndex(where: { $0 == "/" || $0 == "\\" }) { name = String(name[name.index(after: slash)...]) }
-        name = String(name.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && $0 != ":" }.map(Character.init))
-        name = name.trimmingCharacters(from: " .")
+        var kept = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars where !isUnsafe(scalar) { kept.append(scalar) }
+        name = String(kept).trimmingCharacters(from: " .")
         if name.isEmpty { name = "attachment" + (defaultExtension[contentType] ?? "") }
-        while name.utf8.count > 200 {
-            let (stem, ext) = splitExtension(name)
-            name = String(stem.dropLast()) + ext
+        if name.utf8.count > maxNameBytes {
+            var (stem, ext) = splitExtension(name)
+            if ext.utf8.count > 16 { (stem, ext) = (name, "") }
+            // cut at a scalar's boundary, in one pass
+            var budget = maxNameBytes - ext.utf8.count
+            var cut = String.UnicodeScalarView()
+            for scalar in stem.unicodeScalars {
+                let width = String(scalar).utf8.count
+                if width > budget { break }
+                budget -= width
+                cut.append(scalar)
+            }
+            name = String(cut) + ext
         }
         return name
+    }
+
+    static let maxNameBytes = 200
+
+    private static func isUnsafe(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0..<0x20, 0x7F...0x9F: true  // control characters, NUL among them
+        case 0x3A: true  // ':', a separator to some systems
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: true
+        default: false
+        }
     }
 
     static func splitExtension(_ name: String) -> (String, String) {

@@ -11,12 +11,14 @@ import UTF8Text
 struct BodyWriter {
     let message: ParsedMessage
     let charsets: CharsetDecoder
+    let types: DetectedTypes
     var defects: [String]
     let limits: RecordLimits
 
-    init(message: ParsedMessage, charsets: CharsetDecoder, defects: [String], limits: RecordLimits = RecordLimits()) {
+    init(message: ParsedMessage, charsets: CharsetDecoder, types: DetectedTypes, defects: [String], limits: RecordLimits = RecordLimits()) {
         self.message = message
         self.charsets = charsets
+        self.types = types
         self.defects = defects
         self.limits = limits
     }
@@ -139,17 +141,19 @@ struct BodyWriter {
     mutating func writeAttachment(_ part: MIMEPart, saver: AttachmentKeeper?, _ w: inout JSONWriter) {
         let data = decodedBytes(part)
         w.beginObject()
+        // a Gmail attachment held by reference has no bytes here
+        let hasBytes = part.declaredSize == nil || !data.isEmpty
         w.field("filename", part.filename)
         w.field("content_type", part.contentType.value)
+        w.field("detected_type", hasBytes ? types.type(of: data) : nil)
         w.field("size", part.declaredSize ?? data.count)
         w.field("content_id", part.contentID)
         w.field("disposition", part.disposition?.value)
-        let sha256 = part.declaredSize != nil && data.isEmpty ? nil : hexString(SHA256.hash(data))
+        let sha256 = hasBytes ? hexString(SHA256.hash(data)) : nil
         w.field("sha256", sha256)
         w.field("part", part.path)
         if let inner = part.embedded { writeSummary(inner, &w) }
         if let saver {
-            // a Gmail attachment held by reference has no bytes here to keep
             if let sha256 { writeSaved(saver, name: part.filename, contentType: part.contentType.value, data: data, sha256: sha256, &w) } else { w.field("saved_as", nil) }
         }
         w.endObject()
@@ -159,6 +163,7 @@ struct BodyWriter {
         w.beginObject()
         w.field("filename", file.name.isEmpty ? nil : file.name)
         w.field("content_type", "application/octet-stream")
+        w.field("detected_type", types.type(of: file.data))
         w.field("size", file.data.count)
         w.field("content_id", nil)
         w.field("disposition", "attachment")

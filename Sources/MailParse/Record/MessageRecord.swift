@@ -8,6 +8,7 @@ import UnicodeServices
 /// One converter per thread: it caches charset converters.
 public final class MessageConverter {
     let charsets = CharsetDecoder()
+    let detectedTypes = DetectedTypes()
     let decoder: HeaderTextDecoder
     var parser: MIMEParser
     public var attachmentSaver: AttachmentKeeper?
@@ -16,6 +17,10 @@ public final class MessageConverter {
     }
     /// What marks a reply's or a forward's subject: such mail is not guessed to be a bounce.
     public var subjectPrefixes = SubjectPrefixes.builtIn
+
+    /// Why attachments' `detected_type` is null: libmagic's database could not be loaded (nil
+    /// until an attachment needed it, and when it loaded).
+    public var fileTypeError: String? { detectedTypes.loadError }
 
     public init() {
         decoder = HeaderTextDecoder(charsets: charsets)
@@ -90,7 +95,7 @@ public final class MessageConverter {
         w.field("gmail_id", raw.gmailID)
 
         let selection = BodySelection(root: message.root)
-        var bodies = BodyWriter(message: message, charsets: charsets, defects: defects, limits: limits)
+        var bodies = BodyWriter(message: message, charsets: charsets, types: detectedTypes, defects: defects, limits: limits)
         let (plain, format, uuencoded) = bodies.text(selection.text)
         w.key("text")
         if let plain { w.string(utf8: plain) } else { w.null() }
