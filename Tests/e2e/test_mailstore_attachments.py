@@ -177,7 +177,7 @@ def test_mailstore_add_copies_in_what_save_attachments_wrote_when_it_holds_its_b
                     for m in [mail(1, [("trail.pdf", "application/pdf", PDF)]), mail(2, [("gorge.jpg", "image/jpeg", PHOTO)])])
     r = run("mime-parse", "--no-progress", "--save-attachments", saved, input=mbox)
     assert r.returncode == 0, r.stderr
-    parsed = records(r.stdout)
+    parsed, parsed_bytes = records(r.stdout), r.stdout
     paths = [a["saved_as"] for rec in parsed for a in rec["attachments"]]
     assert all(paths) and all(str(saved) in p for p in paths)
     # the photo's saved file no longer holds its bytes: it is not kept
@@ -196,13 +196,9 @@ def test_mailstore_add_copies_in_what_save_attachments_wrote_when_it_holds_its_b
     orphan = folder_of(db) / sha(b"left by a killed delivery")
     orphan.write_bytes(b"left by a killed delivery")
     (folder_of(db) / ".tmp-99999-1").write_bytes(b"half")
-    r = run("mailstore", "add", "--me", "me@example.com", db, input=records_bytes(parsed))
+    r = run("mailstore", "add", "--me", "me@example.com", db, input=parsed_bytes)
     assert r.returncode == 0 and b"0 added, 0 updated, 2 unchanged" in r.stderr, r.stderr
     assert kept_files(db) == [sha(PDF)]
-
-
-def records_bytes(parsed):
-    return b"".join(json.dumps(rec, ensure_ascii=False).encode() + b"\n" for rec in parsed)
 
 
 def test_gmail_sync_keeps_attachments_and_a_deletion_removes_the_last_copy(tmp_path):
