@@ -25,7 +25,7 @@ public final class AttachmentFolder: AttachmentKeeper {
     private var shared = false
     /// What could not be written since it was last asked (`takeFailure`): a delivery that lost
     /// an attachment is tried again rather than stored without it.
-    private var failure: String?
+    private var failure: Failed?
 
     public init(database: String, maxBytes: Int = defaultMaxBytes) {
         path = Self.absolute(database) + ".attachments"
@@ -48,7 +48,7 @@ public final class AttachmentFolder: AttachmentKeeper {
         do {
             return try keep(data, sha256: sha256)
         } catch {
-            failure = failure ?? "\(error)"
+            failure = failure ?? (error as? Failed ?? Failed(description: "\(error)"))
             throw error
         }
     }
@@ -69,15 +69,15 @@ public final class AttachmentFolder: AttachmentKeeper {
     /// not a plain file, or over the cap). Read a chunk at a time: never held whole.
     func copy(from source: String, sha256: String) throws -> String? {
         guard Self.isDigest(sha256) else { return nil }
-        try holdShared()
-        let target = file(sha256)
-        if Self.isFile(target) { return target }
         // O_NONBLOCK: a FIFO named there must not hang the run
         let input = open(source, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard input >= 0 else { return nil }
         defer { close(input) }
         var st = stat()
         guard fstat(input, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) <= maxBytes else { return nil }
+        try holdShared()
+        let target = file(sha256)
+        if Self.isFile(target) { return target }
         var matches = false
         try write(to: target, matching: { matches }) { fd in
             let hash = SHA256()
@@ -126,7 +126,7 @@ public final class AttachmentFolder: AttachmentKeeper {
     public func takeFailure() throws {
         guard let failure else { return }
         self.failure = nil
-        throw Failed(description: failure)
+        throw failure
     }
 
     // MARK: giving out

@@ -241,3 +241,18 @@ private let pdf = Array("%PDF-1.4 a trail map\n".utf8) + (0..<3000).map { UInt8(
     #expect(list.last?["saved_as"] == .null)
     try store.close()
 }
+
+@Test func theAttachmentsOfAForwardedMessageAreListedAfterTheOneThatHoldsThem() throws {
+    let tmp = TemporaryStore()
+    let store = try tmp.open()
+    let inner = Array("the forwarded message's file".utf8)
+    #expect(try store.attachments.keep(inner, sha256: SHA256.hex(inner), suggestedName: nil, contentType: "text/plain") != nil)
+    let line = #"{"id":"fw@x","date":"2026-03-02T01:00:00Z","from":{"name":null,"address":"alex@example.com"},"to":[],"cc":[],"subject":"Fwd","text":"","attachments":[{"filename":null,"content_type":"message/rfc822","size":300,"sha256":"\#(SHA256.hex(Array("rfc822".utf8)))","part":"2","message":{"subject":"s","attachments":[{"filename":"a.txt","content_type":"text/plain","size":\#(inner.count),"sha256":"\#(SHA256.hex(inner))","part":"2.2"}]}},{"filename":"b.txt","content_type":"text/plain","size":1,"sha256":null,"part":"3"}]}"#
+    _ = try store.batch { try store.add(try JSONRecord(line)) }
+    let listed = try rows(tmp)
+    #expect(listed.map(\.part) == ["2", "2.2", "3"])
+    #expect(listed.map(\.kept) == [0, 1, 0])
+    guard case .found(let a) = try store.attachment(messageID: "fw@x", part: "#1") else { Issue.record("not listed"); return }
+    #expect(a.file == store.attachments.file(SHA256.hex(inner)))
+    try store.close()
+}
