@@ -221,3 +221,26 @@ def test_gmail_sync_keeps_attachments_and_a_deletion_removes_the_last_copy(tmp_p
         gmail.add_message(mail(3, [("trail.pdf", "application/pdf", PDF)]))
         synced(gmail, tmp_path, db, "--max-attachment", "100")
         assert kept_files(db) == [] and [row[6] for row in rows(db)] == [0]
+
+
+def test_deliveries_and_removals_at_once_never_lose_a_kept_file(tmp_path):
+    """Deliveries keep a file before their transaction commits; removal runs meanwhile (every
+    mailstore add sweeps): it must never take a file a delivery under way is about to name."""
+    db = tmp_path / "mail.db"
+    assert deliver(db, mail(0)).returncode == 0
+    environment = dict(os.environ, SWIFT_BACKTRACE="enable=no")
+    deliveries = [subprocess.Popen([str(BIN / "mailstore"), "deliver", "-q", "--me", "me@example.com", str(db)],
+                                   stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment)
+                  for _ in range(12)]
+    sweeps = []
+    for n, p in enumerate(deliveries, start=1):
+        p.stdin.write(mail(n, [("trail.pdf", "application/pdf", PDF), (f"own-{n}.txt", "text/plain", f"file {n}".encode())]))
+        p.stdin.close()
+        sweeps.append(subprocess.Popen([str(BIN / "mailstore"), "add", "-q", "--me", "me@example.com", str(db), "/dev/null"],
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment))
+    for p in deliveries + sweeps:
+        assert p.wait(timeout=300) == 0, p.stderr.read()
+    listed = rows(db)
+    assert len(listed) == 24 and all(row[6] == 1 for row in listed)
+    assert kept_files(db) == sorted({row[5] for row in listed})
+    assert_private(db)
