@@ -108,6 +108,11 @@ def test_mailpipe_log_keeps_each_attachment_once_readable_by_the_user_alone(tmp_
         assert record["attachments"] == journal[id]["attachments"]
         for a in record["attachments"]:
             assert a["saved_as"] == str(folder / a["sha256"])
+    # the cap, given to mailpipe-log
+    big = mail(4, [("big.bin", "application/octet-stream", PHOTO[::-1])])
+    assert mailpipe_log("--max-attachment", "1000", log, input=big, env=env).returncode == 0
+    assert [row[6] for row in rows(db) if row[0] == "files-4@example.org"] == [0]
+    assert sha(PHOTO[::-1]) not in kept_files(db)
     # and the journal makes the same database again, files found by their SHA-256
     again = tmp_path / "again.db"
     assert run("mailstore", "add", "-q", "--me", "me@example.com", again, log).returncode == 0
