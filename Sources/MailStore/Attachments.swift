@@ -10,14 +10,31 @@ extension MailStore {
     /// file; one whose `saved_as` names another file (mime-parse --save-attachments) has it
     /// copied in when its bytes are those its `sha256` names, else `saved_as` null. An
     /// attachment without `saved_as` whose bytes the folder does not hold is left as it is.
+    /// The attachments of `forwarded_message` (text-extract's copy of a forwarded message's)
+    /// are rewritten the same way; their rows are those of the message/rfc822 part's.
     func keepingAttachments(_ record: JSONRecord) throws -> JSONRecord {
-        guard record.member("attachments") != nil, let list = record.value("attachments")?.arrayValue, !list.isEmpty else { return record }
-        var changed = false
-        let kept = try list.map { try keeping($0, &changed) }
-        guard changed else { return record }
-        var w = JSONWriter(capacity: 1024)
-        w.value(.array(kept))
-        return try JSONRecord(record.updated([("attachments", w.bytes)]))
+        var updates: [(key: String, value: [UInt8]?)] = []
+        if let list = record.value("attachments")?.arrayValue, !list.isEmpty {
+            var changed = false
+            let kept = try list.map { try keeping($0, &changed) }
+            if changed {
+                var w = JSONWriter(capacity: 1024)
+                w.value(.array(kept))
+                updates.append(("attachments", w.bytes))
+            }
+        }
+        if case .object(var forwarded)? = record.value("forwarded_message"),
+           let k = forwarded.firstIndex(where: { $0.0 == "attachments" }), case .array(let list) = forwarded[k].1, !list.isEmpty {
+            var changed = false
+            let kept = try list.map { try keeping($0, &changed) }
+            if changed {
+                forwarded[k].1 = .array(kept)
+                var w = JSONWriter(capacity: 1024)
+                w.value(.object(forwarded))
+                updates.append(("forwarded_message", w.bytes))
+            }
+        }
+        return updates.isEmpty ? record : try JSONRecord(record.updated(updates))
     }
 
     private func keeping(_ attachment: JSONValue, _ changed: inout Bool) throws -> JSONValue {

@@ -247,8 +247,15 @@ private let pdf = Array("%PDF-1.4 a trail map\n".utf8) + (0..<3000).map { UInt8(
     let store = try tmp.open()
     let inner = Array("the forwarded message's file".utf8)
     #expect(try store.attachments.keep(inner, sha256: SHA256.hex(inner), suggestedName: nil, contentType: "text/plain") != nil)
-    let line = #"{"id":"fw@x","date":"2026-03-02T01:00:00Z","from":{"name":null,"address":"alex@example.com"},"to":[],"cc":[],"subject":"Fwd","text":"","attachments":[{"filename":null,"content_type":"message/rfc822","size":300,"sha256":"\#(SHA256.hex(Array("rfc822".utf8)))","part":"2","message":{"subject":"s","attachments":[{"filename":"a.txt","content_type":"text/plain","size":\#(inner.count),"sha256":"\#(SHA256.hex(inner))","part":"2.2"}]}},{"filename":"b.txt","content_type":"text/plain","size":1,"sha256":null,"part":"3"}]}"#
+    let innerAttachment = #"{"filename":"a.txt","content_type":"text/plain","size":\#(inner.count),"sha256":"\#(SHA256.hex(inner))","part":"2.2","saved_as":"/elsewhere/a.txt"}"#
+    let line = #"{"id":"fw@x","date":"2026-03-02T01:00:00Z","from":{"name":null,"address":"alex@example.com"},"to":[],"cc":[],"subject":"Fwd","text":"","attachments":[{"filename":null,"content_type":"message/rfc822","size":300,"sha256":"\#(SHA256.hex(Array("rfc822".utf8)))","part":"2","message":{"subject":"s","attachments":[\#(innerAttachment)]}},{"filename":"b.txt","content_type":"text/plain","size":1,"sha256":null,"part":"3"}],"forwarded_message":{"subject":"s","attachments":[\#(innerAttachment)],"source":"attachment"}}"#
     _ = try store.batch { try store.add(try JSONRecord(line)) }
+    let stored = try Database(path: tmp.path, mode: .readOnly)
+    let record = try JSONRecord(stored.text("SELECT record FROM messages") ?? "{}")
+    stored.close()
+    let path = JSONValue.string(store.attachments.file(SHA256.hex(inner)))
+    #expect(record.value("attachments")?.arrayValue?.first?["message"]?["attachments"]?.arrayValue?.first?["saved_as"] == path)
+    #expect(record.value("forwarded_message")?["attachments"]?.arrayValue?.first?["saved_as"] == path)
     let listed = try rows(tmp)
     #expect(listed.map(\.part) == ["2", "2.2", "3"])
     #expect(listed.map(\.kept) == [0, 1, 0])
