@@ -54,7 +54,7 @@ public final class AttachmentFolder: AttachmentKeeper {
     }
 
     func keep(_ data: [UInt8], sha256: String) throws -> String? {
-        guard data.count <= maxBytes, Self.isDigest(sha256) else { return nil }
+        guard maxBytes > 0, data.count <= maxBytes, Self.isDigest(sha256) else { return nil }  // 0: none kept
         try holdShared()
         let target = file(sha256)
         if Self.isFile(target) { return target }
@@ -68,7 +68,7 @@ public final class AttachmentFolder: AttachmentKeeper {
     /// bytes whose SHA-256 is `sha256`; the kept file, or nil when it does not (or is missing,
     /// not a plain file, or over the cap). Read a chunk at a time: never held whole.
     func copy(from source: String, sha256: String) throws -> String? {
-        guard Self.isDigest(sha256) else { return nil }
+        guard maxBytes > 0, Self.isDigest(sha256) else { return nil }
         // O_NONBLOCK: a FIFO named there must not hang the run
         let input = open(source, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
         guard input >= 0 else { return nil }
