@@ -74,7 +74,7 @@ let package = Package(
 
         .target(name: "ParcelOptions", dependencies: ["Events", "Parcels", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "JSONLines", "Parcels", "SQLite", "UnixFilter", "UTF8Text"]),
+        .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "JSONLines", "MailParse", "Parcels", "SQLite", "UnixFilter", "UTF8Text"]),
 
         .target(name: "Stages", dependencies: ["BodyText", "Events", "JSONLines", "MailKind", "MailParse", "MailSubject", "Parcels", "Sanitize", "UnixFilter"]),
 
@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(name: "parcel-group", dependencies: ["ParcelOptions", "Parcels", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "mailstore", dependencies: ["ChatSite", "MailStore", "Conversations", "Events", "JSONLines", "ParcelOptions", "Stages", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "mail-compose", dependencies: ["Compose", "Conversations", "Events", "MailSubject", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "gmail-sync", dependencies: ["Events", "GmailSync", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "gmail-sync", dependencies: ["Events", "GmailSync", "MailStore", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "MailStore", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "BodyTextTests", dependencies: ["BodyText", "JSONLines", "UnicodeServices"]),
         .testTarget(name: "SanitizeTests", dependencies: ["Sanitize"]),
         .testTarget(name: "EventsTests", dependencies: ["Events", "ICalendar", "JSONLines", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .testTarget(name: "MailStoreTests", dependencies: ["MailStore", "SQLite", "JSONLines"]),
+        .testTarget(name: "MailStoreTests", dependencies: ["MailStore", "SQLite", "JSONLines", "Hashing", "MailParse"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "GmailSyncTests", dependencies: ["GmailSync"]),
     ]

@@ -25,6 +25,8 @@ public final class GmailSync {
         /// With a zone: the pages in this folder are rendered again where they changed.
         public var site: (folder: String, zone: String)?
         public var full = false
+        /// Attachments larger than this are listed, not kept (mailstore deliver's --max-attachment).
+        public var maxAttachment = AttachmentFolder.defaultMaxBytes
         /// users/me's URL (GMAIL_API).
         public var api = "https://gmail.googleapis.com/gmail/v1/users/me"
         public var retries = RetryPolicy()
@@ -274,6 +276,8 @@ public final class GmailSync {
     private func deliver(_ bytes: [UInt8], id: String, into store: MailStore) throws(PassEnd) -> Bool {
         do {
             if delivery == nil { delivery = try Delivery(diagnostics) }
+            store.attachments.maxBytes = settings.maxAttachment
+            delivery!.keepAttachments(with: store.attachments)
             let record = try delivery!.record(gmailMessage: bytes, name: "-")
             try makeFolders(PrivateFolder.folder(of: settings.log))
             let journal = try Journal(path: settings.log)
@@ -287,6 +291,7 @@ public final class GmailSync {
             if let inferred, !inferred.isEmpty { diagnostics.note("--me-auto: you are \(inferred)") }
             return true
         } catch let e as Delivery.Failed {
+            store.attachments.release()  // what it kept is no message's: removal may take it
             diagnostics.note("message \(shownText(id)): \(e.description); it stays to fetch")
             return false
         } catch let e as StoreError {

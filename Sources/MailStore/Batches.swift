@@ -21,14 +21,17 @@ extension MailStore {
                 touchedEventGroups.removeAll()
                 touchedParcels = ([], [])
                 (conversationTouches, added) = (0, nil)
+                removedKeptAttachment = false
                 let before = db.totalChanges
                 let result = try body()
                 try deriveTouched()
                 if db.totalChanges != before { try setConfig("change", String(change)) }
                 try db.execute("COMMIT")
+                attachmentsAfterBatch(committed: true)
                 return result
             } catch {
                 if db.isInTransaction { try? db.execute("ROLLBACK") }
+                attachmentsAfterBatch(committed: false)
                 throw error
             }
         } catch let e as SQLiteError {

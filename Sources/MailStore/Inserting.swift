@@ -19,6 +19,7 @@ extension MailStore {
     public func add(_ record: JSONRecord) throws -> Outcome {
         guard let id = record.string("id") ?? record.string("message_id") else { throw MissingID() }
         if own.isEmpty && !keysWithoutOwnAddresses { throw StoreError.noOwnAddress }
+        let record = try keepingAttachments(record)
         let labels = record.value("labels")?.arrayValue?.compactMap(\.stringValue) ?? []
         let stored = Self.withoutLabels(record)
         guard let (rowid, oldBytes, oldLabels, conversation, sendState) = try db.row(
@@ -100,6 +101,7 @@ extension MailStore {
             touchedEventGroups.insert(group)
         }
         try storeParcelObservations(of: record, rowid: r)
+        try storeAttachments(of: record, rowid: r)
         touchedConversations.insert(conversation)
         added = rowid == nil && role == nil ? (conversation, r) : nil
         if role == nil { try placeAnswers(to: id) }
@@ -177,6 +179,7 @@ extension MailStore {
         try db.run("DELETE FROM event_observations WHERE message = ?", .integer(rowid))
         try touchParcels(ofMessage: rowid)
         try db.run("DELETE FROM parcel_observations WHERE message = ?", .integer(rowid))
+        try unstoreAttachments(rowid: rowid)
         guard let (c, labels, id, role, answers) = try db.row(
             "SELECT conversation_id, labels, id, role, answers FROM messages WHERE rowid = ?", [.integer(rowid)],
             { ($0.text(0) ?? "", Self.strings($0.text(1) ?? "[]"), $0.text(2) ?? "", $0.text(3), $0.text(4)) }) else { return }

@@ -127,6 +127,11 @@ extension MailStore {
             inference.observe(record, normalizer: normalizer)
             inferred = try inferOwnAddresses(inference) ?? ""
         }
+        // an attachment that could not be written: the delivery is tried again, not stored without it
+        do { try attachments.takeFailure() } catch let e as AttachmentFolder.Failed {
+            attachments.release()
+            throw e.storeError
+        }
         var counts = AddCounts()
         var replayed = 0
         do {

@@ -53,6 +53,8 @@ extension MailStore {
                 }
             }
         }
+        // what a run killed before it committed kept, and the files of messages gone
+        try removeUnreferencedAttachments()
         return counts
     }
 

@@ -16,6 +16,7 @@ public enum StoreError: Error, CustomStringConvertible {
     case sqlite(String, SQLiteError)
     case refused(PrivateFolder.Refused)
     case journal(String, String)
+    case attachments(String)
 
     public var description: String {
         switch self {
@@ -28,6 +29,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case .sqlite(let path, let e): "\(path): \(e.description)"
         case .refused(let refused): refused.description
         case .journal(let path, let why): "\(path): \(why)"
+        case .attachments(let why): "attachments: \(why)"
         }
     }
 
@@ -35,7 +37,7 @@ public enum StoreError: Error, CustomStringConvertible {
         switch self {
         case .notAStore, .newerSchema: .dataError
         case .missing: .noInput
-        case .cannotMake, .journal: .ioError
+        case .cannotMake, .journal, .attachments: .ioError
         case .noOwnAddress, .badAddress: .usage
         case .sqlite(_, let e): e.isNotADatabase ? .dataError : .ioError
         case .refused: .cannotCreate
@@ -70,6 +72,10 @@ public final class MailStore {
     /// The lists in the database's table.
     var savedLists = Set<String>()
     var change = 0
+    /// The store's kept attachments (`<path>.attachments/`).
+    public let attachments: AttachmentFolder
+    /// The open batch removed the row of a kept file: removal runs after it commits.
+    var removedKeptAttachment = false
 
     /// `.load` is `.write` for a big first load: a missing database is built in a scratch file
     /// beside it, without a journal (each page written once, not to the WAL and again to the
@@ -86,6 +92,7 @@ public final class MailStore {
     /// Opens the database at `path`; with `.write` or `.load`, makes it when it is missing.
     public init(path: String, access: Access) throws {
         self.path = path
+        attachments = AttachmentFolder(database: path)
         var built: (scratch: String, lock: Int32)?
         var migratedFrom: Int?
         // SQLite makes its -wal and -shm files beside the database, even to read it
@@ -145,6 +152,7 @@ public final class MailStore {
             if from < 3 { try placeAfterSchema3() }
             if from < 5 { try placeReportsNamingNoMessage() }
             if from < 6 { try deriveEveryEventGroup() }
+            if from < 8 { try keepAttachmentsAfterSchema8() }
         }
     }
 

@@ -5,7 +5,7 @@ import SQLite
 enum Schema {
     /// 'mlst': how a mailstore database is told from any other SQLite file.
     static let applicationID = 0x6D6C_7374
-    static let version = 7
+    static let version = 8
 
     /// The ids, dates and conversations of messages by row id, for searches (a load makes it
     /// last: a search then maps a few pages in a row rather than pages among the records').
@@ -189,6 +189,30 @@ enum Schema {
           raw BLOB,
           thread_id TEXT);
         CREATE INDEX actions_by_message ON actions(message, kind);
+        """,
+        // 8: each attachment of each message in a row, its bytes kept in `<database>.attachments/`
+        // under its SHA-256 (`AttachmentFolder`). The rows of stored messages are made here, not
+        // kept; `MailStore.keepAttachmentsAfterSchema8` then copies in the files their records name
+        // that still hold their bytes
+        """
+        CREATE TABLE attachments(
+          message INTEGER NOT NULL,
+          part TEXT,
+          position INTEGER NOT NULL,
+          filename TEXT,
+          content_type TEXT,
+          detected_type TEXT,
+          size INTEGER,
+          sha256 TEXT,
+          kept INTEGER NOT NULL);
+        CREATE INDEX attachments_by_message ON attachments(message, position);
+        CREATE INDEX attachments_by_sha256 ON attachments(sha256) WHERE sha256 IS NOT NULL;
+        INSERT INTO attachments(message, part, position, filename, content_type, detected_type, size, sha256, kept)
+          SELECT m.rowid, json_extract(a.value, '$.part'), a.key, json_extract(a.value, '$.filename'),
+                 json_extract(a.value, '$.content_type'), json_extract(a.value, '$.detected_type'),
+                 json_extract(a.value, '$.size'), json_extract(a.value, '$.sha256'), 0
+          FROM messages m, json_each(m.record, '$.attachments') a
+          WHERE m.attachment_count > 0 AND json_type(m.record, '$.attachments') = 'array' AND a.type = 'object';
         """,
     ]
 

@@ -45,6 +45,12 @@ public struct Delivery {
         converter.subjectPrefixes = try SubjectPrefixes.load(diagnostics)
     }
 
+    /// Where each message's attachments are kept (the store's folder); none by default, as
+    /// mime-parse without --save-attachments.
+    public func keepAttachments(with keeper: AttachmentKeeper?) {
+        converter.attachmentSaver = keeper
+    }
+
     public struct Failed: Error, CustomStringConvertible {
         public var description: String
         /// Nothing of the input could be a message (an empty one): trying again will not help.

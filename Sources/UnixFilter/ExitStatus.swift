@@ -7,6 +7,8 @@ public enum ExitStatus: Int32, Sendable {
     /// Bad data with `--strict` or `--on-error=fail`.
     case dataError = 65
     case noInput = 66
+    /// What was asked for is known but not there to give (EX_UNAVAILABLE).
+    case unavailable = 69
     /// A folder to write in that is not the user's alone (EX_CANTCREAT).
     case cannotCreate = 73
     case ioError = 74

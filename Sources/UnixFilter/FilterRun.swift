@@ -96,7 +96,7 @@ public final class FilterRun {
         switch s {
         case .ok: 0
         case .someRecordsFailed: 1
-        case .noInput: 2
+        case .noInput, .unavailable: 2
         case .dataError: 3
         case .cannotCreate, .ioError: 4
         case .temporaryFailure: 5

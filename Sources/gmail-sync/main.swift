@@ -4,6 +4,7 @@ import Glibc
 import ArgumentParser
 import Events
 import GmailSync
+import MailStore
 import UnixFilter
 
 struct GmailSyncCommand: ParsableCommand, ZoneOptionHelp {
@@ -39,6 +40,9 @@ struct GmailSyncCommand: ParsableCommand, ZoneOptionHelp {
     @Flag(help: "List and fetch every message, whatever the database holds.")
     var full = false
 
+    @Option(name: .customLong("max-attachment"), help: ArgumentHelp("Attachments larger than this are listed in the database, not kept in DB.attachments/ (default \(AttachmentFolder.defaultMaxBytes), 25 MiB).", valueName: "bytes"))
+    var maxAttachment = AttachmentFolder.defaultMaxBytes
+
     @Option(help: ArgumentHelp("Pass after pass, this many seconds after the end of each, until SIGTERM or SIGINT, which end it between two passes.", valueName: "seconds"))
     var every: Double?
 
@@ -49,6 +53,7 @@ struct GmailSyncCommand: ParsableCommand, ZoneOptionHelp {
         if store?.isEmpty == true { throw ValidationError("--store: give a database") }
         if site?.isEmpty == true { throw ValidationError("--site: give a folder") }
         if me.contains(where: \.isEmpty) { throw ValidationError("--me: give an address") }
+        if maxAttachment < 0 { throw ValidationError("--max-attachment: a number of bytes, 0 or more") }
         if let every, !(every > 0 && every <= 86400) { throw ValidationError("--every: a number of seconds, more than 0 and at most a day") }
     }
 
@@ -68,6 +73,7 @@ struct GmailSyncCommand: ParsableCommand, ZoneOptionHelp {
                                           log: log ?? environment["MAILPIPE_LOG"] ?? "\(home)/.mailpipe/messages.jsonl")
         settings.me = me
         settings.full = full
+        settings.maxAttachment = maxAttachment
         if let site { settings.site = (site, zone.id) }
         if let api = environment["GMAIL_API"] { settings.api = api }
         settings.retries.tries = try environment.number("GMAIL_SYNC_TRIES", "a number of tries", default: 6, at: 1)
@@ -128,7 +134,7 @@ do {
     if GmailSyncCommand.exitCode(for: error) == .validationFailure {
         let message = GmailSyncCommand.message(for: error)
         Diagnostics(program: "gmail-sync").note(message.isEmpty ? "bad usage" : message)
-        Diagnostics(program: "gmail-sync").write("usage: gmail-sync [--store DB] [--me ADDR]... [--site DIR] [--zone ZONE] [--full] [--every SECONDS] [LOG]\n")
+        Diagnostics(program: "gmail-sync").write("usage: gmail-sync [--store DB] [--me ADDR]... [--site DIR] [--zone ZONE] [--full] [--max-attachment BYTES] [--every SECONDS] [LOG]\n")
         Glibc.exit(64)
     }
     GmailSyncCommand.exit(withError: error)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import ChatSite
 import Conversations
@@ -63,7 +66,11 @@ struct Add: ParsableCommand {
         discussion: """
             The same record twice changes nothing; a record of a stored id with more fields (a \
             later filter ran) replaces it, and its labels join the stored ones. The conversations \
-            and events each input touches are derived again before it commits.
+            and events each input touches are derived again before it commits. An attachment \
+            whose saved_as names a file (mime-parse --save-attachments) is copied into \
+            DB.attachments/ when the file holds the bytes its sha256 names; the stored record's \
+            saved_as is then the kept file (else null). Kept files no message names any more are \
+            removed at the end.
             """)
 
     @Argument(help: ArgumentHelp("The database.", valueName: "db"))
@@ -73,8 +80,11 @@ struct Add: ParsableCommand {
 
     @OptionGroup var keying: KeyingOptions
 
+    @OptionGroup var attachments: AttachmentOptions
+
     func run() throws {
         withStore(database, access: .load, options: common) { store, run in
+            store.attachments.maxBytes = attachments.maxAttachment
             try changeKeying(store, me: keying.me, rules: keying.addressFlags.rules)
             if keying.meAuto, store.own.isEmpty {
                 run.diagnostics.note(meAutoNote(try store.inferOwnAddresses(store.observeOwnAddresses(run)), database))
@@ -99,6 +109,16 @@ struct KeyingOptions: ParsableArguments {
     var quiet = false
 }
 
+/// How large an attachment the store keeps.
+struct AttachmentOptions: ParsableArguments {
+    @Option(name: .customLong("max-attachment"), help: ArgumentHelp("Attachments larger than this are listed in the database, not kept in DB.attachments/ (default \(AttachmentFolder.defaultMaxBytes), 25 MiB).", valueName: "bytes"))
+    var maxAttachment = AttachmentFolder.defaultMaxBytes
+
+    func validate() throws {
+        if maxAttachment < 0 { throw ValidationError("--max-attachment: a number of bytes, 0 or more") }
+    }
+}
+
 /// What `--me-auto` found, or that it found nothing.
 func meAutoNote(_ report: String?, _ database: String) -> String {
     guard let report, !report.isEmpty else {
@@ -116,7 +136,8 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
             mime-parse reads: an mbox, Gmail API lines). Each message is parsed once and \
             run through the stages `mailstore stages` lists, in that order, as their \
             programs would; each record is added to the database and appended to the \
-            journal (--journal) in one transaction, or neither. \
+            journal (--journal) in one transaction, or neither. Attachments are kept in \
+            DB.attachments/, each file named by its SHA-256 (--max-attachment). \
             mailpipe-log runs this. Exit status: 0; 65 for an empty message; 64 with --stamp \
             and more than one message; 75 for any other failure (the mail system keeps the \
             message and tries again).
@@ -129,6 +150,8 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
     var journal: String?
 
     @OptionGroup var keying: KeyingOptions
+
+    @OptionGroup var attachments: AttachmentOptions
 
     @Flag(help: "Write the message back on standard output with X-Mail-Kind and X-Newsletter (as newsletter-detect --mail stamps them), for procmail's filter recipes: one message only.")
     var stamp = false
@@ -177,6 +200,8 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
             }
         }
         let delivery = try Self.preparing?.value.get() ?? Delivery(run.diagnostics)
+        store.attachments.maxBytes = attachments.maxAttachment
+        delivery.keepAttachments(with: store.attachments)
         try changeKeying(store, me: keying.me, rules: keying.addressFlags.rules)
         let log = try journal.map { path in
             let log = try Journal(path: path)
@@ -248,6 +273,8 @@ struct Send: ParsableCommand {
     @Option(help: ArgumentHelp("Queue again the failed send of this message (its id).", valueName: "id"))
     var retry: String?
 
+    @OptionGroup var attachments: AttachmentOptions
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -273,6 +300,8 @@ struct Send: ParsableCommand {
             defer { input?.close() }
             let log = try journal.map { try Journal(path: $0) }
             let delivery = try Delivery(run.diagnostics)
+            store.attachments.maxBytes = attachments.maxAttachment
+            delivery.keepAttachments(with: store.attachments)
             var queued = 0, again = 0
             do {
                 try delivery.forEachMessage(fd: input?.fd ?? 0, name: file ?? "-") { message, record in
@@ -835,6 +864,112 @@ struct History: ParsableCommand {
     }
 }
 
+/// Text from the command line fit to show on a terminal: its control characters left out.
+func shown(_ text: String) -> String {
+    String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+}
+
+/// One kept attachment written out.
+struct AttachmentCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "attachment", _superCommandName: "mailstore",
+        abstract: "Write one attachment of a stored message, as the database keeps it, to standard output or a file.",
+        discussion: """
+            mailstore attachment mail.db MESSAGE-ID 2 -o trail.pdf
+            MESSAGE is the message's id (as the id: of a search and message_id of mailstore \
+            pending name it); PART is the attachment's part in its record (2, 1.2), or #N, the \
+            one at position N of the attachments table (0 for the first): a uuencoded file has no \
+            part. The bytes are checked against their SHA-256 as they are written. Exit status: \
+            0 written; 64 usage (standard output a terminal without -o); 65 the kept file does \
+            not hold the bytes its SHA-256 names (with -o nothing is left); 66 no such database, \
+            message or attachment; 69 the attachment is listed but not kept (over \
+            --max-attachment when it came, a message stored before the database kept \
+            attachments, or its file was removed); 73 FILE cannot be made; 74 an I/O error.
+            """)
+
+    @Argument(help: ArgumentHelp("The database.", valueName: "db"))
+    var database: String
+
+    @Argument(help: ArgumentHelp("The message's id.", valueName: "message"))
+    var message: String
+
+    @Argument(help: ArgumentHelp("The attachment's part (2, 1.2), or #N: the one at position N (from 0).", valueName: "part"))
+    var part: String
+
+    @Option(name: .customShort("o"), help: ArgumentHelp("Write it to this file (replaced whole, readable by you alone) rather than standard output.", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+        if output?.isEmpty == true { throw ValidationError("-o: give a file") }
+    }
+
+    func run() throws {
+        let common = try! CommonOptions.from(arguments: ["--no-progress"])
+        withStore(database, access: .read, options: common) { store, run in
+            let found: MailStore.StoredAttachment
+            switch try store.attachment(messageID: message, part: part) {
+            case .noMessage:
+                run.diagnostics.error("no message \(shown(message)) in \(database)")
+                throw Exit(.noInput)
+            case .noAttachment:
+                run.diagnostics.error("message \(shown(message)) has no attachment \(shown(part)) (give its part, as its record's attachments name it, or #N)")
+                throw Exit(.noInput)
+            case .found(let a):
+                found = a
+            }
+            let name = "attachment \(shown(part)) of message \(shown(message))"
+            guard found.kept, let sha = found.sha256 else {
+                run.diagnostics.error("\(name) is listed but not kept: it was over --max-attachment when it came, or was stored before \(database) kept attachments")
+                throw Exit(.unavailable)
+            }
+            guard found.file != nil else {
+                run.diagnostics.error("\(name) was kept, but its file \(store.attachments.file(sha)) is gone")
+                throw Exit(.unavailable)
+            }
+            guard let output else {
+                if isatty(1) != 0 {
+                    run.diagnostics.error("standard output is a terminal: give -o FILE, or send it to a file or a program")
+                    throw Exit(.usage)
+                }
+                try finish(store.attachments.write(sha, to: 1), name, run)
+                return
+            }
+            let temporary = output + ".tmp-\(getpid())"
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard fd >= 0 else {
+                run.diagnostics.error("cannot make \(temporary): \(String(cString: strerror(errno)))")
+                throw Exit(.cannotCreate)
+            }
+            var outcome = store.attachments.write(sha, to: fd)
+            if outcome == .written && (fsync(fd) != 0 || close(fd) != 0) {
+                outcome = .failed("\(output): \(String(cString: strerror(errno)))")
+            } else if outcome != .written {
+                close(fd)
+            }
+            if outcome == .written && rename(temporary, output) != 0 {
+                outcome = .failed("cannot make \(output): \(String(cString: strerror(errno)))")
+            }
+            if outcome != .written { unlink(temporary) }
+            try finish(outcome, name, run)
+        }
+    }
+
+    private func finish(_ outcome: AttachmentFolder.WriteOut, _ name: String, _ run: FilterRun) throws {
+        switch outcome {
+        case .written: return
+        case .missing:
+            run.diagnostics.error("\(name) was kept, but its file is gone")
+            throw Exit(.unavailable)
+        case .damaged:
+            run.diagnostics.error("\(name): the kept file does not hold the bytes its SHA-256 names (damaged on the disk?)")
+            throw Exit(.dataError)
+        case .failed(let why):
+            run.diagnostics.error(why)
+            throw Exit(.ioError)
+        }
+    }
+}
+
 struct MailStoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mailstore",
@@ -851,7 +986,8 @@ struct MailStoreCommand: ParsableCommand {
         subcommands: subcommands)
 
     static let subcommands: [ParsableCommand.Type] = [Add.self, Deliver.self, StagesCommand.self, Config.self, ConversationsCommand.self, Messages.self, Search.self, Count.self,
-                                                       Label.self, Mark.self, Pending.self, Send.self, Push.self, EventsCommand.self, ParcelsCommand.self, History.self, Compact.self]
+                                                       Label.self, Mark.self, Pending.self, Send.self, Push.self, EventsCommand.self, ParcelsCommand.self, History.self, Compact.self,
+                                                       AttachmentCommand.self]
 }
 
 // A subcommand is parsed on its own (each names "mailstore" as its super-command for its help):

@@ -17,7 +17,16 @@ final class TemporaryStore {
     }
 
     deinit {
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        for suffix in ["", "-wal", "-shm", "-journal", ".lock"] { unlink(path + suffix) }
+        let attachments = path + ".attachments"
+        if let dir = opendir(attachments) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { unlink(attachments + "/" + name) }
+            }
+            closedir(dir)
+            rmdir(attachments)
+        }
         rmdir(folder)
     }
 

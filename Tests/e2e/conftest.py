@@ -172,6 +172,7 @@ def as_schema_5(db, labels_as_added=None):
     import sqlite3
     connection = sqlite3.connect(db)
     connection.execute("PRAGMA user_version = 5")
+    connection.executescript("DROP TABLE attachments")  # schema 8's
     connection.executescript("DROP TABLE actions; ALTER TABLE messages DROP COLUMN send_state")  # schema 7's
     for rowid, id, record, labels in connection.execute("SELECT rowid, id, record, labels FROM messages").fetchall():
         if labels_as_added is not None and id in labels_as_added:

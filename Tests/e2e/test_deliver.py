@@ -28,6 +28,12 @@ def pipeline(mail):
     return data
 
 
+def without_saved_as(journal):
+    """A delivery's journal as the stage programs write it: the same bytes but for each
+    attachment's saved_as, the file the store keeps it in (issue 45), which they leave out."""
+    return re.sub(rb',"saved_as":(null|"[^"\\]*")', b"", journal)
+
+
 def deliver(tmp_path, mail, *args):
     log, db = tmp_path / "m.jsonl", tmp_path / "mail.db"
     r = run("mailstore", "deliver", "-q", "--me-auto", "--journal", log, *args, db, input=mail)
@@ -44,7 +50,9 @@ def test_a_delivery_writes_what_the_stage_programs_write_byte_for_byte(tmp_path)
     mail = SAMPLE.read_bytes()
     r, log, db = deliver(tmp_path, mail)
     assert r.returncode == 0, r.stderr
-    assert log.read_bytes() == pipeline(mail)
+    assert without_saved_as(log.read_bytes()) == pipeline(mail)
+    kept = [a["saved_as"] for line in log.read_bytes().splitlines() for a in json.loads(line)["attachments"]]
+    assert kept and all(path.startswith(f"{db}.attachments/") and os.path.exists(path) for path in kept)
     with sqlite3.connect(db) as c:
         stored = {i: rec for i, rec in c.execute("SELECT id, record FROM messages")}
     assert {json.loads(line)["id"] for line in log.read_bytes().splitlines()} == set(stored)
@@ -57,7 +65,7 @@ def test_the_generated_mailbox_delivered_whole_equals_the_programs(tmp_path):
                    check=True, capture_output=True)
     r, log, _ = deliver(tmp_path, mbox.read_bytes())
     assert r.returncode == 0, r.stderr
-    assert log.read_bytes() == pipeline(mbox.read_bytes())
+    assert without_saved_as(log.read_bytes()) == pipeline(mbox.read_bytes())
 
 
 HOSTILE = b"""From: Shop <news@shop.example>

@@ -199,7 +199,9 @@ def test_every_message_once(dovecot, protocol, tmp_path):
     # fetchmail's mda inherits its umask (022 here): what the hook makes is the user's alone
     assert stat.S_IMODE((tmp_path / "home" / ".mailpipe").stat().st_mode) == 0o700
     for made in (tmp_path / "home" / ".mailpipe").iterdir():
-        assert stat.S_IMODE(made.stat().st_mode) == 0o600, made
+        assert stat.S_IMODE(made.stat().st_mode) == (0o700 if made.is_dir() else 0o600), made  # the attachments folder
+        for kept in (made.iterdir() if made.is_dir() else []):
+            assert stat.S_IMODE(kept.stat().st_mode) == 0o600, kept
 
     again = fetch(dovecot, protocol, tmp_path / "home", log)
     assert again.returncode == 1, again.stderr.decode()  # fetchmail's "no new mail"
