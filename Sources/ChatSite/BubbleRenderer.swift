@@ -217,11 +217,12 @@ struct BubbleRenderer {
         return true
     }
 
-    /// The path, from a page in c/ or m/, of the site's display copy of the image with this
-    /// Content-ID, when it is one (never the kept file itself: it may be anything, and keeps its metadata).
+    /// The image with this Content-ID, when it is one, as a data: URL of the site's display copy
+    /// (never the kept file itself: it may be anything, and keeps its metadata). A frame is
+    /// sandboxed: a browser lets it load no file from disk.
     func savedFile(contentID: String, _ attachments: [JSONValue]) -> String? {
         for a in attachments where a["content_id"]?.stringValue == contentID {
-            if case .picture(let display, _, _, _) = pictures.show(a) { return "../" + display }
+            if let source = pictures.dataURL(a) { return source }
         }
         return nil
     }

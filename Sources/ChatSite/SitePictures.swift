@@ -4,6 +4,7 @@ import Glibc
 import Hashing
 import JSONLines
 import UnixFilter
+import UTF8Text
 
 /// The pictures and files of a site: the attachments whose bytes were kept (`saved_as`),
 /// offered from copies in the site, never from where they were kept. mail-thumbnail makes a
@@ -131,6 +132,19 @@ final class SitePictures {
         }
         return .file(href: copy.name, download: copy.download, thumbnail: nil, width: 0, height: 0)
     }
+
+    /// An image's display copy as a data: URL (its thumbnail when the copy is over
+    /// `maxInlineBytes`), for an HTML message's frame; nil when it is not an image.
+    func dataURL(_ a: JSONValue) -> String? {
+        guard case let .picture(display, thumbnail, _, _) = show(a) else { return nil }
+        var st = stat()
+        let name = stat(root + "/" + display, &st) == 0 && Int(st.st_size) <= Self.maxInlineBytes ? display : thumbnail
+        guard let bytes = SiteWriter.read(root + "/" + name) else { return nil }
+        let type = name.hasSuffix(".png") ? "image/png" : name.hasSuffix(".webp") ? "image/webp" : "image/jpeg"
+        return "data:" + type + ";base64," + Base64.encode(bytes)
+    }
+
+    static let maxInlineBytes = 2 << 20
 
     /// A picture of `width` × `height` fitted in a square of `box` pixels.
     static func fitted(_ width: Int, _ height: Int, box: Int = thumbnailSize) -> (Int, Int) {
