@@ -202,7 +202,8 @@ final class SitePictures {
         let path = root + "/" + site.name
         if access(path, F_OK) == 0 { return site }
         guard folder(Self.fileFolder) else { return nil }
-        if link(saved, path) == 0 || errno == EEXIST { return site }
+        // a link to the file a symbolic link names, never to the symbolic link
+        if linkat(AT_FDCWD, saved, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 || errno == EEXIST { return site }
         guard Self.copy(saved, to: path, scratch: root + "/" + Self.fileFolder + "/.copy-\(getpid())") else {
             report("\(saved): cannot copy it into the site: \(String(cString: strerror(errno)))")
             return nil

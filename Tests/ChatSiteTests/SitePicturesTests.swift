@@ -174,6 +174,20 @@ final class PictureFixture {
         stat(photo["saved_as"]!.stringValue!, &kept)
         stat(f.site + "/" + href, &copy)
         #expect(kept.st_ino == copy.st_ino)
+
+        // kept through a symbolic link: the site holds the file, not the link
+        let target = f.kept("report.pdf", "%PDF-1", type: "application/pdf")
+        let link = f.dir + "/kept/link.pdf"
+        symlink(target["saved_as"]!.stringValue!, link)
+        let linked = try! JSONValue.parse(Array(#"{"filename":"link.pdf","content_type":"application/pdf","saved_as":"\#(link)"}"#.utf8))
+        guard case let .file(pdf?, nil, _, _, _) = pictures.show(linked) else {
+            Issue.record("not a file")
+            return
+        }
+        var site = stat()
+        lstat(f.site + "/" + pdf, &site)
+        stat(target["saved_as"]!.stringValue!, &kept)
+        #expect((site.st_mode & S_IFMT) == S_IFREG && site.st_ino == kept.st_ino)
     }
 
     @Test func aWholeRenderRemovesWhatNoPageShows() {
