@@ -557,3 +557,32 @@ def test_pictures_from_the_store_equal_those_from_files_and_a_delivery_without_a
     assert len(log.read_text().splitlines()) == runs  # the same picture as the inline one: made already
     page = page_with(tmp_path / "store", "m8@x.example")
     assert bubble_of(page, 8).count('class="picture"') == 1
+
+
+def test_a_picture_that_would_decompress_past_the_pixel_limit_is_a_file_and_the_render_goes_on(tmp_path):
+    """A PNG of 10,000 × 6,000 pixels in 180 kB (over mail-thumbnail's default limit of 50
+    million): offered as the file it is, as a download, beside a photo shown as a picture."""
+    import struct
+    import zlib
+    from pictures import attachment, environment, png
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    width, height = 10_000, 6_000
+    packer = zlib.compressobj(9)
+    row = b"\0" * (1 + 3 * width)
+    data = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+    (kept / "bomb.png").write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                                    + chunk(b"IDAT", data) + chunk(b"IEND", b""))
+    assert (kept / "bomb.png").stat().st_size < 1_000_000
+    attachments = [attachment(kept / "bomb.png", "image/png"), attachment(png(kept / "ok.png", 64, 48), "image/png")]
+    c, m = records_for([conversation(["m1@x.example"])], [message(1, reply_text="", attachments=attachments)], tmp_path)
+    r = run("chat-render", "--conversations", c, "--out", tmp_path / "site", "--zone", "Asia/Taipei", "--now", NOW, m, env=environment())
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "site" / "c" / "p1.html").read_text()
+    assert page.count('class="picture"') == 1 and 'alt="ok.png"' in page
+    assert re.search(r'<li class="file"><a href="../f/[0-9a-f]{64}\.png" download="bomb.png"><span class="file-name" dir="auto">bomb.png</span>', page)
+    index = [json.loads(l) for l in (tmp_path / "site" / ".chat-render-pictures").read_text().splitlines()]
+    assert [e["kind"] for e in index if "kind" in e and e["kind"] == "file"] == ["file"]
