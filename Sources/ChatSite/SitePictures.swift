@@ -82,12 +82,13 @@ final class SitePictures {
         type == "application/pdf" || (type.hasPrefix("image/") && !type.hasPrefix("image/svg"))
     }
 
-    /// Whether some attachment of these may be a picture that is not made yet.
+    /// Whether some attachment of these may be a picture that is not made yet (and there is a
+    /// mail-thumbnail to make it).
     func needsMaking(_ attachments: [JSONValue]) -> Bool {
         attachments.contains { a in
             guard let saved = a["saved_as"]?.stringValue, Self.mayBePicture(Self.type(a)), let sha = identify(saved) else { return false }
             return !isMade(sha)
-        }
+        } && program != nil
     }
 
     /// Makes the pictures of these attachments that are not made yet: one mail-thumbnail for
