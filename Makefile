@@ -79,6 +79,7 @@ bench:
 	.venv/bin/python bench/text-extract.py
 	.venv/bin/python bench/events.py 1g
 	.venv/bin/python bench/chat-render.py 1g
+	.venv/bin/python bench/site-pictures.py
 	.venv/bin/python bench/mailstore.py 1g
 	.venv/bin/python bench/live.py 200m 1g
 	.venv/bin/python bench/mail-compose.py 1g

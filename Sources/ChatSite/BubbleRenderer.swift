@@ -17,7 +17,8 @@ struct BubbleRenderer {
     let remoteImages: Bool
     let site: SiteWriter
     let sanitizer: HTMLSanitizer
-    let cwd: String
+    /// The site's copies of the attachments.
+    var pictures: SitePictures
     /// A reply's subject repeats the one it answers: its bubble shows none.
     let subjectPrefixes: SubjectPrefixes
     /// The record of the parcel a shipment of a message is about (its latest status), when known.
@@ -31,9 +32,7 @@ struct BubbleRenderer {
         var options = SanitizeOptions()
         options.remoteImages = remoteImages ? .keep : .block
         sanitizer = HTMLSanitizer(options: options)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let found = buffer.withUnsafeMutableBufferPointer { p in p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: p.count) { getcwd($0, p.count) } } != nil
-        cwd = found ? String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self) : "."
+        pictures = SitePictures(root: site.root)
     }
 
     /// A message's element id: stable, from its id, safe in a URL fragment.
@@ -64,7 +63,9 @@ struct BubbleRenderer {
         let text = r.stringBytes("reply_text") ?? r.stringBytes("text") ?? []
         let html = r.stringBytes("html")
         let attachments = r.value("attachments")?.arrayValue ?? []
+        var shownInFrame = Set<String>()
         if let html, !html.isEmpty, r.value("is_newsletter") == .bool(true) || Self.isBlank(text) {
+            shownInFrame = Self.contentIDs(in: html, of: attachments)
             // the message's HTML is written once, in a document of its own that both the preview
             // in the conversation and the message's full page show in a sandboxed frame
             let page = "m/" + anchor + ".html", document = anchor + ".frame.html"
@@ -107,7 +108,11 @@ struct BubbleRenderer {
             f[.folded] = folded
             f.set(.folded_label, "Show " + labels.joined(separator: " and "))
         }
-        f[.attachments] = chips(attachments)
+        let blocks = attachmentBlocks(attachments, shownInFrame: shownInFrame)
+        f[.pictures] = blocks.pictures
+        if blocks.pictureCount > 1 { f.set(.pictures_layout, "grid") }
+        if blocks.pictureCount > 0 && f[.text].isEmpty && f[.preview].isEmpty && folded.isEmpty { f.set(.shape, "photo") }
+        f[.attachments] = blocks.files
         var cards: [UInt8] = []
         for s in r.value("shipments")?.arrayValue ?? [] { parcelCard(parcelOf(s) ?? s, into: &cards) }
         for v in r.value("events")?.arrayValue ?? [] {
@@ -212,28 +217,14 @@ struct BubbleRenderer {
         return true
     }
 
-    /// The path, from a page in c/ or m/, of the attachment with this Content-ID if mime-parse saved it.
+    /// The image with this Content-ID, when it is one, as a data: URL of the site's display copy
+    /// (never the kept file itself: it may be anything, and keeps its metadata). A frame is
+    /// sandboxed: a browser lets it load no file from disk.
     func savedFile(contentID: String, _ attachments: [JSONValue]) -> String? {
         for a in attachments where a["content_id"]?.stringValue == contentID {
-            if let saved = a["saved_as"]?.stringValue { return link(to: saved) }
+            if let source = pictures.dataURL(a) { return source }
         }
         return nil
-    }
-
-    /// A link from a page one folder down in the site to a file mime-parse wrote: relative
-    /// when the file is under the same root as the site, else a file: URL.
-    func link(to saved: String) -> String {
-        let file = saved.hasPrefix("/") ? saved : cwd + "/" + saved
-        let dir = (site.root.hasPrefix("/") ? site.root : cwd + "/" + site.root) + "/c"
-        let a = dir.split(separator: "/").filter { $0 != "." }, b = file.split(separator: "/").filter { $0 != "." }
-        var common = 0
-        while common < a.count, common < b.count - 1, a[common] == b[common] { common += 1 }
-        func encoded(_ part: Substring) -> String { URLPolicy.percentEncoded(Array(part.utf8)) }
-        if a.contains("..") || b.contains("..") || common == 0 {
-            return "file://" + file.split(separator: "/", omittingEmptySubsequences: false).map(encoded).joined(separator: "/")
-        }
-        let up = Array(repeating: Substring(".."), count: a.count - common)
-        return (up + b[common...]).map(encoded).joined(separator: "/")
     }
 
     /// A page of its own for an HTML message, full width: its `document` (in m/) in a frame.
@@ -249,32 +240,6 @@ struct BubbleRenderer {
     }
 
     // MARK: attachments and cards
-
-    func chips(_ attachments: [JSONValue]) -> [UInt8] {
-        var out: [UInt8] = []
-        for a in attachments {
-            let name = a["filename"]?.stringValue ?? a["content_type"]?.stringValue ?? "attachment"
-            out += Array("<li class=\"chip\">".utf8)
-            if let saved = a["saved_as"]?.stringValue {
-                out += Array("<a href=\"".utf8)
-                HTMLEscape.text(Array(link(to: saved).utf8), into: &out)
-                out += Array("\" dir=\"auto\">".utf8)
-                HTMLEscape.text(Array(name.utf8), into: &out)
-                out += Array("</a>".utf8)
-            } else {
-                out += Array("<span class=\"chip-name\" dir=\"auto\">".utf8)
-                HTMLEscape.text(Array(name.utf8), into: &out)
-                out += Array("</span>".utf8)
-            }
-            var meta: [String] = []
-            if let type = a["content_type"]?.stringValue { meta.append(Self.typeName(type)) }
-            if let size = a["size"]?.intValue { meta.append(Self.sizeText(size)) }
-            out += Array(" <span class=\"chip-meta\">".utf8)
-            HTMLEscape.text(Array(meta.joined(separator: " · ").utf8), into: &out)
-            out += Array("</span></li>".utf8)
-        }
-        return out
-    }
 
     /// "application/pdf" → "PDF", "image/png" → "PNG image".
     static func typeName(_ type: String) -> String {

@@ -61,6 +61,7 @@ public struct ChatRender {
         let spool = try Self.endingOnWriteError(run) { try Spool(directory: out) }
         defer { spool.close() }
         let renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site, subjectPrefixes: subjectPrefixes)
+        renderer.pictures.report = { run.diagnostics.note($0) }
         let source = try FileSource(reading: self, renderer: renderer, spool: spool, clock: &clock, run)
         let state: SiteState
         do { state = try SiteState() } catch {
@@ -73,6 +74,7 @@ public struct ChatRender {
             try site.write("style.css", templates.stylesheet)
             try site.finish()
         }
+        renderer.pictures.finish(sweep: true)
         state.db.close()
     }
 
@@ -141,6 +143,8 @@ final class FileSource: SiteSource {
     private var events: [EventStore.Tracked] = []
     private var parcels: [MailStore.ParcelRow] = []
     private var parcelRecords: [String: JSONValue] = [:]
+    /// The bytes of the records that may wait for their pictures at once.
+    static let waitingLimit = 64 << 20
 
     init(reading render: ChatRender, renderer: BubbleRenderer, spool: Spool, clock: inout LocalClock, _ run: FilterRun) throws {
         conversations = try render.readConversations(run)
@@ -172,6 +176,31 @@ final class FileSource: SiteSource {
             renderer.parcelOf = ParcelRecords(known).parcel(of:)
         }
         var observations: [ParcelGroup.Observation] = []
+        // messages whose pictures are not made yet wait (up to `waitingLimit` bytes of them), so
+        // that one mail-thumbnail makes the pictures of all
+        var waiting: [(record: JSONRecord, id: String, conversation: Int32, order: Int32)] = []
+        var waitingBytes = 0
+        var order: Int32 = 0
+        func renderBubble(_ record: JSONRecord, id: String, conversation k: Int32, order: Int32) throws {
+            let c = Int(k)
+            let epoch = record.string("date").flatMap { CivilDate.epoch(rfc3339: $0) }
+            // a page or the scratch file that cannot be written ends the run, as a disk error, not
+            // as a fault of this record
+            let (html, offset) = try ChatRender.endingOnWriteError(run) {
+                let unread = record.value("labels")?.arrayValue?.contains(.string("UNREAD")) == true
+                let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: record.value("from_me") == .bool(true),
+                                               in: conversations[c], conversationFile: conversations[c].file, clock: &clock)
+                return (html, try spool.append(html))
+            }
+            bubbles.append(ChatRender.Bubble(conversation: k, order: order, epoch: epoch ?? Int.min, offset: offset, length: html.count))
+        }
+        func renderWaiting() throws {
+            guard !waiting.isEmpty else { return }
+            renderer.pictures.make(waiting.flatMap { $0.record.value("attachments")?.arrayValue ?? [] })
+            for w in waiting { try renderBubble(w.record, id: w.id, conversation: w.conversation, order: w.order) }
+            waiting = []
+            waitingBytes = 0
+        }
 
         try filterRecords(run, progressNoun: "messages") { record in
             guard let id = record.string("id") ?? record.string("message_id") else { throw ChatRender.MissingField(name: "id") }
@@ -192,16 +221,14 @@ final class FileSource: SiteSource {
                     conversations[c].lastEpoch = epoch
                     conversations[c].lastFromMe = fromMe
                 }
-                // a page or the scratch file that cannot be written ends the run, as a disk error, not
-                // as a fault of this record
-                let (html, offset) = try ChatRender.endingOnWriteError(run) {
-                    let unread = record.value("labels")?.arrayValue?.contains(.string("UNREAD")) == true
-                    let html = try renderer.bubble(record, id: id, epoch: epoch, unread: unread, fromMe: fromMe, in: conversations[c],
-                                                   conversationFile: conversations[c].file, clock: &clock)
-                    return (html, try spool.append(html))
+                if let attachments = record.value("attachments")?.arrayValue, renderer.pictures.needsMaking(attachments) {
+                    waiting.append((record, id, k, order))
+                    waitingBytes += record.bytes.count
+                    if waitingBytes > Self.waitingLimit { try renderWaiting() }
+                } else {
+                    try renderBubble(record, id: id, conversation: k, order: order)
                 }
-                bubbles.append(ChatRender.Bubble(conversation: k, order: Int32(truncatingIfNeeded: bubbles.count), epoch: epoch ?? Int.min,
-                                                 offset: offset, length: html.count))
+                order &+= 1
             }
             // every record's parcels and events, a report's and a draft's too, as parcel-group,
             // event-group and the store have them
@@ -217,6 +244,7 @@ final class FileSource: SiteSource {
             }
             return nil
         }
+        try renderWaiting()
         try ChatRender.endingOnWriteError(run) { try spool.flush() }
 
         bubbles.sort { ($0.conversation, $0.epoch, $0.order) < ($1.conversation, $1.epoch, $1.order) }

@@ -21,8 +21,9 @@ extension ChatRender {
     /// Raised when the same records make other pages (the site of an older chat-render is then
     /// rendered whole, not left half in the old way): 2, a message's HTML in a file of its own;
     /// 3, hard-wrapped text flowing; 4, the lists numbered from their oldest page; 5, parcels by
-    /// their status and a Today page; 6, the earlier parcels on pages of their own.
-    static let pagesVersion = "6"
+    /// their status and a Today page; 6, the earlier parcels on pages of their own; 7, kept
+    /// attachments as pictures and file cards from the site's copies.
+    static let pagesVersion = "7"
     /// What sites of earlier versions kept beside their pages.
     static let formerStateFiles = [".mailstore-render", ".mailstore-lists"]
 
@@ -63,8 +64,10 @@ extension ChatRender {
         }
         var renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site, subjectPrefixes: subjectPrefixes)
         renderer.parcelOf = { (try? store.parcel(of: $0)) ?? nil }
+        renderer.pictures.report = { run.diagnostics.note($0) }
         var job = SiteRender(source: StoreSource(store: store, renderer: renderer, spool: spool), state: state, site: site, spool: spool,
                              clock: clock, render: self, renderer: renderer)
+        var whole = false
         try Self.endingOnWriteError(run) {
             try state.db.transaction {
                 let (settings, counter) = try store.snapshot {
@@ -75,6 +78,7 @@ extension ChatRender {
                         try job.update(since: since)
                     } else {
                         try job.whole()
+                        whole = true
                     }
                     return (settings, counter)
                 }
@@ -84,6 +88,7 @@ extension ChatRender {
                 try state.set("counter", String(counter))
             }
         }
+        renderer.pictures.finish(sweep: whole)
         state.db.close()
     }
 }

@@ -49,18 +49,34 @@ struct StoreSource: SiteSource {
         return c
     }
 
+    /// Messages whose pictures are not made yet wait until the others are rendered: one
+    /// mail-thumbnail makes those of all of them.
     func bubbles(of c: ConversationSummary, from: Int, documents: (String) -> Bool, clock: inout LocalClock,
                  _ each: (String) -> Void) throws -> [ChatRender.Bubble] {
         var bubbles: [ChatRender.Bubble] = []
-        try store.pageMessages(conversation: c.id, from: from) { record, facts in
+        var waiting: [(record: JSONRecord, facts: MailStore.PageFacts, order: Int32)] = []
+        var order: Int32 = 0
+        func render(_ record: JSONRecord, _ facts: MailStore.PageFacts, order: Int32, clock: inout LocalClock) throws {
             let id = record.string("id") ?? record.string("message_id") ?? ""
             let epoch = record.string("date").flatMap { CivilDate.epoch(rfc3339: $0) }
             let html = try renderer.bubble(record, id: id, epoch: epoch, unread: facts.unread, fromMe: facts.fromMe,
                                            sending: facts.sendState.map { ($0, facts.sendError) },
                                            in: c, conversationFile: c.file, documents: documents(id), clock: &clock)
-            bubbles.append(ChatRender.Bubble(conversation: 0, order: Int32(bubbles.count), epoch: epoch ?? Int.min,
+            bubbles.append(ChatRender.Bubble(conversation: 0, order: order, epoch: epoch ?? Int.min,
                                              offset: try spool.append(html), length: html.count))
-            each(id)
+        }
+        try store.pageMessages(conversation: c.id, from: from) { record, facts in
+            if let attachments = record.value("attachments")?.arrayValue, renderer.pictures.needsMaking(attachments) {
+                waiting.append((record, facts, order))
+            } else {
+                try render(record, facts, order: order, clock: &clock)
+            }
+            order += 1
+            each(record.string("id") ?? record.string("message_id") ?? "")
+        }
+        if !waiting.isEmpty {
+            renderer.pictures.make(waiting.flatMap { $0.record.value("attachments")?.arrayValue ?? [] })
+            for w in waiting { try render(w.record, w.facts, order: w.order, clock: &clock) }
         }
         bubbles.sort { ($0.epoch, $0.order) < ($1.epoch, $1.order) }
         return bubbles

@@ -13,6 +13,24 @@ public enum Command {
     }
 
     public static func run(_ arguments: [String], input: [UInt8]) -> Result {
+        spawn(arguments, input: input, output: nil)
+    }
+
+    /// Runs a program with no input and gives what it wrote on its standard output (at most
+    /// `maxOutput` bytes of it) besides its exit status and errors.
+    public static func output(_ arguments: [String], maxOutput: Int = 64 << 20) -> (result: Result, output: [UInt8]) {
+        guard let stdout = temporaryFile() else {
+            return (Result(status: 127, standardError: "cannot make a temporary file: \(String(cString: strerror(errno)))"), [])
+        }
+        defer { close(stdout) }
+        let result = spawn(arguments, input: [], output: stdout)
+        lseek(stdout, 0, SEEK_SET)
+        var st = stat()
+        guard result.status != 127, fstat(stdout, &st) == 0, Int(st.st_size) <= maxOutput else { return (result, []) }
+        return (result, (try? readWholeFile(fd: stdout)) ?? [])
+    }
+
+    private static func spawn(_ arguments: [String], input: [UInt8], output: Int32?) -> Result {
         guard !arguments.isEmpty, let stdin = temporaryFile(), let stderr = temporaryFile() else {
             return Result(status: 127, standardError: "cannot make a temporary file: \(String(cString: strerror(errno)))")
         }
@@ -27,7 +45,7 @@ public enum Command {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stderr, 1)  // what it says goes with its errors
+        posix_spawn_file_actions_adddup2(&actions, output ?? stderr, 1)  // without `output`, what it says goes with its errors
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }

@@ -13,7 +13,10 @@ struct ChatRenderCommand: ParsableCommand, ZoneOptionHelp, NowOptionHelp {
             they hold (the inputs), and writes into --out an index of conversations, a page per \
             conversation, a Today page, lists of newsletters, discussion lists, parcels, events \
             and archived conversations, and a stylesheet. Pages that would not change are not written. \
-            See chat-render(1).
+            Kept attachments (saved_as) are shown from copies in the site: images as pictures that \
+            mail-thumbnail makes (the program in MAILPIPE_THUMBNAIL, else beside this one, else on \
+            PATH; without it they are files), other files as cards, a type that runs in a browser \
+            only as a download. See chat-render(1).
 
             Example:
               conversation-group < messages.jsonl > conversations.jsonl

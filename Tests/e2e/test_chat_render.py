@@ -1,6 +1,7 @@
 """chat-render: the pipeline's conversations as a static site. What the pages hold, that
 nothing in them can run or load, that the same input gives the same bytes and a re-run
 rewrites only what changed, and bad records reported, not fatal."""
+import base64
 import json
 import os
 import pathlib
@@ -239,21 +240,112 @@ def test_an_html_message_is_written_once_for_its_preview_and_its_full_page(tmp_p
     assert everywhere == 2000
 
 
-def test_a_saved_attachment_is_linked_and_its_inline_image_shown(tmp_path):
-    saved = tmp_path / "site" / "files" / "photo 1.png"
-    saved.parent.mkdir(parents=True)
-    saved.write_bytes(b"\x89PNG")
-    html = '<div class="mailpipe-body"><p>Look</p><img src="cid:p1"></div>'
-    att = [{"filename": "photo 1.png", "content_type": "image/png", "size": 4, "content_id": "p1", "saved_as": str(saved)},
-           # a file outside the site's tree is linked by a file: URL
-           {"filename": "é 1.pdf", "content_type": "application/pdf", "size": 9, "saved_as": "/dev/null/é 1.pdf"}]
-    c, m = records_for([conversation(["m1@x.example"])],
-                       [message(1, reply_text="", html=html, sanitize={"elements_removed": 0}, attachments=att)], tmp_path)
-    assert render(c, m, tmp_path / "site").returncode == 0
-    page = (tmp_path / "site" / "c" / "p1.html").read_text()
-    assert '<a href="../files/photo%201.png" dir="auto">photo 1.png</a>' in page
-    assert '<a href="file:///dev/null/%C3%A9%201.pdf" dir="auto">é 1.pdf</a>' in page
-    assert 'src="../files/photo%201.png"' in framed(tmp_path / "site", page)
+def picture_records(tmp_path, photo=None):
+    """A conversation with a photo alone, a message with three photos and files, an HTML
+    message with an inline image, and a message whose attachment was not kept."""
+    from pictures import kept_files
+    k = kept_files(tmp_path / "kept", photo)
+    unkept = {"filename": "big.zip", "content_type": "application/zip", "size": 30_000_000, "saved_as": None}
+    html = '<div class="mailpipe-body"><p>The gorge:</p><img src="cid:in1@x" alt="gorge"></div>'
+    messages = [message(1, reply_text="", attachments=[k["photo"]]),
+                message(2, reply_text="The rest of the trip", attachments=[k["gorge"], k["river"], k["ridge"], k["map"],
+                                                                          k["page"], k["svg"], k["fake"]]),
+                message(3, reply_text="", html=html, sanitize={"elements_removed": 0}, attachments=[k["inline"]]),
+                message(4, reply_text="Too big to keep", attachments=[unkept])]
+    return k, records_for([conversation([m["id"] for m in messages])], messages, tmp_path)
+
+
+def bubble_of(page, i):
+    """The bubble of message i on a page."""
+    start = page.index(f'data-message-id="m{i}@x.example"')
+    return page[start:page.index("</li>\n", page.index("</article>", start))]
+
+
+def test_kept_images_are_pictures_several_a_grid_and_files_cards_all_from_the_sites_copies(tmp_path):
+    from pictures import environment
+    k, (c, m) = picture_records(tmp_path)
+    log = tmp_path / "runs.log"
+    site = tmp_path / "site"
+    r = run("chat-render", "--conversations", c, "--out", site, "--zone", "Asia/Taipei", "--now", NOW, m, env=environment(log))
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    assert len(log.read_text().splitlines()) == 1  # one mail-thumbnail for every picture of the render
+    page = (site / "c" / "p1.html").read_text()
+
+    # a photo alone: the picture is the bubble, its thumbnail sized, its name its text, a link to its display copy
+    one = bubble_of(page, 1)
+    assert '<article class="bubble photo">' in one
+    pictures = re.findall(r'<a class="picture" href="../(a/[0-9a-f]{64}\.jpg)"><img src="../(a/[0-9a-f]{64}\.t\.jpg)" '
+                          r'width="(\d+)" height="(\d+)" alt="([^"]*)" loading="lazy"></a>', one)
+    assert [(w, h, alt) for _, _, w, h, alt in pictures] == [("320", "240", "IMG_2041.jpg")]
+    display, thumbnail = site / pictures[0][0], site / pictures[0][1]
+    assert display.read_bytes()[:3] == b"\xff\xd8\xff" and thumbnail.read_bytes()[:3] == b"\xff\xd8\xff"
+    assert display.stat().st_ino != pathlib.Path(k["photo"]["saved_as"]).stat().st_ino  # a copy made, never the kept file
+
+    # three: a grid; the PDF a card with its first page; types that run only as downloads, as text
+    two = bubble_of(page, 2)
+    assert '<ul class="pictures grid" aria-label="Pictures">' in two and two.count('class="picture"') == 3
+    assert 'class="bubble photo"' not in two
+    cards = re.findall(r'<li class="file"><a href="../(f/[0-9a-f]{64}\.[a-z]+)"( download="[^"]*")?>(<img [^>]*>)?'
+                       r'<span class="file-name" dir="auto">([^<]*)</span> <span class="file-meta">([^<]*)</span></a></li>', two)
+    by_name = {name: (href, download, img, meta) for href, download, img, name, meta in cards}
+    assert sorted(by_name) == ["fake.jpg", "logo.svg", "page.html", "太魯閣-trail.pdf"]
+    pdf_href, download, img, meta = by_name["太魯閣-trail.pdf"]
+    assert pdf_href.endswith(".pdf") and download == "" and meta.startswith("PDF · ")
+    assert re.fullmatch(r'<img class="file-thumbnail" src="../a/[0-9a-f]{64}\.t\.jpg" width="\d+" height="\d+" alt="" loading="lazy">', img)
+    assert by_name["page.html"][0].endswith(".txt") and by_name["page.html"][1] == ' download="page.html.txt"'
+    assert by_name["logo.svg"][0].endswith(".txt") and by_name["logo.svg"][1] == ' download="logo.svg.txt"'
+    assert by_name["fake.jpg"][1] == ' download="fake.jpg"'  # mail-thumbnail refused it: a file, not an image
+    kept = {a["filename"]: pathlib.Path(a["saved_as"]) for a in k.values()}
+    for href, _, _, name, _ in cards:  # the file itself, by a name the program chose (a hard link here)
+        assert (site / href).stat().st_ino == kept[name].stat().st_ino
+
+    # an inline image shows in the HTML's frame from its display copy, not again in the bubble
+    three = bubble_of(page, 3)
+    assert 'class="picture"' not in three and "inline.png" not in three
+    document = framed(site, page)
+    inline = re.search(r'<img src="data:image/jpeg;base64,([^"]+)" alt="gorge">', document)  # a frame may load no file
+    display = next(p for p in (site / "a").glob("*.jpg") if not p.name.endswith(".t.jpg") and p.read_bytes() == base64.b64decode(inline[1]))
+    assert display.stat().st_ino != pathlib.Path(k["inline"]["saved_as"]).stat().st_ino
+
+    # not kept: a card without a link
+    assert '<li class="file"><span class="file-name" dir="auto">big.zip</span> <span class="file-meta">ZIP · 30.0 MB</span></li>' in page
+
+    # nothing links outside the site
+    for name in ["c/p1.html", "m/" + re.search(r'src="../m/([^"]+)"', page).group(1)]:
+        text = (site / name).read_text()
+        assert "file:" not in text and str(tmp_path / "kept") not in text
+
+    # a render again reads no picture again and writes the same bytes
+    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    r = run("chat-render", "--conversations", c, "--out", site, "--zone", "Asia/Taipei", "--now", NOW, m, env=environment(log))
+    assert r.returncode == 0, r.stderr
+    assert len(log.read_text().splitlines()) == 1
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+
+
+def test_without_mail_thumbnail_every_kept_attachment_is_a_file_and_a_refusal_is_remembered(tmp_path):
+    from pictures import environment
+    k, (c, m) = picture_records(tmp_path)
+    site = tmp_path / "site"
+    r = run("chat-render", "--conversations", c, "--out", site, "--zone", "Asia/Taipei", "--now", NOW, m,
+            env=environment(program=""))
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    page = (site / "c" / "p1.html").read_text()
+    assert 'class="picture"' not in page and not (site / "a").exists()
+    assert re.search(r'<a href="../f/[0-9a-f]{64}\.jpg" download="IMG_2041.jpg"><span class="file-name" dir="auto">IMG_2041.jpg</span>', page)
+
+    # a mail-thumbnail that dies on every file: the render goes on, each file is a file, and is not tried again
+    dying = tmp_path / "dying"
+    dying.write_text(f"#!/bin/sh\necho run >> {tmp_path}/dying.log\nkill -9 $$\n")
+    dying.chmod(0o755)
+    r = run("chat-render", "--conversations", c, "--out", site, "--zone", "Asia/Taipei", "--now", NOW, m,
+            env=environment(program=dying))
+    assert r.returncode == 0, r.stderr
+    runs = len((tmp_path / "dying.log").read_text().splitlines())
+    assert runs == 7 and r.stderr.decode().count("mail-thumbnail ended on it (signal 9)") == 7  # the seven maybe-pictures
+    r = run("chat-render", "--conversations", c, "--out", site, "--zone", "Asia/Taipei", "--now", NOW, m,
+            env=environment(program=dying))
+    assert r.returncode == 0 and len((tmp_path / "dying.log").read_text().splitlines()) == runs
 
 
 def test_bad_records_are_reported_with_their_line_and_left_out(tmp_path):
@@ -426,3 +518,71 @@ def test_every_card_of_the_calendar_parcels_and_today_names_its_own_conversation
                 links.setdefault(what, set()).add(title)
         assert links == {k: {v} for k, v in expected.items()}, site.name
         assert "Lunch with Ana" in pages["today.html"] and "Tea with Cho" in pages["today.html"]
+
+
+def test_pictures_from_the_store_equal_those_from_files_and_a_delivery_without_attachments_starts_no_process(tmp_path):
+    from pictures import environment
+    k, (c, m) = picture_records(tmp_path)
+    log = tmp_path / "runs.log"
+    db = tmp_path / "mail.db"
+    assert run("mailstore", "add", "-q", "--me", "mei@example.tw", db, m).returncode == 0
+    r = run("chat-render", "--store", db, "--out", tmp_path / "store", "--zone", "Asia/Taipei", "--now", NOW, env=environment(log))
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    assert len(log.read_text().splitlines()) == 1
+    r = run("chat-render", "--conversations", c, "--out", tmp_path / "files", "--zone", "Asia/Taipei", "--now", NOW, m,
+            env=environment(log))
+    assert r.returncode == 0, r.stderr
+
+    def page_with(site, text):
+        return next(p.read_text() for p in (site / "c").glob("*.html") if text in p.read_text())
+
+    def shown(site):
+        page = page_with(site, "m2@x.example")
+        return (re.findall(r'<ul class="pictures[^"]*".*?</ul>', page, re.S), re.findall(r'<ul class="files".*?</ul>', page, re.S))
+    assert shown(tmp_path / "store") == shown(tmp_path / "files") and len(shown(tmp_path / "store")[0]) == 2
+
+    # the live path: a message without attachments starts no mail-thumbnail; the one with a photo does, once
+    runs = len(log.read_text().splitlines())
+    mail = (b"From: Ana <ana@x.example>\nTo: mei@example.tw\nSubject: Hello\nDate: Tue, 10 Mar 2026 10:00:00 +0800\n"
+            b"Message-ID: <live1@x.example>\n\nno picture in this one\n")
+    r = run("mailstore", "deliver", "-q", "--me", "mei@example.tw", "--site", tmp_path / "store", db, input=mail, env=environment(log))
+    assert r.returncode == 0, r.stderr
+    assert page_with(tmp_path / "store", "no picture in this one")
+    assert len(log.read_text().splitlines()) == runs
+    new = message(8, reply_text="", attachments=[k["inline"] | {"content_id": None, "disposition": "attachment"}])
+    (tmp_path / "new.jsonl").write_text(json.dumps(new) + "\n")
+    assert run("mailstore", "add", "-q", "--me", "mei@example.tw", db, tmp_path / "new.jsonl").returncode == 0
+    r = run("chat-render", "--store", db, "--out", tmp_path / "store", "--zone", "Asia/Taipei", "--now", NOW, env=environment(log))
+    assert r.returncode == 0, r.stderr
+    assert len(log.read_text().splitlines()) == runs  # the same picture as the inline one: made already
+    page = page_with(tmp_path / "store", "m8@x.example")
+    assert bubble_of(page, 8).count('class="picture"') == 1
+
+
+def test_a_picture_that_would_decompress_past_the_pixel_limit_is_a_file_and_the_render_goes_on(tmp_path):
+    """A PNG of 10,000 × 6,000 pixels in 180 kB (over mail-thumbnail's default limit of 50
+    million): offered as the file it is, as a download, beside a photo shown as a picture."""
+    import struct
+    import zlib
+    from pictures import attachment, environment, png
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    width, height = 10_000, 6_000
+    packer = zlib.compressobj(9)
+    row = b"\0" * (1 + 3 * width)
+    data = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+    (kept / "bomb.png").write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                                    + chunk(b"IDAT", data) + chunk(b"IEND", b""))
+    assert (kept / "bomb.png").stat().st_size < 1_000_000
+    attachments = [attachment(kept / "bomb.png", "image/png"), attachment(png(kept / "ok.png", 64, 48), "image/png")]
+    c, m = records_for([conversation(["m1@x.example"])], [message(1, reply_text="", attachments=attachments)], tmp_path)
+    r = run("chat-render", "--conversations", c, "--out", tmp_path / "site", "--zone", "Asia/Taipei", "--now", NOW, m, env=environment())
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "site" / "c" / "p1.html").read_text()
+    assert page.count('class="picture"') == 1 and 'alt="ok.png"' in page
+    assert re.search(r'<li class="file"><a href="../f/[0-9a-f]{64}\.png" download="bomb.png"><span class="file-name" dir="auto">bomb.png</span>', page)
+    index = [json.loads(l) for l in (tmp_path / "site" / ".chat-render-pictures").read_text().splitlines()]
+    assert [e["kind"] for e in index if "kind" in e and e["kind"] == "file"] == ["file"]

@@ -228,3 +228,95 @@ def test_the_watch_sees_a_request_outside_the_site(chromium, tmp_path):
     page.wait_for_timeout(500)
     assert any(kind == "request" and "images.example" in url for kind, url in watch.all)
     context.close()
+
+
+@pytest.fixture(scope="module")
+def photo_site(tmp_path_factory):
+    """A conversation of kept pictures and files (test_chat_render.picture_records), the photo
+    alone a real one when Debian's libvips-doc is there."""
+    from pictures import OWL, environment
+    from test_chat_render import picture_records
+    d = tmp_path_factory.mktemp("photos")
+    _, (c, m) = picture_records(d, OWL if OWL.exists() else None)
+    r = run("chat-render", "--conversations", c, "--out", d / "site", "--zone", "Asia/Taipei", "--now", NOW, m, env=environment())
+    assert r.returncode == 0, r.stderr
+    return d / "site"
+
+
+def bubble(page, i):
+    return page.locator(f'li.message[data-message-id="m{i}@x.example"] .bubble')
+
+
+@pytest.mark.parametrize("width", [375, 1100])
+def test_pictures_show_at_phone_and_desktop_widths_several_as_a_grid_and_a_click_opens_the_display_copy(chromium, photo_site, width):
+    context, page, watch = open_page(chromium, photo_site, "c/p1.html", width=width)
+    assert "<script" not in page.content()
+    for img in page.locator("ul.pictures img").all():
+        img.scroll_into_view_if_needed()
+        page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle())
+    # where they are on the page, all at once
+    pictures = page.eval_on_selector_all("ul.pictures img", "els => els.map(e => { const r = e.getBoundingClientRect();"
+                                         " return {x: r.x, y: r.y + scrollY, width: r.width, height: r.height}; })")
+    assert len(pictures) == 4
+    for box in pictures:  # seen whole, inside the page
+        assert box["width"] >= 100 and box["height"] >= 60 and box["x"] >= 0 and box["x"] + box["width"] <= width
+    alone, first, second, third = pictures
+    assert abs(alone["width"] - min(320, width * 0.92 - 8)) < 40  # the photo at its thumbnail's width, or the bubble's
+    assert abs(first["y"] - second["y"]) < 1 and second["x"] > first["x"] + first["width"] - 1  # two side by side
+    assert abs(first["width"] - second["width"]) < 1 and abs(first["width"] - first["height"]) < 1  # squares
+    assert third["y"] >= first["y"] + first["height"] and third["width"] > first["width"] * 1.8  # the odd one under them, across
+    bubble_width = bubble(page, 1).evaluate("b => b.getBoundingClientRect().width")
+    assert alone["width"] >= bubble_width - 12  # a photo alone is its bubble
+
+    # files: cards; what runs only as a download, as text
+    cards = bubble(page, 2).locator("li.file a")
+    hrefs = {a.inner_text().split("\n")[0]: (a.get_attribute("href"), a.get_attribute("download")) for a in cards.all()}
+    assert hrefs["page.html"][0].endswith(".txt") and hrefs["page.html"][1] == "page.html.txt"
+    assert hrefs["logo.svg"][0].endswith(".txt") and hrefs["logo.svg"][1] == "logo.svg.txt"
+    assert hrefs["太魯閣-trail.pdf"][1] is None
+    assert bubble(page, 2).locator("img.file-thumbnail").evaluate("i => i.naturalWidth") > 0  # the PDF's first page
+
+    # the inline image of the HTML message, in its frame, from the site's display copy
+    bubble(page, 3).scroll_into_view_if_needed()
+    frame = next(f for f in page.frames if f.url.endswith(".frame.html"))
+    frame.wait_for_function("() => document.images.length == 1 && document.images[0].complete && document.images[0].naturalWidth > 0")
+    assert frame.evaluate("document.images[0].src").startswith("data:image/")
+
+    bubble(page, 1).locator("a.picture").click()
+    page.wait_for_load_state("load")
+    assert page.url.startswith("file://" + str(photo_site / "a") + "/") and page.url.endswith(".jpg")
+    assert page.evaluate("document.images[0].naturalWidth") >= 600
+    assert watch.all == []
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_serious_or_critical_violation_in_pictures_and_file_cards(chromium, photo_site, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+    for width in (375, 1100):
+        context, page, _ = open_page(chromium, photo_site, "c/p1.html", scheme, width)
+        results = Axe().run(page)
+        bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+               for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+        assert bad == [], width
+        context.close()
+
+
+def test_a_photo_bubble_screenshot_for_the_readme(chromium, photo_site):
+    """Into .build/screenshots/photo-phone.png (docs/screenshots/ holds a copy for the README)."""
+    out = ROOT / ".build" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    context = chromium.new_context(viewport={"width": 360, "height": 800}, color_scheme="light")
+    page = context.new_page()
+    page.goto("file://" + str(photo_site / "c" / "p1.html"))
+    for img in page.locator("ul.pictures img, img.file-thumbnail").all():
+        img.scroll_into_view_if_needed()
+        page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=img.element_handle())
+    page.evaluate("window.scrollTo(0, 0)")
+    top = page.locator('li.message[data-message-id="m1@x.example"]').bounding_box()["y"] - 60
+    bottom = page.locator('li.message[data-message-id="m2@x.example"]').bounding_box()
+    page.screenshot(path=str(out / "photo-phone.png"), full_page=True,
+                    clip={"x": 0, "y": max(0, top), "width": 360, "height": bottom["y"] + bottom["height"] + 8 - max(0, top)})
+    data = (out / "photo-phone.png").read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24])[0] == 360
+    context.close()
