@@ -281,6 +281,8 @@ struct ConversationSummary {
     var item: [UInt8]?
     /// Its read receipts and bounces.
     var reports: [ReportNote] = []
+    /// Its messages' reactions, each person's current one.
+    var reactions: [ReactionNote] = []
     /// The conversation with nobody that lists the reports whose message is not in the mail.
     var isNotices: Bool { id == ConversationGroup.noticesID }
 
@@ -300,6 +302,7 @@ struct ConversationSummary {
         }
         participants = r.value("participants")?.arrayValue?.compactMap(person) ?? []
         reports = r.value("reports")?.arrayValue?.compactMap(ReportNote.init) ?? []
+        reactions = r.value("reactions")?.arrayValue?.compactMap(ReactionNote.init) ?? []
         title = id == ConversationGroup.noticesID ? "Delivery notices" : Self.title(participants)
         isGroup = r.value("is_group") == .bool(true)
         isNewsletter = r.value("is_newsletter") == .bool(true)
