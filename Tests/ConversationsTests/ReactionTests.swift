@@ -67,7 +67,7 @@ import JSONLines
         var w = JSONWriter()
         c.write(&w, embed: false, now: 0)
         let out = try JSONValue.parse(w.bytes)
-        #expect(out["message_count"] == .int(1))
+        #expect(out["message_count"]?.intValue == 1)
         #expect(out["message_ids"] == .array([.string("m")]))
         #expect(out["last_date"] == .string("2026-01-01T00:00:00Z"))
         let listed = try #require(out["reactions"]?.arrayValue)
