@@ -27,8 +27,7 @@ extension ConversationSummary {
     /// many people reacted so, and who (as its title, and as text for screen readers). Empty
     /// when nobody reacted.
     func reactionRow(for id: String) -> [UInt8] {
-        let reactions = self.reactions.filter { $0.of == id }
-        guard !reactions.isEmpty else { return [] }
+        guard let reactions = self.reactions[id] else { return [] }
         let names = self.names
         var order: [String] = []
         var people: [String: [String]] = [:]

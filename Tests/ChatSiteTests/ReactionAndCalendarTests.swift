@@ -24,7 +24,8 @@ import Testing
 
     @Test func eachEmojiOnceWithItsCountAndWhoReacted() throws {
         let c = try conversation()
-        #expect(c.reactions.count == 3)  // one with no emoji is none
+        #expect(c.reactions.values.map(\.count).reduce(0, +) == 3)  // one with no emoji is none
+        #expect(c.reactions["m"]?.map(\.messageID) == ["r1", "r2"])
         let row = String(decoding: c.reactionRow(for: "m"), as: UTF8.self)
         #expect(row.components("class=\"reaction\"") == 2)
         #expect(row.contains("title=\"Alex Doe, You\""))  // a participant by the name the conversation shows, me as You
