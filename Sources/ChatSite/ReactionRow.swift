@@ -23,6 +23,9 @@ struct ReactionNote {
 }
 
 extension ConversationSummary {
+    /// The most people a reaction names; the others are counted.
+    static let namesShown = 20
+
     /// The reactions row of message `id`: each emoji once, in the order first sent, with how
     /// many people reacted so, and who (as its title, and as text for screen readers). Empty
     /// when nobody reacted.
@@ -40,7 +43,10 @@ extension ConversationSummary {
         }
         var out: [UInt8] = []
         for e in order {
-            let who = people[e]!.joined(separator: ", ")
+            let all = people[e]!
+            // a hostile mailbox's thousands of senders are a count, not a page of names
+            let who = all.prefix(Self.namesShown).joined(separator: ", ")
+                + (all.count > Self.namesShown ? " and \(all.count - Self.namesShown) more" : "")
             out += Array("<li class=\"reaction\" title=\"".utf8)
             HTMLEscape.text(who.utf8, into: &out)
             out += Array("\"><span aria-hidden=\"true\">".utf8)

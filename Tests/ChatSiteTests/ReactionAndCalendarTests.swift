@@ -35,6 +35,14 @@ import Testing
         #expect(c.reactionRow(for: "nobody").isEmpty)
     }
 
+    @Test func manyPeopleAreCountedNotAllNamed() throws {
+        let many = (0..<50).map { #"{"message_id":"r\#($0)","of":"m","from":{"name":"P\#($0)","address":"p\#($0)@x"},"emoji":["👍"]}"# }
+        let c = try ConversationSummary(try JSONRecord(#"{"conversation_id":"c1","participants":[],"message_ids":["m"],"reactions":["# + many.joined(separator: ",") + "]}"))
+        let row = String(decoding: c.reactionRow(for: "m"), as: UTF8.self)
+        #expect(row.contains("👍 <span class=\"reaction-count\">50</span>"))
+        #expect(row.contains("P19 and 30 more\"") && !row.contains("P20"))
+    }
+
     @Test func theBubbleShowsItsReactions() throws {
         let root = "/tmp/mailpipe-reactions-\(getpid())"
         defer { _ = system("rm -rf '\(root)'") }
