@@ -7,7 +7,7 @@
                                               sample, Thunderbird's invitations) as files, mbox
                                               or Gmail API lines; for the filters, the records
                                               mime-parse makes of them (a few per seed), the
-                                              calendars and schema.org mail among them.
+                                              calendars, schema.org mail and reactions among them.
     python3 Fuzz/seeds.py DIR mail-compose-request
                                               mail-compose-fuzz's request lines: every kind of
                                               request, every field, and mistakes.
@@ -37,6 +37,22 @@ def message_files():
              and p.suffix not in (".json", ".tsv", ".md", ".txt") and "LICENSE" not in p.name]
     files += sorted((shared / "vectors" / "ical" / "thunderbird-invitations").rglob("*.eml"))
     return [p for p in files if p.stat().st_size <= 65536] + [root / "samples" / "sample.mbox"]
+
+
+def reaction_messages():
+    """RFC 9078 reactions as Delta Chat (the reaction alone) and Outlook (beside a fallback)
+    send them, one taken back, and one that holds no reaction, to the message of another."""
+    head = b"From: Bob <bob@example.net>\nTo: me@example.com\nDate: Mon, 2 Mar 2026 10:00:00 +0000\nIn-Reply-To: <o1@example.com>\n"
+    part = b"Content-Type: text/plain; charset=utf-8\nContent-Disposition: reaction\n"
+    return [head + b"Message-ID: <r1@example.net>\n" + part + b"\n\xf0\x9f\x91\x8d\n",
+            head + b"Message-ID: <r2@example.net>\n" + part + b"\n\n",
+            head + b"Message-ID: <r3@example.net>\n" + part + b"\nThanks!\n",
+            head + b"Message-ID: <r4@example.net>\nContent-Type: multipart/mixed; boundary=M\n\n--M\n"
+            b"Content-Type: multipart/alternative; boundary=A\n\n--A\nContent-Type: text/plain\n\nBob reacted\n"
+            b"--A\nContent-Type: text/html\n\n<p>Bob reacted</p>\n--A--\n--M\n" + part
+            + b"Content-Transfer-Encoding: base64\n\n8J+RjSDwn5iC\n--M--\n",
+            b"From: Me <me@example.com>\nTo: bob@example.net\nDate: Mon, 2 Mar 2026 09:00:00 +0000\n"
+            b"Message-ID: <o1@example.com>\nSubject: Lunch\n\nLunch at 12?\n"]
 
 
 def compose_requests():
@@ -125,7 +141,7 @@ elif target == "html-sanitize":
                       ("owasp_xss_filter_evasion.json", "payload"), ("roundcube_washtml.json", "input")]:
         seeds += [item[key].encode() for item in json.loads((shared / "vectors" / "xss" / name).read_text())]
 elif target.startswith("mime-parse"):
-    messages = [p.read_bytes() for p in message_files()]
+    messages = [p.read_bytes() for p in message_files()] + reaction_messages()
     if target == "mime-parse-gmail-api":
         seeds = [json.dumps({"id": f"m{i}", "threadId": "t", "labelIds": ["INBOX"],
                              "raw": base64.urlsafe_b64encode(m).decode()}).encode() + b"\n" for i, m in enumerate(messages)]
@@ -136,6 +152,9 @@ elif target.startswith("mime-parse"):
 else:
     parsed = subprocess.run([str(root / ".build" / "release" / "mime-parse"), "--no-progress", *map(str, message_files())],
                             capture_output=True, check=False).stdout.splitlines(keepends=True)
+    reactions = b"".join(b"From x Mon Mar  2 00:00:00 2026\n" + m + b"\n" for m in reaction_messages())
+    parsed += subprocess.run([str(root / ".build" / "release" / "mime-parse"), "--no-progress"], input=reactions,
+                             capture_output=True, check=False).stdout.splitlines(keepends=True)
     if target == "parcel-group":  # records with shipments, as carrier-detect writes them
         parsed = subprocess.run([str(root / ".build" / "release" / "carrier-detect"), "--no-progress"], input=b"".join(parsed),
                                 capture_output=True, check=False).stdout.splitlines(keepends=True)

@@ -137,6 +137,7 @@ struct BubbleRenderer {
         default:
             break
         }
+        f[.reactions] = c.reactionRow(for: id)
         f[.notes] = c.notes(for: id, day: day, clock: &clock)
         var out: [UInt8] = []
         out.reserveCapacity(1024 + f.values.reduce(0) { $0 + $1.count })

@@ -309,6 +309,9 @@ struct ConversationSummary {
     var item: [UInt8]?
     /// Its read receipts and bounces.
     var reports: [ReportNote] = []
+    /// Its messages' reactions, each person's current one, by the id of the message they react
+    /// to (a bubble finds its own without reading every other's).
+    var reactions: [String: [ReactionNote]] = [:]
     /// The conversation with nobody that lists the reports whose message is not in the mail.
     var isNotices: Bool { id == ConversationGroup.noticesID }
 
@@ -328,6 +331,7 @@ struct ConversationSummary {
         }
         participants = r.value("participants")?.arrayValue?.compactMap(person) ?? []
         reports = r.value("reports")?.arrayValue?.compactMap(ReportNote.init) ?? []
+        for note in r.value("reactions")?.arrayValue?.compactMap(ReactionNote.init) ?? [] { reactions[note.of, default: []].append(note) }
         title = id == ConversationGroup.noticesID ? "Delivery notices" : Self.title(participants)
         isGroup = r.value("is_group") == .bool(true)
         isNewsletter = r.value("is_newsletter") == .bool(true)

@@ -320,6 +320,9 @@ struct PageWriter {
         func file(_ page: Int) -> String { page == 1 ? section.rawValue + ".html" : section.rawValue + ".p\(page).html" }
         for page in 1...count {
             var content = Array("<h1>\(section.title)</h1>".utf8)
+            if section == .events {
+                content += Array("<p class=\"subscribe\"><a href=\"\(CalendarFile.name)\" type=\"text/calendar\">Subscribe to this calendar (\(CalendarFile.name))</a></p>".utf8)
+            }
             if pages.isEmpty {
                 content += Array("<p class=\"empty\">\(empty)</p>".utf8)
             } else {

@@ -340,13 +340,14 @@ extension SiteRender {
         }
     }
 
-    /// The calendar's pages, and when they are due again though nothing changes (when an event
-    /// may move between the upcoming and the past ones).
+    /// The calendar's pages and its file (calendar.ics), and when they are due again though
+    /// nothing changes (when an event may move between the upcoming and the past ones).
     mutating func writeCalendar() throws {
         let calendar = try source.calendar()
         var until = Int.max
         for t in calendar { until = min(until, EventGroup.upcomingUntil(t.event, now: render.now)) }
         try pages.events(calendar, conversation: link, now: render.now, pageSize: render.listPageSize, clock: &clock)
+        try site.write(CalendarFile.name, CalendarFile.bytes(calendar))
         replaced.append("events.")  // its pages that are not written again are no more
         try state.set("calendar_until", String(until))
     }

@@ -8,7 +8,7 @@ public enum PageField: String, CaseIterable { case title, root, csp, nav, conten
 public enum ItemField: String, CaseIterable { case href, avatar, initials, title, sender, snippet, date, datetime, unread, count }
 public enum BubbleField: String, CaseIterable {
     case anchor, message_id, side, sender, subject, forwarded, text, lang, preview, folded, folded_label, attachments, cards, time, datetime, unread, delivery, delivery_class, notes,
-         pictures, pictures_layout, shape
+         pictures, pictures_layout, shape, reactions
 }
 public enum ParcelField: String, CaseIterable { case carrier, number, url, store, deadline, code, conversation, conversation_href, status, status_class, expected }
 public enum EventField: String, CaseIterable { case summary, when, datetime, location, url, status, cancelled, repeats, conversation, conversation_href }

@@ -70,7 +70,8 @@ public struct ConversationGroup {
 
         try filterRecords(run, progressNoun: "messages") { record in
             guard let id = record.string("id") ?? record.string("message_id") else { throw MissingField(name: "id") }
-            switch StoredConversation.role(of: record) {
+            let role = StoredConversation.role(of: record)
+            switch role {
             case "draft": return nil  // not sent: in no conversation
             case "report":  // a read receipt or a bounce: listed with its message
                 reports.add(Self.summary(of: record, id: id, normalizer: normalizer, embed: false))
@@ -86,7 +87,9 @@ public struct ConversationGroup {
             case .thread:
                 groupKey = id
             }
-            let answered = StoredConversation.answers(record, role: nil)
+            // a reaction joins the conversation of its message, as an auto-reply does
+            let isReaction = role == "reaction"
+            let answered = StoredConversation.answers(record, role: role)
             if sorted, let current {
                 // sorted input: the message an auto-reply answers is found only in the run being read
                 groupKey = StoredConversation.placement(role: nil, answers: answered, key: groupKey) { seenIDs[$0] == current ? current : nil }
@@ -117,7 +120,11 @@ public struct ConversationGroup {
                 conversations[groupKey] = Conversation(id: groupKey, participants: participants)
                 order.append(groupKey)
             }
-            conversations[groupKey]!.messages.append(summary)
+            if isReaction {
+                conversations[groupKey]!.reactions.append(summary)
+            } else {
+                conversations[groupKey]!.messages.append(summary)
+            }
             seenIDs[id] = groupKey
             if let answered { autoReplies.append((id, answered)) }
             return nil
@@ -127,9 +134,15 @@ public struct ConversationGroup {
             for (id, original) in autoReplies {
                 guard let from = seenIDs[id] else { continue }
                 let to = StoredConversation.placement(role: nil, answers: original, key: from) { seenIDs[$0] }
-                guard to != from, conversations[to] != nil, let k = conversations[from]?.messages.firstIndex(where: { $0.id == id }) else { continue }
-                conversations[to]!.messages.append(conversations[from]!.messages.remove(at: k))
-                if conversations[from]!.messages.isEmpty { conversations[from] = nil }
+                guard to != from, conversations[to] != nil, conversations[from] != nil else { continue }
+                if let k = conversations[from]!.messages.firstIndex(where: { $0.id == id }) {
+                    conversations[to]!.messages.append(conversations[from]!.messages.remove(at: k))
+                } else if let k = conversations[from]!.reactions.firstIndex(where: { $0.id == id }) {
+                    conversations[to]!.reactions.append(conversations[from]!.reactions.remove(at: k))
+                } else {
+                    continue
+                }
+                if conversations[from]!.messages.isEmpty && conversations[from]!.reactions.isEmpty { conversations[from] = nil }
                 seenIDs[id] = to
             }
         }
@@ -183,6 +196,11 @@ public struct ConversationGroup {
             if t != nil { lastTime = t }
         }
         parts.append(part)
+        // a reaction goes with its message (one to a message not in the mail, with the last part)
+        for r in c.reactions {
+            let k = parts.firstIndex { p in p.messages.contains { $0.id == r.reaction?.of } } ?? parts.count - 1
+            parts[k].reactions.append(r)
+        }
         return parts
     }
 
@@ -211,6 +229,7 @@ public struct ConversationGroup {
                 newOrder.append(key)
             }
             result[key]!.messages += single.messages
+            result[key]!.reactions += single.reactions
             result[key]!.participants += single.participants
         }
         for key in newOrder { result[key]!.participants = Array(Set(result[key]!.participants)).sorted() }
@@ -246,7 +265,8 @@ public struct ConversationGroup {
             names: names,
             record: embed ? record.bytes : nil,
             isAutomated: mailKind == "automated",
-            report: MessageSummary.Report(record.value("report")))
+            report: MessageSummary.Report(record.value("report")),
+            reaction: record.string("reaction").flatMap { r in StoredConversation.reactsTo(record).map { (Reactions.emoji(r), $0) } })
     }
 }
 

@@ -22,6 +22,9 @@ struct MessageSummary {
     var isAutomated = false
     /// mime-parse's `report`: a read receipt or a bounce, which is no message of a conversation.
     var report: Report?
+    /// An RFC 9078 reaction (mime-parse's `reaction`, with an In-Reply-To): its emoji (none when
+    /// taken back) and the id of the message it reacts to. No message of a conversation either.
+    var reaction: (emoji: [String], of: String)?
 
     /// What a conversation lists of a report: its type, the original's id, and for each
     /// recipient the address, the status and the server's words.
@@ -56,6 +59,8 @@ struct Conversation {
     /// The read receipts and bounces of its messages (in the notices conversation: those whose
     /// message is not in the input).
     var reports: [MessageSummary] = []
+    /// The reactions to its messages (and to messages not in the mail: kept, shown on none).
+    var reactions: [MessageSummary] = []
 
     init(id: String, participants: [String]) {
         self.id = id
@@ -172,6 +177,8 @@ struct Conversation {
             }
         }
         w.endArray()
+        w.key("reactions")
+        writeReactions(&w)
         w.field("archived", archived)
         if embed {
             w.key("messages")

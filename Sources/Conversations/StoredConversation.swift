@@ -21,6 +21,14 @@ public enum StoredConversation {
             }
         }
         w.field("snippet", record.string("snippet") ?? Snippet.of(record.stringPrefix("text", maxBytes: 8192) ?? record.string("subject") ?? ""))
+        if record.string("reaction") != nil {
+            for name in ["reaction", "in_reply_to"] {
+                if let raw = record.rawValue(name) {
+                    w.key(name)
+                    w.raw(raw)
+                }
+            }
+        }
         w.field("participants", strings: key.participants)
         w.field("is_group", key.isGroup)
         w.field("from_me", key.fromMe)
@@ -29,19 +37,28 @@ public enum StoredConversation {
     }
 
     /// What a record is to its conversation (conversation-group's rules): a `draft` is in none;
-    /// a `report` (a read receipt, a bounce) is listed with the message it is about; nil for a
-    /// message.
+    /// a `report` (a read receipt, a bounce) is listed with the message it is about; a `reaction`
+    /// (RFC 9078, with the In-Reply-To that names its message) is shown on the message it reacts
+    /// to; nil for a message.
     public static func role(of record: JSONRecord) -> String? {
         if record.value("is_draft") == .bool(true) { return "draft" }
         if record.value("report")?["type"] != nil { return "report" }
+        if record.string("reaction") != nil, reactsTo(record) != nil { return "reaction" }
         return nil
     }
 
+    /// The id of the message a reaction reacts to: the first of its In-Reply-To.
+    static func reactsTo(_ record: JSONRecord) -> String? {
+        record.value("in_reply_to")?.arrayValue?.first?.stringValue
+    }
+
     /// The id of the message whose conversation a record joins, wherever its participants put
-    /// it: a report's original, an auto-reply's (newsletter-detect's `automated`) In-Reply-To.
+    /// it: a report's original, a reaction's message, an auto-reply's (newsletter-detect's
+    /// `automated`) In-Reply-To.
     public static func answers(_ record: JSONRecord, role: String?) -> String? {
         switch role {
         case "report": record.value("report")?["original_message_id"]?.stringValue
+        case "reaction": reactsTo(record)
         case nil where record.string("mail_kind") == "automated": ConversationGroup.answered(record)
         default: nil
         }
@@ -101,7 +118,7 @@ public enum StoredConversation {
         var s = ConversationGroup.summary(of: m.summary, id: m.summary.string("id") ?? "", normalizer: AddressNormalizer(rules: rules), embed: false)
         s.labels = m.labels
         let lastID = old.value("message_ids")?.arrayValue?.last?.stringValue ?? ""
-        guard s.report == nil, s.events.isEmpty, s.shipments.isEmpty, !s.date.isEmpty,
+        guard s.report == nil, s.reaction == nil, s.events.isEmpty, s.shipments.isEmpty, !s.date.isEmpty,
               s.date > lastDate || (s.date == lastDate && s.id > lastID) else { return nil }
         // the participants: those of the conversation's own messages, once one of them is keyed as it is
         let addresses = participants.map { $0["address"]?.stringValue ?? "" }
@@ -139,7 +156,7 @@ public enum StoredConversation {
         w.key("last_sender")
         w.value(s.from)
         w.field("labels", strings: labels)
-        for name in ["shipments", "events", "reports"] {
+        for name in ["shipments", "events", "reports", "reactions"] {
             w.key(name)
             w.raw(old.rawValue(name) ?? ArraySlice("[]".utf8))
         }
@@ -157,8 +174,8 @@ public enum StoredConversation {
 
     /// The conversation `id` of `messages` (in the order they were stored: it breaks ties of
     /// date), written as conversation-group writes it with `now`. Drafts among `messages` are left
-    /// out; reports (read receipts, bounces) are listed as the conversation's `reports`. Nil when
-    /// there is neither a message nor a report.
+    /// out; reports (read receipts, bounces) are listed as the conversation's `reports`, reactions
+    /// as its `reactions`. Nil when there is no message, report or reaction.
     public static func derive(id: String, messages: [Message], rules: AddressRules, now: Int) -> Derived? {
         let normalizer = AddressNormalizer(rules: rules)
         var c = Conversation(id: id, participants: [])
@@ -169,6 +186,10 @@ public enum StoredConversation {
             s.labels = m.labels
             if s.report != nil {
                 c.reports.append(s)
+                continue
+            }
+            if s.reaction != nil {
+                c.reactions.append(s)
                 continue
             }
             if !keyed {  // the participants of the conversation's own messages, not of an auto-reply placed in it
@@ -182,7 +203,7 @@ public enum StoredConversation {
             if m.summary.string("mail_kind") == "list" { hasListMail = true }
             c.messages.append(s)
         }
-        guard !c.messages.isEmpty || !c.reports.isEmpty else { return nil }
+        guard !c.messages.isEmpty || !c.reports.isEmpty || !c.reactions.isEmpty else { return nil }
         var w = JSONWriter()
         c.write(&w, embed: false, now: now)
         return Derived(record: w.bytes, lastDate: c.lastDate.isEmpty ? nil : c.lastDate, messageCount: c.messages.count,

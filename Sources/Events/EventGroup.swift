@@ -179,6 +179,23 @@ public struct EventGroup {
         }
     }
 
+    /// The calendar as an iCalendar file to subscribe to (METHOD:PUBLISH, RFC 5546), as a site
+    /// serves it: every event, the cancelled ones with STATUS:CANCELLED, each with its UID
+    /// (`uid` names one that has none: a booking's, one read from a text), its DTSTAMP (the
+    /// event's, else the date of the mail that set it as it is) and its SEQUENCE; attendees are
+    /// left out, as PUBLISH has none. The same calendar makes the same bytes.
+    public static func publishedCalendar(_ calendar: [EventStore.Tracked], productID: String,
+                                         uid: (EventStore.Tracked) -> String) -> String {
+        let events = calendar.sorted { sortKey($0) < sortKey($1) }.map { t in
+            var v = icalEvent(t.event)
+            if v.uid == nil { v.uid = uid(t) }
+            if v.dtstamp == nil { v.dtstamp = t.updated.flatMap(time(text:)) ?? v.start.flatMap { $0.utc.map(ICalTime.instant) } ?? ICalTime.instant(0) }
+            v.attendees = []
+            return v
+        }
+        return ICalendarWriter.calendar(events, productID: productID, method: "PUBLISH")
+    }
+
     /// The event as the VEVENT that says it: its times in its zone, cancelled ones with
     /// STATUS:CANCELLED. An event whose zone is unknown keeps its wall clock, floating.
     static func icalEvent(_ e: Event) -> ICalEvent {

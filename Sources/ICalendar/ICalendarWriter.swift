@@ -4,14 +4,16 @@ internal import CLibical
 /// builds and serializes it; each zone used gets the VTIMEZONE of the system's time-zone data,
 /// under its IANA id.
 public enum ICalendarWriter {
-    /// The text SUMMARY, DESCRIPTION, LOCATION and URL come from `properties`.
-    public static func calendar(_ events: [ICalEvent], productID: String) -> String {
+    /// The text SUMMARY, DESCRIPTION, LOCATION and URL come from `properties`. `method`: the
+    /// iTIP METHOD of the whole calendar (PUBLISH for one to subscribe to), none when nil.
+    public static func calendar(_ events: [ICalEvent], productID: String, method: String? = nil) -> String {
         LibICal.setUp
         let calendar = icalcomponent_new(ICAL_VCALENDAR_COMPONENT)!
         defer { icalcomponent_free(calendar) }
         icalcomponent_add_property(calendar, icalproperty_new_version("2.0"))
         icalcomponent_add_property(calendar, icalproperty_new_prodid(productID))
         icalcomponent_add_property(calendar, icalproperty_new_calscale("GREGORIAN"))
+        if let method, let p = icalproperty_new_from_string("METHOD:" + method) { icalcomponent_add_property(calendar, p) }
         var zones: [String] = []
         var vevents: [OpaquePointer] = []
         for e in events {

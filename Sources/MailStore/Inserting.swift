@@ -105,7 +105,7 @@ extension MailStore {
         touchedConversations.insert(conversation)
         added = rowid == nil && role == nil ? (conversation, r) : nil
         if role == nil { try placeAnswers(to: id) }
-        if role == "report", let answers { try reportChanged(answers) }
+        if role == "report" || role == "reaction", let answers { try reportChanged(answers) }
     }
 
     /// Each shipment of a message that names a parcel (parcel-group's observation of it).
@@ -133,8 +133,8 @@ extension MailStore {
         }
     }
 
-    /// A report about message `id` came or went: what the message shows (the lines under it)
-    /// changed, so its change counter moves.
+    /// A report or a reaction about message `id` came or went: what the message shows (the
+    /// lines under it, its reactions) changed, so its change counter moves.
     private func reportChanged(_ id: String) throws {
         try db.run("UPDATE messages SET change = ? WHERE id = ? AND role IS NULL", .integer(change), .text(id))
     }
@@ -187,7 +187,7 @@ extension MailStore {
         try indexLabels(rowid: rowid, from: labels, to: [])
         try db.run("DELETE FROM messages WHERE rowid = ?", .integer(rowid))
         try placeAnswers(to: id)
-        if role == "report", let answers { try reportChanged(answers) }
+        if role == "report" || role == "reaction", let answers { try reportChanged(answers) }
     }
 
     /// Deletes a message and what was derived of it; `removed` remembers its id.

@@ -320,3 +320,36 @@ def test_a_photo_bubble_screenshot_for_the_readme(chromium, photo_site):
     data = (out / "photo-phone.png").read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24])[0] == 360
     context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_reactions_sit_under_the_bubble_they_react_to_readable_and_axe_clean(chromium, tmp_path, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+    from test_reactions import deliver, delta_chat_reaction, original, outlook_reaction
+    db, site = tmp_path / "mail.db", tmp_path / "site"
+    for m in [original(1), original(2, hour=10), delta_chat_reaction("👍", "o1@example.tw", 1),
+              outlook_reaction("❤️", "o1@example.tw", 2, sender="Sam <sam@example.com>"),
+              delta_chat_reaction("👨‍👩‍👧", "o2@example.tw", 3, minute=5)]:
+        deliver(db, m, site)
+    (conversation,) = (site / "c").glob("*.html")
+    for width in (320, 1100):
+        context, page, watch = open_page(chromium, site, "c/" + conversation.name, scheme, width)
+        rows = page.eval_on_selector_all(
+            "li.message", "els => els.map(e => { const b = e.querySelector('.bubble').getBoundingClientRect();"
+            " const r = e.querySelector('ul.reactions'); const rr = r && r.getBoundingClientRect();"
+            " return [e.dataset.messageId, rr ? [rr.top, rr.left, rr.right, rr.height] : null, [b.bottom, b.left, b.right],"
+            " r ? [...r.querySelectorAll('li.reaction')].map(li => [li.title, li.querySelector('[aria-hidden]').innerText]) : []] })")
+        shown = {r[0]: r for r in rows}
+        assert set(shown) == {"o1@example.tw", "o2@example.tw"}
+        _, box, bubble, items = shown["o1@example.tw"]
+        assert box and box[3] > 0 and box[0] >= bubble[0] - 10  # under its bubble, a little over its edge
+        assert box[1] >= bubble[1] - 1 and box[2] <= width  # on the bubble's side, inside the page
+        assert sorted(items) == sorted([["Alex Rivera", "👍 1"], ["Sam", "❤️ 1"]])
+        assert shown["o2@example.tw"][3] == [["Alex Rivera", "👨‍👩‍👧 1"]]
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert watch.all == []  # (before axe, whose own fetches the pages' policy refuses)
+        results = Axe().run(page)
+        bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+               for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+        assert bad == [], (width, bad)
+        context.close()

@@ -6,9 +6,13 @@ struct BodySelection {
     var html: [MIMEPart] = []
     var calendar: [MIMEPart] = []
     var attachments: [MIMEPart] = []
+    /// The RFC 9078 reaction part, in none of the others: it is the text only when the message
+    /// says nothing else, or when it holds no reaction (MessageConverter decides).
+    var reaction: MIMEPart?
 
     init(root: MIMEPart) {
         self = Self.select(root, isMain: true)
+        reaction = Reaction.part(in: root)
     }
 
     private init() {}
@@ -61,6 +65,7 @@ struct BodySelection {
             }
             return s
         }
+        if Reaction.isReactionPart(part) { return s }
         let inline = !part.isAttachmentDisposition
         switch value {
         case "text/plain" where inline && isMain:

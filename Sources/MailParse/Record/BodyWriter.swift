@@ -53,6 +53,13 @@ struct BodyWriter {
         return (Self.normalizingLineEnds(result.utf8), readInPart)
     }
 
+    /// The reaction an RFC 9078 reaction part holds (Reaction.read), nil when it holds none;
+    /// a part too long to hold one is not decoded.
+    mutating func reaction(_ part: MIMEPart) -> String? {
+        guard !Reaction.isTooLong(part) else { return nil }
+        return Reaction.read(decodedText(part, defaultCharset: "utf-8").utf8)
+    }
+
     /// A calendar part as UTF-8, cut to `limits.textBytes`.
     mutating func calendarText(_ part: MIMEPart) -> [UInt8] {
         var (text, readInPart) = decodedText(part, defaultCharset: "utf-8")

@@ -94,8 +94,12 @@ public final class MessageConverter {
         w.field("thread_id", raw.threadID ?? h.first("x-gm-thrid").map { String(decoding: $0.raw, as: UTF8.self) })
         w.field("gmail_id", raw.gmailID)
 
-        let selection = BodySelection(root: message.root)
+        var selection = BodySelection(root: message.root)
         var bodies = BodyWriter(message: message, charsets: charsets, types: detectedTypes, defects: defects, limits: limits)
+        let reaction = selection.reaction.flatMap { bodies.reaction($0) }
+        if let part = selection.reaction, reaction == nil || (selection.text.isEmpty && selection.html.isEmpty) {
+            selection.text.append(part)  // no reaction, or all the message says: its text too
+        }
         let (plain, format, uuencoded) = bodies.text(selection.text)
         w.key("text")
         if let plain { w.string(utf8: plain) } else { w.null() }
@@ -103,6 +107,7 @@ public final class MessageConverter {
         let html = bodies.html(selection.html)
         w.key("html")
         if let html { w.string(utf8: html) } else { w.null() }
+        w.field("reaction", reaction)
 
         w.key("attachments")
         w.beginArray()
