@@ -2,6 +2,7 @@
 here, JPEG through vips), a one-page PDF, and files whose types run in a browser; the stand-in
 mail-thumbnail (mail_thumbnail_standin.py, Debian's vipsthumbnail behind mail-thumbnail's
 interface) until the real one is built."""
+import hashlib
 import os
 import pathlib
 import shutil
@@ -88,7 +89,7 @@ def pdf(path):
 def attachment(path, content_type, **fields):
     path = pathlib.Path(path)
     return {"filename": path.name, "content_type": content_type, "size": path.stat().st_size, "content_id": None,
-            "disposition": "attachment", "saved_as": str(path), **fields}
+            "disposition": "attachment", "sha256": hashlib.sha256(path.read_bytes()).hexdigest(), "saved_as": str(path), **fields}
 
 
 def kept_files(folder, photo=None):
