@@ -1,7 +1,7 @@
 # mailpipe: `make` builds, `make test` tests, `make pipeline` runs the pipeline on the sample.
 PREFIX ?= /usr/local
 MANDIR ?= $(PREFIX)/share/man
-TOOLS := mime-parse event-extract html-sanitize text-extract newsletter-detect carrier-detect participant-hash conversation-group event-group parcel-group chat-render mailstore mail-compose gmail-sync
+TOOLS := mime-parse event-extract html-sanitize text-extract newsletter-detect carrier-detect participant-hash conversation-group event-group parcel-group chat-render mailstore mail-compose gmail-sync mail-thumbnail
 BIN := .build/release
 MBOX ?= samples/sample.mbox
 OUT ?= out
