@@ -24,11 +24,12 @@ static inline int mp_vips_load_header(const char *loader, const char *filename, 
     return -1;
 }
 
-// A picture at most width × height (never enlarged), from the file's first page, its EXIF
-// orientation applied, shrunk on load where the format allows (JPEG, WebP, HEIF, PDF), its
-// colours turned into sRGB when it carries a profile of its own.
-static inline int mp_vips_thumbnail(const char *filename, VipsImage **out, int width, int height) {
-    return vips_thumbnail(filename, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+// A picture at most width × height, from the file's first page, its EXIF orientation applied,
+// shrunk on load where the format allows (JPEG, WebP, HEIF, PDF), its colours turned into sRGB
+// when it carries a profile of its own. Never enlarged, but for `enlarge` (a PDF page: drawn
+// at the size asked, not at 72 dpi).
+static inline int mp_vips_thumbnail(const char *filename, VipsImage **out, int width, int height, int enlarge) {
+    return vips_thumbnail(filename, out, width, "height", height, "size", enlarge ? VIPS_SIZE_BOTH : VIPS_SIZE_DOWN,
                           "export_profile", "srgb", NULL);
 }
 

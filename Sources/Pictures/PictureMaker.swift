@@ -112,9 +112,8 @@ public final class PictureMaker {
 
     private func make(_ path: String, loader: String, kind: PictureKind, type: String, name: String, folder: String) -> Picture {
         let header: VipsPicture
-        switch VipsPicture.header(of: path, loader: loader) {
-        case .failure(let error): return .file("\(type): cannot read its header: \(error)")
-        case .success(let h): header = h
+        do { header = try VipsPicture.header(of: path, loader: loader) } catch {
+            return .file("\(type): cannot read its header: \(error)")
         }
         let (width, height) = header.orientationSwaps ? (header.height, header.width) : (header.width, header.height)
         guard width > 0, height > 0 else { return .file("\(type): no pixels") }
@@ -123,42 +122,30 @@ public final class PictureMaker {
             return .file("\(type): \(width)×\(height) is over the limit of \(options.maxPixels) pixels")
         }
 
-        let made = VipsPicture.thumbnail(of: path, width: options.displaySize, height: options.displaySize)
-            .flatMap { $0.inMemory() }
-        let display: VipsPicture
-        switch made {
-        case .failure(let error): return .file("\(type): cannot decode: \(error)")
-        case .success(let d): display = d
+        let display: VipsPicture, thumbnail: VipsPicture, transparent: Bool
+        do {
+            // decoded once, into the display copy, which the thumbnail is made from
+            let decoded = try VipsPicture.thumbnail(of: path, width: options.displaySize, height: options.displaySize,
+                                                    enlarge: kind == .pdf).inMemory()
+            transparent = try kind == .image && decoded.hasTransparency()
+            display = transparent ? decoded : try decoded.withoutAlpha()
+            thumbnail = try display.thumbnail(width: options.thumbnailSize, height: options.thumbnailSize)
+        } catch {
+            return .file("\(type): cannot decode: \(error)")
         }
-        var transparent: Bool
-        switch display.hasTransparency() {
-        case .failure(let error): return .file("\(type): \(error)")
-        case .success(let t): transparent = t
-        }
-        let shown: VipsPicture
-        switch transparent ? .success(display) : display.withoutAlpha() {
-        case .failure(let error): return .file("\(type): \(error)")
-        case .success(let s): shown = s
-        }
-        let thumbnail: VipsPicture
-        switch shown.thumbnail(width: options.thumbnailSize, height: options.thumbnailSize) {
-        case .failure(let error): return .file("\(type): cannot shrink: \(error)")
-        case .success(let t): thumbnail = t
-        }
-        transparent = transparent && kind == .image
         let suffix = transparent ? ".png" : ".jpg"
         let displayPath = folder + "/" + name + suffix
         let thumbnailPath = folder + "/" + name + ".t" + suffix
-        if let why = save(shown, to: displayPath, png: transparent) ?? save(thumbnail, to: thumbnailPath, png: transparent) {
+        if let why = save(display, to: displayPath, png: transparent) ?? save(thumbnail, to: thumbnailPath, png: transparent) {
             return .file("\(type): cannot write: \(why)")
         }
         return Picture(kind: kind, width: width, height: height, thumbnail: thumbnailPath, display: displayPath, error: nil)
     }
 
-    /// Saves under a temporary name beside `path`, then renames it into place.
+    /// Saves under a temporary name beside `path`, then renames it into place; the error.
     private func save(_ picture: VipsPicture, to path: String, png: Bool) -> String? {
         let temporary = path + ".tmp-\(getpid())"
-        if let error = picture.save(to: temporary, png: png) {
+        do { try picture.save(to: temporary, png: png) } catch {
             unlink(temporary)
             return error.description
         }

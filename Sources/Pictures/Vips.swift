@@ -77,55 +77,56 @@ final class VipsPicture {
     var orientationSwaps: Bool { vips_image_get_orientation_swap(UnsafeMutablePointer(image)) != 0 }
 
     /// The header of a file through one named loader ("jpegload"); the error otherwise.
-    static func header(of path: String, loader: String) -> Result<VipsPicture, VipsError> {
+    static func header(of path: String, loader: String) throws(VipsError) -> VipsPicture {
         var out: UnsafeMutablePointer<VipsImage>?
-        guard mp_vips_load_header(loader, path, &out) == 0, let out else { return .failure(VipsError()) }
-        return .success(VipsPicture(OpaquePointer(out)))
+        guard mp_vips_load_header(loader, path, &out) == 0, let out else { throw VipsError() }
+        return VipsPicture(OpaquePointer(out))
     }
 
-    /// The file's first page at most `width` × `height`, turned upright, shrunk on load.
-    static func thumbnail(of path: String, width: Int, height: Int) -> Result<VipsPicture, VipsError> {
+    /// The file's first page at most `width` × `height`, turned upright, shrunk on load; made
+    /// that size even when smaller with `enlarge` (a PDF's page, drawn at that size).
+    static func thumbnail(of path: String, width: Int, height: Int, enlarge: Bool = false) throws(VipsError) -> VipsPicture {
         var out: UnsafeMutablePointer<VipsImage>?
-        guard mp_vips_thumbnail(path, &out, Int32(width), Int32(height)) == 0, let out else { return .failure(VipsError()) }
-        return .success(VipsPicture(OpaquePointer(out)))
+        guard mp_vips_thumbnail(path, &out, Int32(width), Int32(height), enlarge ? 1 : 0) == 0, let out else { throw VipsError() }
+        return VipsPicture(OpaquePointer(out))
     }
 
-    func thumbnail(width: Int, height: Int) -> Result<VipsPicture, VipsError> {
+    func thumbnail(width: Int, height: Int) throws(VipsError) -> VipsPicture {
         var out: UnsafeMutablePointer<VipsImage>?
         guard mp_vips_thumbnail_image(UnsafeMutablePointer(image), &out, Int32(width), Int32(height)) == 0, let out else {
-            return .failure(VipsError())
+            throw VipsError()
         }
-        return .success(VipsPicture(OpaquePointer(out)))
+        return VipsPicture(OpaquePointer(out))
     }
 
     /// The pixels computed now and held in memory, so that two pictures made from this one
     /// decode the file once.
-    func inMemory() -> Result<VipsPicture, VipsError> {
-        guard let out = vips_image_copy_memory(UnsafeMutablePointer(image)) else { return .failure(VipsError()) }
-        return .success(VipsPicture(OpaquePointer(out)))
+    func inMemory() throws(VipsError) -> VipsPicture {
+        guard let out = vips_image_copy_memory(UnsafeMutablePointer(image)) else { throw VipsError() }
+        return VipsPicture(OpaquePointer(out))
     }
 
     /// Whether the picture has transparency it uses: an alpha band that is opaque everywhere
     /// (a rendered PDF page, many screenshots) is none.
-    func hasTransparency() -> Result<Bool, VipsError> {
+    func hasTransparency() throws(VipsError) -> Bool {
         switch mp_vips_alpha_is_opaque(UnsafeMutablePointer(image)) {
-        case -1: return .failure(VipsError())
-        case 1: return .success(false)
-        default: return .success(vips_image_hasalpha(UnsafeMutablePointer(image)) != 0)
+        case -1: throw VipsError()
+        case 1: return false
+        default: return vips_image_hasalpha(UnsafeMutablePointer(image)) != 0
         }
     }
 
-    func withoutAlpha() -> Result<VipsPicture, VipsError> {
-        guard vips_image_hasalpha(UnsafeMutablePointer(image)) != 0 else { return .success(self) }
+    func withoutAlpha() throws(VipsError) -> VipsPicture {
+        guard vips_image_hasalpha(UnsafeMutablePointer(image)) != 0 else { return self }
         var out: UnsafeMutablePointer<VipsImage>?
-        guard mp_vips_drop_alpha(UnsafeMutablePointer(image), &out) == 0, let out else { return .failure(VipsError()) }
-        return .success(VipsPicture(OpaquePointer(out)))
+        guard mp_vips_drop_alpha(UnsafeMutablePointer(image), &out) == 0, let out else { throw VipsError() }
+        return VipsPicture(OpaquePointer(out))
     }
 
     /// Saved without any metadata, as JPEG or PNG.
-    func save(to path: String, png: Bool) -> VipsError? {
+    func save(to path: String, png: Bool) throws(VipsError) {
         let failed = png ? mp_vips_pngsave(UnsafeMutablePointer(image), path) : mp_vips_jpegsave(UnsafeMutablePointer(image), path, 85)
-        return failed == 0 ? nil : VipsError()
+        if failed != 0 { throw VipsError() }
     }
 }
 
