@@ -26,11 +26,20 @@ static inline int mp_vips_load_header(const char *loader, const char *filename, 
 
 // A picture at most width × height, from the file's first page, its EXIF orientation applied,
 // shrunk on load where the format allows (JPEG, WebP, HEIF, PDF), its colours turned into sRGB
-// when it carries a profile of its own. Never enlarged, but for `enlarge` (a PDF page: drawn
-// at the size asked, not at 72 dpi).
+// when it carries a profile of its own (the profile is not saved). Never enlarged, but for
+// `enlarge` (a PDF page: drawn at the size asked, not at 72 dpi).
 static inline int mp_vips_thumbnail(const char *filename, VipsImage **out, int width, int height, int enlarge) {
-    return vips_thumbnail(filename, out, width, "height", height, "size", enlarge ? VIPS_SIZE_BOTH : VIPS_SIZE_DOWN,
-                          "export_profile", "srgb", NULL);
+    VipsImage *made = NULL;
+    // not thumbnail's export_profile: 8.14 then moves untagged colours too (pure blue gains red)
+    if (vips_thumbnail(filename, &made, width, "height", height, "size", enlarge ? VIPS_SIZE_BOTH : VIPS_SIZE_DOWN, NULL))
+        return -1;
+    if (!vips_image_get_typeof(made, VIPS_META_ICC_NAME)) {
+        *out = made;
+        return 0;
+    }
+    int failed = vips_icc_transform(made, out, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE, NULL);
+    g_object_unref(made);
+    return failed;
 }
 
 // The same from another picture already made (the display copy shrunk again).

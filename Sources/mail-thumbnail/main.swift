@@ -68,12 +68,12 @@ struct MailThumbnailCommand: ParsableCommand {
         }
         if setrlimit(addressSpace, &limit) != 0 {
             diagnostics.error("cannot limit its memory: \(String(cString: strerror(errno)))")
-            throw Exit(.temporaryFailure)
+            Glibc.exit(ExitStatus.temporaryFailure.rawValue)
         }
         var folder = stat()
         guard stat(out, &folder) == 0, (folder.st_mode & S_IFMT) == S_IFDIR, access(out, W_OK) == 0 else {
             diagnostics.error("\(out): not a folder it can write in")
-            throw Exit(.cannotCreate)
+            Glibc.exit(ExitStatus.cannotCreate.rawValue)
         }
         if worker { try serve(diagnostics) }
         let pictures = PictureWorker(executable: "/proc/self/exe", arguments: [
@@ -86,7 +86,7 @@ struct MailThumbnailCommand: ParsableCommand {
             if let failure { diagnostics.error(failure, file: file) }
             do { try output.writeLine(line) } catch {
                 diagnostics.error("\(error)")
-                throw Exit(.ioError)
+                Glibc.exit(ExitStatus.ioError.rawValue)
             }
         }
     }
@@ -100,7 +100,7 @@ struct MailThumbnailCommand: ParsableCommand {
         let maker: PictureMaker
         do { maker = try PictureMaker(options: options) } catch {
             diagnostics.error("\(error)")
-            throw Exit(.temporaryFailure)
+            Glibc.exit(ExitStatus.temporaryFailure.rawValue)
         }
         Glibc.exit(PictureWorker.serve(maker: maker, folder: out) ? 0 : ExitStatus.ioError.rawValue)
     }
