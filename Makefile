@@ -115,6 +115,8 @@ fuzz:
 	  MAILPIPE_FUZZ_TARGET=$$t Fuzz/.build/release/mail-compose-fuzz $(FUZZ_FLAGS) -artifact_prefix=.build/fuzz-artifacts/$$t- \
 	    .build/fuzz-corpus-$$t .build/fuzz-seeds-$$t || exit 1; \
 	done
+	rm -rf .build/fuzz-seeds-pictures && python3 Fuzz/seeds.py .build/fuzz-seeds-pictures pictures && mkdir -p .build/fuzz-corpus-pictures
+	Fuzz/.build/release/pictures-fuzz $(FUZZ_FLAGS) -artifact_prefix=.build/fuzz-artifacts/pictures- .build/fuzz-corpus-pictures .build/fuzz-seeds-pictures
 
 clean:
 	rm -rf .build Fuzz/.build "$(OUT)"

@@ -6,6 +6,9 @@ import json
 import struct
 import zlib
 
+import shutil
+import subprocess
+
 import pytest
 
 from conftest import run
@@ -123,6 +126,21 @@ def test_webp(tmp_path):
     assert (line["kind"], line["width"], line["height"], line["error"]) == ("image", 1000, 500, None)
     with Image.open(line["thumbnail"]) as im:
         assert im.format == "JPEG" and im.size == (320, 160)
+
+
+@pytest.mark.skipif(not shutil.which("vips"), reason="vips(1) is not installed (scripts/install-deps --test)")
+def test_heic_where_libheif_reads_it(tmp_path):
+    source = picture(tmp_path, "source.png", lambda p: Image.new("RGB", (640, 480), (200, 100, 0)).save(p))
+    heic = tmp_path / "IMG_0002.HEIC"
+    subprocess.run(["vips", "copy", str(source), f"{heic}[Q=80]"], check=True, capture_output=True)
+    if not heic.read_bytes()[4:12] == b"ftypheic":
+        pytest.skip("this libheif writes no HEIC")
+    [line] = thumbnails(tmp_path, heic)
+    assert (line["kind"], line["width"], line["height"], line["error"]) == ("image", 640, 480, None), line
+    with Image.open(line["thumbnail"]) as im:
+        assert im.format == "JPEG" and im.size == (320, 240)
+        r, g, b = im.convert("RGB").getpixel((160, 120))
+        assert r > 170 and 70 < g < 130 and b < 40, (r, g, b)
 
 
 def png_declaring(width, height):
