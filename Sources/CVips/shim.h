@@ -2,6 +2,7 @@
 // imports this.
 #ifndef MAILPIPE_CVIPS_SHIM_H
 #define MAILPIPE_CVIPS_SHIM_H
+#include <malloc.h>
 #include <string.h>
 #include <vips/vips.h>
 
@@ -9,6 +10,11 @@
 // NULL), which Swift cannot call: one wrapper for each call mailpipe makes.
 
 static inline int mp_vips_init(const char *program) { return vips_init(program); }
+
+// One malloc arena for every thread: glibc otherwise reserves 64 MB of address space for each
+// thread's own arena, and under the worker's address-space limit that reservation, not memory
+// used, makes vips' threads fail to start.
+static inline void mp_one_malloc_arena(void) { mallopt(M_ARENA_MAX, 1); }
 
 // The header of a file read with one named loader (nothing else is tried): the pixels are
 // decoded only when asked for, so width, height and pages cost a header read. Only the first

@@ -18,6 +18,8 @@ public final class PictureWorker {
     private var toWorker: Int32 = -1
     private var fromWorker: Int32 = -1
     private var pending: [UInt8] = []
+    /// The files the running worker answered.
+    private var answers = 0
 
     /// `arguments` start a worker: a program that runs `PictureWorker.serve`.
     public init(executable: String, arguments: [String], timeoutSeconds: Int) {
@@ -29,25 +31,41 @@ public final class PictureWorker {
 
     deinit { stop() }
 
-    /// The JSON line (without its newline) for one file; the reason a worker failed tells a
-    /// refusal apart from the picture's own errors.
-    public func make(file: String) -> (line: [UInt8], workerFailure: String?) {
-        if pid == 0, let why = start() { return (Self.failureLine(file: file, why: why), why) }
-        guard writeAll(toWorker, Array(file.utf8) + [0]) else {
-            let why = "the picture library failed on it: " + stop()
-            return (Self.failureLine(file: file, why: why), why)
-        }
+    /// What came of one file.
+    public enum Outcome {
+        /// The worker's line for it (without its newline), a refusal with its reason included.
+        case answered([UInt8])
+        /// The worker failed on it (crashed, aborted, ran out of time): a line saying so.
+        case workerFailed([UInt8], why: String)
+        /// No worker could start, or one ended before its first answer without a signal (it
+        /// could not start libvips): nothing can be made in this run.
+        case cannotRun(String)
+    }
+
+    /// The outcome for one file.
+    public func make(file: String) -> Outcome {
+        if pid == 0, let why = start() { return .cannotRun(why) }
+        let fresh = answers == 0
+        guard writeAll(toWorker, Array(file.utf8) + [0]) else { return failed(file, fresh: fresh) }
         switch readLine() {
-        case .line(let line): return (line, nil)
+        case .line(let line):
+            answers += 1
+            return .answered(line)
         case .ended:
-            let why = "the picture library failed on it: " + stop()
-            return (Self.failureLine(file: file, why: why), why)
+            return failed(file, fresh: fresh)
         case .timedOut:
             kill(pid, SIGKILL)
             _ = stop()
             let why = "the picture library took more than \(timeoutMilliseconds / 1000) s on it"
-            return (Self.failureLine(file: file, why: why), why)
+            return .workerFailed(Self.failureLine(file: file, why: why), why: why)
         }
+    }
+
+    private func failed(_ file: String, fresh: Bool) -> Outcome {
+        let (how, signalled) = stop()
+        if fresh && !signalled { return .cannotRun("the worker ended before its first answer: \(how)") }
+        let why = "the picture library failed on it: " + how
+        return .workerFailed(Self.failureLine(file: file, why: why), why: why)
     }
 
     /// One line of mail-thumbnail's output.
@@ -123,6 +141,7 @@ public final class PictureWorker {
         toWorker = down[1]
         fromWorker = up[0]
         pending.removeAll()
+        answers = 0
         return nil
     }
 
@@ -135,18 +154,19 @@ public final class PictureWorker {
         return true
     }
 
-    /// Ends the worker (its input closed, so a live one stops by itself) and says how it ended.
+    /// Ends the worker (its input closed, so a live one stops by itself): how it ended, and
+    /// whether a signal ended it.
     @discardableResult
-    private func stop() -> String {
-        guard pid != 0 else { return "no worker" }
+    private func stop() -> (String, signalled: Bool) {
+        guard pid != 0 else { return ("no worker", false) }
         close(toWorker)
         close(fromWorker)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         pid = 0
         let signal = status & 0x7F
-        if signal != 0 { return "killed by signal \(signal) (\(String(cString: strsignal(signal))))" }
-        return "it stopped with status \((status >> 8) & 0xFF)"
+        if signal != 0 { return ("killed by signal \(signal) (\(String(cString: strsignal(signal))))", true) }
+        return ("it stopped with status \((status >> 8) & 0xFF)", false)
     }
 
     private enum Answer { case line([UInt8]), ended, timedOut }

@@ -22,6 +22,7 @@ enum Vips {
             // vips' own warnings ("premature end of JPEG file") go to stderr unasked; a file it
             // reads only in part still comes out as what it could read.
             setenv("VIPS_WARNING", "0", 1)
+            mp_one_malloc_arena()
             guard mp_vips_init("mail-thumbnail") == 0 else {
                 failure = "libvips: " + Vips.takeError()
                 return

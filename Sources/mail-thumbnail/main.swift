@@ -82,8 +82,16 @@ struct MailThumbnailCommand: ParsableCommand {
         ], timeoutSeconds: timeout)
         let output = UnixFilter.OutputStream(fd: 1, lineBuffered: true)
         for file in files {
-            let (line, failure) = pictures.make(file: file)
-            if let failure { diagnostics.error(failure, file: file) }
+            let line: [UInt8]
+            switch pictures.make(file: file) {
+            case .answered(let answer): line = answer
+            case .workerFailed(let answer, let why):
+                diagnostics.error(why, file: file)
+                line = answer
+            case .cannotRun(let why):
+                diagnostics.error(why)
+                Glibc.exit(ExitStatus.temporaryFailure.rawValue)
+            }
             do { try output.writeLine(line) } catch {
                 diagnostics.error("\(error)")
                 Glibc.exit(ExitStatus.ioError.rawValue)

@@ -210,17 +210,35 @@ private func pngChunks(_ bytes: [UInt8]) -> [String] {
         let folder = temporaryFolder()
         defer { removeFolder(folder) }
         write(Array("abc".utf8), to: folder + "/abc")
-        // /bin/sh reading one name and then killing itself, as a decoder that aborts would
-        let worker = PictureWorker(executable: "/bin/sh", arguments: ["-c", "head -c 1 >/dev/null; kill -ABRT $$"], timeoutSeconds: 5)
-        for _ in 0..<2 {
-            let (line, failure) = worker.make(file: folder + "/abc")
-            #expect(failure?.contains("killed by signal 6") == true, "\(failure ?? "none")")
+        // /bin/sh answering one name and killing itself at the next, as a decoder that aborts would
+        let script = "head -c 1 >/dev/null; echo '{}'; head -c 1 >/dev/null; kill -ABRT $$"
+        let worker = PictureWorker(executable: "/bin/sh", arguments: ["-c", script], timeoutSeconds: 5)
+        for round in 0..<2 {
+            guard case .answered(let first) = worker.make(file: folder + "/abc"), first == Array("{}".utf8) else {
+                Issue.record("round \(round): the worker's answer was not passed on")
+                return
+            }
+            guard case .workerFailed(let line, let why) = worker.make(file: folder + "/abc") else {
+                Issue.record("round \(round): the worker's death was not a refusal")
+                return
+            }
+            #expect(why.contains("killed by signal 6"), "\(why)")
             let text = String(decoding: line, as: UTF8.self)
             #expect(text.contains(#""sha256":"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad","kind":"file""#), "\(text)")
         }
         let slow = PictureWorker(executable: "/bin/sh", arguments: ["-c", "sleep 30"], timeoutSeconds: 1)
-        let (_, failure) = slow.make(file: folder + "/abc")
-        #expect(failure == "the picture library took more than 1 s on it")
+        guard case .workerFailed(_, let why) = slow.make(file: folder + "/abc") else {
+            Issue.record("a worker out of time was not a refusal")
+            return
+        }
+        #expect(why == "the picture library took more than 1 s on it")
+        // one that ends before its first answer without a signal could not start: the run ends
+        let broken = PictureWorker(executable: "/bin/sh", arguments: ["-c", "exit 75"], timeoutSeconds: 5)
+        guard case .cannotRun(let reason) = broken.make(file: folder + "/abc") else {
+            Issue.record("a worker that cannot start was taken for a refusal")
+            return
+        }
+        #expect(reason.contains("status 75"))
     }
 
     @Test func theLineHasEveryFieldInOrder() {

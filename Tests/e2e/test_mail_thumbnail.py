@@ -211,7 +211,7 @@ def test_a_decoder_that_runs_out_of_memory_refuses_that_file_only(tmp_path):
     r = run("mail-thumbnail", "--max-memory", "256", "--out", out, big, good, big, good)
     assert r.returncode == 0, r.stderr
     lines = [json.loads(line) for line in r.stdout.splitlines()]
-    assert [line["kind"] for line in lines] == ["file", "image", "file", "image"]
+    assert [line["kind"] for line in lines] == ["file", "image", "file", "image"], (lines, r.stderr)
     assert "the picture library failed on it" in lines[0]["error"] or "out of memory" in lines[0]["error"]
     assert lines[0]["sha256"] == hashlib.sha256(big.read_bytes()).hexdigest()
 
