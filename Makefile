@@ -83,6 +83,7 @@ bench:
 	.venv/bin/python bench/live.py 200m 1g
 	.venv/bin/python bench/mail-compose.py 1g
 	.venv/bin/python bench/limits.py
+	.venv/bin/python bench/thumbnails.py 1000
 
 # libFuzzer (Fuzz/, built with -sanitize=fuzzer): html-sanitize's sanitizer, whose every seed
 # must come out unchanged when sanitized again, then each of FUZZ_TARGETS: a mailpipe filter run

@@ -75,7 +75,7 @@ struct MailThumbnailCommand: ParsableCommand {
             diagnostics.error("\(out): not a folder it can write in")
             Glibc.exit(ExitStatus.cannotCreate.rawValue)
         }
-        if worker { try serve(diagnostics) }
+        if worker { serve(diagnostics) }
         let pictures = PictureWorker(executable: "/proc/self/exe", arguments: [
             "--worker", "--size", String(size), "--display", String(display), "--max-pixels", String(maxPixels),
             "--max-memory", String(maxMemory), "--out", out,
@@ -100,7 +100,7 @@ struct MailThumbnailCommand: ParsableCommand {
     }
 
     /// The worker: pictures for the names on standard input, one line each on standard output.
-    private func serve(_ diagnostics: Diagnostics) throws -> Never {
+    private func serve(_ diagnostics: Diagnostics) -> Never {
         var options = PictureOptions()
         options.thumbnailSize = size
         options.displaySize = display
