@@ -11,7 +11,7 @@ import Pictures
 /// The pixel limit is 4 megapixels here, so that each input stays well under libFuzzer's
 /// -timeout.
 
-nonisolated(unsafe) let folder: String = {
+let folder: String = {
     var template = Array("/tmp/pictures-fuzz-XXXXXX".utf8CString)
     return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
 }()
