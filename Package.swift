@@ -34,8 +34,10 @@ let package = Package(
         // libcurl: gmail-sync's HTTP client (only the HTTP module imports it; docs/architecture.md says why libcurl)
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
-        // libvips: the pictures of mail-thumbnail (only the Pictures module imports it; docs/architecture.md says why libvips)
-        .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
+        // libvips: the pictures of mail-thumbnail (only the Pictures module imports it; docs/architecture.md says why libvips).
+        // Its headers are in the default path, and need glib's: pkg-config's gobject-2.0 gives those (its module map links
+        // vips), where pkg-config's vips adds -pthread, which SwiftPM drops with a warning on every build of the package
+        .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "gobject-2.0",
                        providers: [.apt(["libvips-dev"])]),
         .target(name: "CLibcExtras"),
         .target(name: "UTF8Text", dependencies: ["CLibcExtras"]),
