@@ -7,12 +7,8 @@ import Hashing
 /// Pictures of mail attachments, made safely: the thumbnails and display copies chat-render's
 /// site shows, from files that are hostile until proven otherwise.
 ///
-/// libvips rather than ImageMagick (see docs/architecture.md): vips streams a picture through
-/// small tiles and shrinks JPEG, WebP, HEIF and PDF while decoding them, so a 12-megapixel photo
-/// is made into a thumbnail without ever holding its 36 MB of pixels; and its loaders can be
-/// blocked one by one. ImageMagick decodes whole pictures into memory, reaches for external
-/// delegates (Ghostscript for PDF and PostScript, and once curl, in ImageTragick,
-/// CVE-2016-3714), and leaves safety to a policy.xml each system must get right.
+/// libvips rather than ImageMagick: it streams pictures and shrinks them while decoding, and its
+/// loaders can be blocked one by one (docs/architecture.md, "Pictures", has the facts).
 ///
 /// What is refused becomes kind `file` with a reason, never a failure of the run: a type other
 /// than JPEG, PNG, GIF, WebP, HEIF and PDF (read by libmagic from the bytes, never from the
