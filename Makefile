@@ -1,7 +1,7 @@
 # mailpipe: `make` builds, `make test` tests, `make pipeline` runs the pipeline on the sample.
 PREFIX ?= /usr/local
 MANDIR ?= $(PREFIX)/share/man
-TOOLS := mime-parse event-extract html-sanitize text-extract newsletter-detect carrier-detect participant-hash conversation-group event-group parcel-group chat-render mailstore mail-compose gmail-sync
+TOOLS := mime-parse event-extract html-sanitize text-extract newsletter-detect carrier-detect participant-hash conversation-group event-group parcel-group chat-render mailstore mail-compose gmail-sync mail-thumbnail
 BIN := .build/release
 MBOX ?= samples/sample.mbox
 OUT ?= out
@@ -84,6 +84,7 @@ bench:
 	.venv/bin/python bench/live.py 200m 1g
 	.venv/bin/python bench/mail-compose.py 1g
 	.venv/bin/python bench/limits.py
+	.venv/bin/python bench/thumbnails.py 1000
 
 # libFuzzer (Fuzz/, built with -sanitize=fuzzer): html-sanitize's sanitizer, whose every seed
 # must come out unchanged when sanitized again, then each of FUZZ_TARGETS: a mailpipe filter run
@@ -122,6 +123,8 @@ fuzz:
 	  MAILPIPE_FUZZ_TARGET=$$t Fuzz/.build/release/mail-compose-fuzz $(FUZZ_FLAGS) -artifact_prefix=.build/fuzz-artifacts/$$t- \
 	    .build/fuzz-corpus-$$t .build/fuzz-seeds-$$t || exit 1; \
 	done
+	rm -rf .build/fuzz-seeds-pictures && python3 Fuzz/seeds.py .build/fuzz-seeds-pictures pictures && mkdir -p .build/fuzz-corpus-pictures
+	Fuzz/.build/release/pictures-fuzz $(FUZZ_FLAGS) -artifact_prefix=.build/fuzz-artifacts/pictures- .build/fuzz-corpus-pictures .build/fuzz-seeds-pictures
 
 clean:
 	rm -rf .build Fuzz/.build "$(OUT)"

@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group", "event-extract", "event-group", "parcel-group", "chat-render", "mailstore", "mail-compose", "gmail-sync"]
+let tools = ["mime-parse", "html-sanitize", "text-extract", "newsletter-detect", "carrier-detect", "participant-hash", "conversation-group", "event-extract", "event-group", "parcel-group", "chat-render", "mailstore", "mail-compose", "gmail-sync", "mail-thumbnail"]
 
 
 let package = Package(
@@ -10,7 +10,7 @@ let package = Package(
     // is built with -sanitize=fuzzer, which the tools are not)
     products: tools.map { .executable(name: $0, targets: [$0]) }
         + ["Sanitize", "HTMLDOM", "MailParse", "BodyText", "MailKind", "Parcels", "Conversations", "Events", "UnixFilter", "JSONLines",
-           "Compose", "MailSubject"]
+           "Compose", "MailSubject", "Pictures"]
         .map { .library(name: $0, targets: [$0]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,6 +34,11 @@ let package = Package(
         // libcurl: gmail-sync's HTTP client (only the HTTP module imports it; docs/architecture.md says why libcurl)
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libvips: the pictures of mail-thumbnail (only the Pictures module imports it; docs/architecture.md says why libvips).
+        // Its headers are in the default path, and need glib's: pkg-config's gobject-2.0 gives those (its module map links
+        // vips), where pkg-config's vips adds -pthread, which SwiftPM drops with a warning on every build of the package
+        .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "gobject-2.0",
+                       providers: [.apt(["libvips-dev"])]),
         .target(name: "CLibcExtras"),
         .target(name: "UTF8Text", dependencies: ["CLibcExtras"]),
         .target(name: "CivilTime"),
@@ -42,6 +47,7 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["CivilTime", "CLibical", "UnicodeServices"]),
         .target(name: "Hashing", dependencies: ["CCrypto"]),
         .target(name: "FileType", dependencies: ["CMagic"]),
+        .target(name: "Pictures", dependencies: ["CVips", "FileType", "Hashing", "JSONLines"]),
         .target(name: "JSONLines", dependencies: ["CLibcExtras", "UTF8Text"]),
         .target(name: "UnixFilter", dependencies: [
             "JSONLines", "CLibcExtras", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -96,6 +102,7 @@ let package = Package(
         .executableTarget(name: "mailstore", dependencies: ["ChatSite", "MailStore", "Conversations", "Events", "JSONLines", "ParcelOptions", "Stages", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "mail-compose", dependencies: ["Compose", "Conversations", "Events", "MailSubject", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "gmail-sync", dependencies: ["Events", "GmailSync", "MailStore", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "mail-thumbnail", dependencies: ["Pictures", "JSONLines", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "MailStore", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
@@ -105,6 +112,7 @@ let package = Package(
         .testTarget(name: "StructuredDataTests", dependencies: ["StructuredData", "JSONLines"]),
         .testTarget(name: "HashingTests", dependencies: ["Hashing"]),
         .testTarget(name: "FileTypeTests", dependencies: ["FileType"]),
+        .testTarget(name: "PicturesTests", dependencies: ["Pictures"]),
         .testTarget(name: "ComposeTests", dependencies: ["Compose", "Conversations", "JSONLines", "MailParse", "MailSubject", "UTF8Text"]),
         .testTarget(name: "UnixFilterTests", dependencies: ["UnixFilter"]),
         .testTarget(name: "MailParseTests", dependencies: ["MailParse"]),

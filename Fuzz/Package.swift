@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 // libFuzzer targets: html-sanitize's sanitizer, every filter as a whole (mailpipe-fuzz, the
-// filter chosen by MAILPIPE_FUZZ_TARGET), and mail-compose's request reader and writer
+// filter chosen by MAILPIPE_FUZZ_TARGET), mail-compose's request reader and writer
 // (mail-compose-fuzz), mime-parse's parameter and filename reader and its safe names
-// (attachment-name-fuzz). `make fuzz` builds them with -sanitize=fuzzer and runs
+// (attachment-name-fuzz), and mail-thumbnail's picture reader (pictures-fuzz). `make fuzz` builds them with -sanitize=fuzzer and runs
 // each on a seed corpus made from ../shared.
 import PackageDescription
 
@@ -24,6 +24,8 @@ let package = Package(
         .executableTarget(name: "mail-compose-fuzz",
                           dependencies: ["CFuzzer"] + ["Compose", "Conversations", "JSONLines", "MailParse", "MailSubject"]
                             .map { .product(name: $0, package: "main") },
+                          swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(name: "pictures-fuzz", dependencies: ["CFuzzer", .product(name: "Pictures", package: "main")],
                           swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
     ]
 )

@@ -17,13 +17,21 @@
                                               byte 1, for the RFC 2231 round trip).
     python3 Fuzz/seeds.py DIR mail-compose    mail-compose-fuzz's writer: the sample's messages
                                               (subjects, names, addresses, texts) in its fields.
+    python3 Fuzz/seeds.py DIR pictures        pictures-fuzz: small pictures of every type it
+                                              reads, written here (PNG, GIF, PDF, SVG) or by
+                                              vips(1) when installed (JPEG with EXIF, WebP),
+                                              and a bomb's header.
 The record seeds need the release mime-parse (make build)."""
 import base64
 import hashlib
 import json
 import pathlib
+import shutil
+import struct
 import subprocess
 import sys
+import tempfile
+import zlib
 
 root = pathlib.Path(__file__).resolve().parents[1]
 shared = root.parent / "shared"
@@ -127,10 +135,45 @@ def attachment_name_seeds():
     for k, name in enumerate(sorted(names)):
         seeds.append(b"\x01" + bytes([k % 7, 3, 11]) + b"\xff" + name.encode("utf-8", "surrogatepass"))
     return list(dict.fromkeys(seeds))
+def picture_seeds():
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    def png(width, height, colour_type, pixel, declared=None):
+        w, h = declared or (width, height)
+        rows = b"".join(b"\0" + pixel * width for _ in range(height))
+        return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, colour_type, 0, 0, 0))
+                + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+    seeds = [png(16, 8, 2, b"\x10\x20\x30"), png(8, 8, 6, b"\xff\0\0\x80"), png(1, 1, 2, b"\0\0\0", declared=(100000, 100000)),
+             b"GIF89a\x01\0\x01\0\x80\0\0\xff\xff\xff\0\0\0!\xf9\x04\x01\0\0\0\0,\0\0\0\0\x01\0\x01\0\0\x02\x02D\x01\0;",
+             b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>']
+    pdf = b"%PDF-1.4\n"
+    offsets = []
+    for i, obj in enumerate([b"<</Type/Catalog/Pages 2 0 R>>", b"<</Type/Pages/Kids[3 0 R]/Count 1>>",
+                             b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 200 100]/Contents 4 0 R>>",
+                             b"<</Length 25>>stream\n0 0 1 rg 0 0 50 50 re f\nendstream"]):
+        offsets.append(len(pdf))
+        pdf += b"%d 0 obj\n" % (i + 1) + obj + b"\nendobj\n"
+    xref = len(pdf)
+    pdf += b"xref\n0 5\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    seeds.append(pdf + b"trailer<</Size 5/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n" % xref)
+    if shutil.which("vips"):
+        with tempfile.TemporaryDirectory() as folder:
+            source = pathlib.Path(folder) / "source.png"
+            source.write_bytes(seeds[0])
+            for name in ["a.jpg", "a.jpg[Q=50]", "a.webp", "a.gif", "a.heic"]:
+                target = pathlib.Path(folder) / name.split("[")[0]
+                if subprocess.run(["vips", "copy", str(source), str(pathlib.Path(folder) / name)], capture_output=True).returncode == 0:
+                    seeds.append(target.read_bytes())
+    seeds += [p.read_bytes() for p in sorted((root / "docs" / "screenshots").glob("*.png")) if p.stat().st_size <= 65536]
+    return seeds
 
 
 if target == "attachment-name":
     seeds = attachment_name_seeds()
+if target == "pictures":
+    seeds = picture_seeds()
 elif target == "mail-compose-request":
     seeds = compose_requests()
 elif target == "mail-compose":
