@@ -3,8 +3,8 @@ import UnixFilter
 import UTF8Text
 
 /// text-extract's run: each record gets `body_text`, `reply_text`, `quoted_text`, `signature`,
-/// `forwarded` and `snippet` (see mailpipe(5)), from `text` (format=flowed undone) or else
-/// from `html`.
+/// `forwarded`, `snippet` and `forwarded_message` (see mailpipe(5)), from `text` (format=flowed
+/// undone) or else from `html`, and from a message/rfc822 attachment's `message`.
 public struct TextExtract {
     /// Pattern files (or directories of them) named on the command line, read after the user's.
     public var patternFiles: [String] = []
@@ -29,7 +29,16 @@ public struct TextExtract {
             guard record.member("text") != nil || record.member("html") != nil else { throw MissingField(name: "text") }
             let result = extractor.extract(text: record.stringBytes("text"), format: record.string("text_format"),
                                            html: record.stringBytes("html"))
-            return record.updated(Self.fields(result))
+            let forwarded = extractor.forwardedMessage(in: record)
+            var fields = Self.fields(result)
+            // a message/rfc822 forward with no text of its own only forwards, as an inline one does
+            if forwarded?.source == "attachment", result.map({ $0.parts.reply.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 } }) ?? true {
+                if let k = fields.firstIndex(where: { $0.key == "forwarded" }) { fields[k].value = Array("true".utf8) }
+            }
+            var w = JSONWriter(capacity: 256)
+            if let forwarded { forwarded.write(&w) } else { w.null() }
+            fields.append(("forwarded_message", w.bytes))
+            return record.updated(fields)
         }
     }
 
@@ -64,8 +73,16 @@ struct Extracted {
 /// The text of one message, whole and split. Holds ICU regexes: one per thread.
 public final class Extractor {
     private let splitter: ReplySplitter
+    private let forwards: ForwardReader
 
-    public init(patterns: ReplyPatterns = .builtIn) { splitter = ReplySplitter(patterns: patterns) }
+    public init(patterns: ReplyPatterns = .builtIn) {
+        splitter = ReplySplitter(patterns: patterns)
+        forwards = ForwardReader(matcher: splitter.m, patterns: patterns)
+    }
+
+    /// The message a record forwards (text-extract's `forwarded_message`): its message/rfc822
+    /// part as mime-parse read it, else a forward written into its text; nil when it forwards none.
+    public func forwardedMessage(in record: JSONRecord) -> ForwardedMessage? { forwards.read(record: record) }
 
     func bodyText(text: [UInt8]?, format: String?, html: [UInt8]?) -> [UInt8]? { Self.plainText(text: text, format: format, html: html) }
 
