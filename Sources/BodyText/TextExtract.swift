@@ -31,8 +31,9 @@ public struct TextExtract {
                                            html: record.stringBytes("html"))
             let forwarded = extractor.forwardedMessage(in: record)
             var fields = Self.fields(result)
-            // a message/rfc822 forward with no text of its own only forwards, as an inline one does
-            if forwarded?.source == "attachment", result.map({ $0.parts.reply.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 } }) ?? true {
+            // a mail with a forwarded message and no text of its own only forwards: an attached
+            // one, or one under "-----Original Message-----", which the splitter reads as a reply's
+            if forwarded != nil, result.map({ $0.parts.reply.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 } }) ?? true {
                 if let k = fields.firstIndex(where: { $0.key == "forwarded" }) { fields[k].value = Array("true".utf8) }
             }
             var w = JSONWriter(capacity: 256)
