@@ -93,32 +93,36 @@ final class ForwardReader {
     /// The message the record forwards: its first message/rfc822 attachment that mime-parse
     /// read, else a forward written into its text; followed down while a forwarded message only
     /// forwards another. nil when it forwards none.
-    func read(record: JSONRecord) -> ForwardedMessage? {
-        let offset = Self.zoneOffset(ofDateHeader: record.value("headers")?["date"]?.arrayValue?.first?.stringValue)
-        let attachments = record.value("attachments")?.arrayValue ?? []
+    /// `body`: the record's text as `Extractor.plainText` makes it, when the caller has it.
+    func read(record: JSONRecord, body known: [UInt8]?? = nil) -> ForwardedMessage? {
+        // the forwarder's zone, for a header block's date without one (the headers are read only then)
+        var offset: Int? { Self.zoneOffset(ofDateHeader: record.value("headers")?["date"]?.arrayValue?.first?.stringValue) }
+        var attachments: [JSONValue] = []
+        // most mail has no attachment, and most attachments are no message
+        if let raw = record.rawValue("attachments"), raw.count > 2 { attachments = record.value("attachments")?.arrayValue ?? [] }
         var found: ForwardedMessage?
         if let attached = Self.attached(attachments) {
             found = attached
-        } else if let body = Extractor.plainText(text: record.stringBytes("text"), format: record.string("text_format"),
-                                                 html: record.stringBytes("html")) {
-            found = inline(body, subject: record.string("subject"), zoneOffset: offset)
+        } else if let body = known ?? Extractor.plainText(text: record.stringBytes("text"), format: record.string("text_format"),
+                                                          html: record.stringBytes("html")) {
+            found = inline(body, subject: record.string("subject"), zoneOffset: { offset })
             found?.attachments = attachments.filter { !Self.isMessage($0) }
         }
         guard var message = found else { return nil }
         for _ in 0..<Self.maxDepth {
-            guard let inner = innerForward(of: message, zoneOffset: offset) else { break }
+            guard let inner = innerForward(of: message, zoneOffset: { offset }) else { break }
             message = inner
         }
         return message
     }
 
     /// The message forwarded by a forwarded message that says nothing of its own.
-    private func innerForward(of message: ForwardedMessage, zoneOffset: Int?) -> ForwardedMessage? {
+    private func innerForward(of message: ForwardedMessage, zoneOffset: () -> Int?) -> ForwardedMessage? {
         let text = Array(message.text.utf8)
         let lines = TextLines(text)
         if let attached = Self.attached(message.attachments), (0..<lines.count).allSatisfy(lines.isBlank) { return attached }
         guard let first = (0..<lines.count).first(where: { !lines.isBlank($0) }),
-              let (marker, level) = marker(lines, at: first, subject: message.subject) else { return nil }
+              let (marker, level) = marker(lines, at: first, forwardSubject: { isForward(message.subject) }) else { return nil }
         var inner = block(lines, from: marker, level: level, zoneOffset: zoneOffset)
         inner?.attachments = message.attachments
         return inner
@@ -150,10 +154,15 @@ final class ForwardReader {
 
     /// A forward written into `body`: its first forward marker, or an Outlook header block in a
     /// mail whose subject says it forwards, and the header block under it.
-    func inline(_ body: [UInt8], subject: String?, zoneOffset: Int?) -> ForwardedMessage? {
+    func inline(_ body: [UInt8], subject: String?, zoneOffset: () -> Int?) -> ForwardedMessage? {
+        guard !body.isEmpty else { return nil }
         let lines = TextLines(body)
+        var forwardSubject: Bool?
         for i in 0..<lines.count {
-            guard let (start, level) = marker(lines, at: i, subject: subject) else { continue }
+            guard let (start, level) = marker(lines, at: i, forwardSubject: {
+                if forwardSubject == nil { forwardSubject = isForward(subject) }
+                return forwardSubject!
+            }) else { continue }
             if level > 0 && !opensQuote(lines, at: i) { continue }
             return block(lines, from: start, level: level, zoneOffset: zoneOffset)
         }
@@ -174,17 +183,28 @@ final class ForwardReader {
     /// Where the header block of a forward starts when line `i` opens one, and how deep it is
     /// quoted: the line after a marker, or line `i` itself when it is the From of an Outlook
     /// block (a subject that says "forward" is needed then: a reply has the same block).
-    private func marker(_ lines: TextLines, at i: Int, subject: String?) -> (start: Int, level: Int)? {
+    private func marker(_ lines: TextLines, at i: Int, forwardSubject: () -> Bool) -> (start: Int, level: Int)? {
+        // every line is asked: its bytes first (a colon, or a rule's dash at its end), then the
+        // patterns' cues, read from the bytes when they are ASCII
+        let trimmed = lines.trimmed(i)
+        guard let last = trimmed.last, lines.bytes[last] == UInt8(ascii: "-") || lines.contains(0x3A, in: trimmed)
+                || lines.contains(0xBC, in: trimmed) else { return nil }
+        if let cues = lines.asciiCues(trimmed, index: m.cues), !m.forwarded.mayMatch(cues),
+           !(m.originalMessage.mayMatch(cues) || m.headerFields[0].mayMatch(cues)) || !forwardSubject() {
+            return nil
+        }
         let level = quoteLevel(lines, i)
         let line = dequoted(lines, i, level: level)
-        guard !line.isEmpty, line.contains(0x3A) || line.contains(0xBC) || line.last == UInt8(ascii: "-") else { return nil }
+        guard !line.isEmpty else { return nil }
         let text = PatternText(line, cues: m.cues)
         if m.forwarded.matchesWhole(text) { return (i + 1, level) }
-        guard let subject, subjects.prefix(of: subject[...])?.kind == .forward else { return nil }
+        guard forwardSubject() else { return nil }
         if m.originalMessage.matchesWhole(text) { return (i + 1, level) }
         if m.fieldNumber(text) == 1 { return (i, level) }
         return nil
     }
+
+    private func isForward(_ subject: String?) -> Bool { subject.map { subjects.prefix(of: $0[...])?.kind == .forward } ?? false }
 
     private func quoteLevel(_ lines: TextLines, _ i: Int) -> Int {
         var level = 0
@@ -211,7 +231,7 @@ final class ForwardReader {
 
     /// The header block from line `start` (rules and blank lines before it skipped) and the
     /// text under it; nil when it has no From nor Subject.
-    private func block(_ lines: TextLines, from start: Int, level: Int, zoneOffset: Int?) -> ForwardedMessage? {
+    private func block(_ lines: TextLines, from start: Int, level: Int, zoneOffset: () -> Int?) -> ForwardedMessage? {
         var k = start
         func line(_ i: Int) -> [UInt8] { dequoted(lines, i, level: level) }
         func field(_ bytes: [UInt8]) -> (Field, [UInt8])? {
@@ -257,7 +277,7 @@ final class ForwardReader {
         f.from = values[.from].flatMap { Self.people(string($0), single: true).first }
         f.to = values[.to].map { Self.people(string($0), single: false) } ?? []
         f.subject = values[.subject].map(string)
-        f.date = values[.sent].flatMap { dates.read(string($0), zoneOffset: zoneOffset) }.map(CivilDate.rfc3339)
+        f.date = values[.sent].flatMap { dates.read(string($0), zoneOffset: zoneOffset()) }.map(CivilDate.rfc3339)
         f.text = string(text)
         return f
     }

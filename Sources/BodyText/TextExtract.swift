@@ -29,7 +29,9 @@ public struct TextExtract {
             guard record.member("text") != nil || record.member("html") != nil else { throw MissingField(name: "text") }
             let result = extractor.extract(text: record.stringBytes("text"), format: record.string("text_format"),
                                            html: record.stringBytes("html"))
-            let forwarded = extractor.forwardedMessage(in: record)
+            // a forward written into the text is quoted history to the splitter, marker and all:
+            // it is looked for there alone (most mail quotes nothing)
+            let forwarded = extractor.forwards.read(record: record, body: .some(result?.parts.quoted))
             var fields = Self.fields(result)
             // a mail with a forwarded message and no text of its own only forwards: an attached
             // one, or one under "-----Original Message-----", which the splitter reads as a reply's
@@ -74,7 +76,7 @@ struct Extracted {
 /// The text of one message, whole and split. Holds ICU regexes: one per thread.
 public final class Extractor {
     private let splitter: ReplySplitter
-    private let forwards: ForwardReader
+    let forwards: ForwardReader
 
     public init(patterns: ReplyPatterns = .builtIn) {
         splitter = ReplySplitter(patterns: patterns)

@@ -90,17 +90,28 @@ public struct EventExtract {
         // a list's post or a newsletter is nobody's own appointment; asked first, since bulk
         // mail is most of the long text there is (two thirds of the generated mailbox's)
         guard !record.object("headers", hasMemberNamed: "list-id", "list-unsubscribe") else { return [] }
-        let own = ownTextEvents(in: record, reader)
-        return own.isEmpty ? forwardedEvents(in: record, reader) : own
+        // the look at the text as written, asked once for both readings
+        var writtenMayHold: Bool?
+        func textMayHold() -> Bool {
+            if writtenMayHold == nil {
+                let written = ["text", "html"].lazy.compactMap { record.rawValue($0) }.first { $0.first == UInt8(ascii: "\"") }
+                writtenMayHold = written.map(reader.mayHoldAppointment) ?? false
+            }
+            return writtenMayHold!
+        }
+        let own = ownTextEvents(in: record, reader, textMayHold: textMayHold)
+        return own.isEmpty ? forwardedEvents(in: record, reader, textMayHold: textMayHold) : own
     }
 
-    private func ownTextEvents(in record: JSONRecord, _ reader: TextReader) -> [Event] {
+    private func ownTextEvents(in record: JSONRecord, _ reader: TextReader, textMayHold: () -> Bool) -> [Event] {
         // after text-extract its reply_text only (null when the mail holds nothing new), else
         // the text, or the HTML of a message that has only HTML
         let afterTextExtract = record.member("reply_text") != nil
-        let raw = (afterTextExtract ? ["reply_text"] : ["text", "html"]).lazy
-            .compactMap { record.rawValue($0) }.first { $0.first == UInt8(ascii: "\"") }
-        guard let raw, reader.mayHoldAppointment(raw) else { return [] }
+        if afterTextExtract {
+            guard let raw = record.rawValue("reply_text"), raw.first == UInt8(ascii: "\""), reader.mayHoldAppointment(raw) else { return [] }
+        } else {
+            guard textMayHold() else { return [] }
+        }
         let newText: [UInt8]?
         if afterTextExtract {
             newText = record.stringBytes("reply_text")
@@ -120,14 +131,16 @@ public struct EventExtract {
 
     /// The confirmations in the message a mail forwards (text-extract's `forwarded_message`, or
     /// read here as it reads it when event-extract runs first), with the date it was sent.
-    private func forwardedEvents(in record: JSONRecord, _ reader: TextReader) -> [Event] {
+    private func forwardedEvents(in record: JSONRecord, _ reader: TextReader, textMayHold: () -> Bool) -> [Event] {
         // the bytes as written first: an inline forward is in the text, an attached one in the
         // attachments' `message`
-        let written = ["text", "html"].lazy.compactMap { record.rawValue($0) }.first { $0.first == UInt8(ascii: "\"") }
         let attachments = record.rawValue("attachments")
-        let mayHold = written.map(reader.mayHoldAppointment) == true
-            || (attachments.map { $0.count > 2 && reader.mayHoldAppointment($0) } ?? false)
-        guard mayHold else { return [] }
+        let attachedMayHold = { () -> Bool in
+            guard let attachments, attachments.count > 2,
+                  attachments.withUnsafeBufferPointer({ ByteSearch.contains($0, Self.messageType) }) else { return false }
+            return reader.mayHoldAppointment(attachments)
+        }
+        guard textMayHold() || attachedMayHold() else { return [] }
         let forwarded: ForwardedMessage?
         if let stored = record.value("forwarded_message"), case .object = stored {
             forwarded = ForwardedMessage(json: stored)
@@ -167,6 +180,8 @@ public struct EventExtract {
                 return e
             }
     }
+
+    private static let messageType = Array("message/".utf8)
 
     private struct EventKey: Hashable {
         var uid: String?, recurrenceID: String?, sequence: Int
