@@ -271,6 +271,17 @@ import Testing
             """), address: "desk@clinic.example", subject: "Appointment", date: "2026-03-08T17:00:00Z", textStarts: "See you Friday")
     }
 
+    @Test func hostileForwardsAreBounded() throws {
+        // ten thousand forwards of forwards: followed eight down, no deeper
+        let block = "---------- Forwarded message ---------\nFrom: a@example.com\nDate: Mon, Mar 9, 2026 at 9:00 AM\nSubject: s\n\n"
+        let f = try forwarded(subject: "Fwd: s", text: String(repeating: block, count: 10_000) + "end")
+        #expect(f?.from?.address == "a@example.com" && f!.text.hasPrefix(block) && f!.text.utf8.count > 9_000 * block.utf8.count)
+        // a header line of a megabyte, an address of nothing but @, a date of digits only
+        let long = String(repeating: "x", count: 1 << 20)
+        let g = try forwarded(subject: "Fwd: x", text: "Begin forwarded message:\n\nFrom: \(long) <@@@>\nSubject: \(long)\nDate: 99:99 2026 1 1 1 1\n\nbody")
+        #expect(g?.from?.address == nil && g?.date == nil && g?.text == "body")
+    }
+
     @Test func datesAsWritten() {
         let d = ForwardDate(patterns: .builtIn)
         func utc(_ s: String, _ offset: Int? = 0) -> String? { d.read(s, zoneOffset: offset).map(CivilDate.rfc3339) }
