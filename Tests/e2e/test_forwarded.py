@@ -259,3 +259,20 @@ def test_a_forwarded_shipping_notice_gives_the_shipment(tmp_path):
     [s] = record["shipments"]
     assert (s["carrier"], s["tracking_number"]) == ("ups", "1Z999AA10123456784")
     assert s["forwarded_from"] == {"name": "UPS", "address": "pkginfo@ups.com"}
+
+
+def test_the_clinics_confirmation_direct_and_forwarded_is_one_appointment(tmp_path):
+    direct = DENTIST.split("To: Sis <sis@example.com>\n\n\n", 1)[1]
+    direct = ("From: Riverside Dental Clinic <appointments@riversidedental.example>\nTo: Mum <mum@example.com>\n"
+              "Subject: Appointment confirmation\nDate: Mon, 9 Mar 2026 16:12:00 +0000\nMessage-ID: <direct@riversidedental.example>\n"
+              "Content-Type: text/plain; charset=utf-8\n\n" + direct)
+    mbox = tmp_path / "two.mbox"
+    mbox.write_text("".join(f"From x@example.com Mon Mar  9 18:00:00 2026\n{m}\n" for m in [direct, DENTIST]))
+    data = run("mime-parse", "--no-progress", mbox).stdout
+    for stage in ["event-extract", "text-extract"]:
+        data = run(stage, "--no-progress", input=data).stdout
+    assert [len(r["events"]) for r in parsed(data)] == [1, 1]
+    r = run("event-group", "--no-progress", input=data)
+    assert r.returncode == 0, r.stderr
+    calendar = [e for e in parsed(r.stdout) if e.get("kind") == "appointment"]
+    assert len(calendar) == 1 and calendar[0]["start_local"] == "2026-03-12T10:30:00"
