@@ -95,6 +95,9 @@ final class ForwardReader {
     /// forwards another. nil when it forwards none.
     /// `body`: the record's text as `Extractor.plainText` makes it, when the caller has it.
     func read(record: JSONRecord, body known: [UInt8]?? = nil) -> ForwardedMessage? {
+        // a bounce, a read receipt or an abuse report returns the message it is about, and a
+        // digest holds a list's posts: none of them forwards
+        if let report = record.rawValue("report"), report.first == UInt8(ascii: "{") { return nil }
         // the forwarder's zone, for a header block's date without one (the headers are read only then)
         var offset: Int? { Self.zoneOffset(ofDateHeader: record.value("headers")?["date"]?.arrayValue?.first?.stringValue) }
         var attachments: [JSONValue] = []
@@ -102,6 +105,9 @@ final class ForwardReader {
         if let raw = record.rawValue("attachments"), raw.count > 2 { attachments = record.value("attachments")?.arrayValue ?? [] }
         var found: ForwardedMessage?
         if let attached = Self.attached(attachments) {
+            // ARF's abuse reports too, which mime-parse's `report` does not read
+            if let type = record.value("headers")?["content-type"]?.arrayValue?.first?.stringValue?.lowercased(),
+               type.contains("multipart/digest") || type.contains("multipart/report") { return nil }
             found = attached
         } else if let body = known ?? Extractor.plainText(text: record.stringBytes("text"), format: record.string("text_format"),
                                                           html: record.stringBytes("html")) {

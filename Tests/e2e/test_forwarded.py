@@ -177,6 +177,16 @@ def test_real_forwards(path, sender, subject):
     assert (f["from"]["address"], f["subject"]) == (sender, subject)
 
 
+@pytest.mark.parametrize("path", ["flanker/messages/bounce/office365.eml", "flanker/messages/complaints/yahoo.eml",
+                                  "mimekit/messages/disposition-notification.txt", "mime4j/mimetools-testmsgs/multi-digest.msg"])
+def test_a_bounce_a_receipt_or_a_digest_forwards_nothing(path):
+    """The message a report returns, or a list's posts in a digest, are not forwarded."""
+    source = need_shared(CORPUS.relative_to(CORPUS.parent) / path)
+    r = run("mime-parse", "--no-progress", "--format", "eml", source)
+    [record] = text_extract(parsed(r.stdout))
+    assert record["forwarded_message"] is None and record["forwarded"] is False
+
+
 DENTIST = """From: Sis <sis@example.com>
 To: Mum <mum@example.com>
 Subject: Fwd: Appointment confirmation
