@@ -3,7 +3,7 @@ import CivilTime
 /// The date of a forward's header block as mail programs write it in their languages: "Tue,
 /// Mar 10, 2026 at 4:47 PM" (Gmail), "Tuesday, March 10, 2026 3:05 PM" (Outlook), "13 March 2026
 /// at 19:02:33 GMT" (Apple Mail), RFC 5322 (Thunderbird), "Mittwoch, 11. März 2026 17:42",
-/// "lun, 16 mar 2026 a las 9:12", "2026年3月17日 週二 下午3:20". Month names and the words for
+/// "lun, 16 mar 2026 a las 9:12", "2026年3月17日 週二 下午3:20", "2026년 3월 9일 월요일 오후 3:20". Month names and the words for
 /// morning and afternoon are reply-patterns.json's `date_months`, `date_am` and `date_pm`.
 /// A date without a zone is in `zoneOffset` (the forwarder's clock: the zone of the forward's
 /// own Date header). Day and month written as numbers are read day first after dots
@@ -103,9 +103,10 @@ struct ForwardDate {
                       words: [String], twelveHour: Bool) -> (Int, Int, Int)? {
         let free = numbers.indices.filter { !used.contains($0) }
         func after(_ k: Int) -> Character? { numbers[k].range.upperBound < c.count ? c[numbers[k].range.upperBound] : nil }
-        // 2026年3月17日
-        for k in free where after(k) == "年" {
-            if let m = free.first(where: { $0 > k && after($0) == "月" }), let d = free.first(where: { $0 > m && after($0) == "日" }) {
+        // 2026年3月17日, 2026년 3월 17일
+        for k in free where after(k) == "年" || after(k) == "년" {
+            if let m = free.first(where: { $0 > k && (after($0) == "月" || after($0) == "월") }),
+               let d = free.first(where: { $0 > m && (after($0) == "日" || after($0) == "일") }) {
                 return (numbers[k].value, numbers[m].value, numbers[d].value)
             }
         }

@@ -296,6 +296,7 @@ import Testing
         #expect(utc("Mon, 9 Mar 2026 10:00:00 -0700") == "2026-03-09T17:00:00Z")
         #expect(utc("Monday, March 9, 2026 10:00 AM", nil) == nil)  // no zone anywhere
         #expect(utc("2026年3月9日 下午12:30") == "2026-03-09T12:30:00Z")
+        #expect(utc("2026년 3월 9일 월요일 오후 3:20") == "2026-03-09T15:20:00Z")
         #expect(utc("March 2026") == nil && utc("31 February 2026 10:00") == nil)
     }
 
