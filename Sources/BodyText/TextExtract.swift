@@ -30,13 +30,32 @@ public struct TextExtract {
             let result = extractor.extract(text: record.stringBytes("text"), format: record.string("text_format"),
                                            html: record.stringBytes("html"))
             // a forward written into the text is quoted history to the splitter, marker and all:
-            // it is looked for there alone (most mail quotes nothing)
-            let forwarded = extractor.forwards.read(record: record, body: .some(result?.parts.quoted))
+            // only a mail that quotes something is looked at (most mail quotes nothing)
+            let forwarded = extractor.forwards.read(record: record, body: .some(result.flatMap { $0.parts.quoted.isEmpty ? nil : $0.body }))
             var fields = Self.fields(result)
-            // a mail with a forwarded message and no text of its own only forwards: an attached
-            // one, or one under "-----Original Message-----", which the splitter reads as a reply's
-            if forwarded != nil, result.map({ $0.parts.reply.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 } }) ?? true {
-                if let k = fields.firstIndex(where: { $0.key == "forwarded" }) { fields[k].value = Array("true".utf8) }
+            func set(_ key: String, _ value: [UInt8]) {
+                if let k = fields.firstIndex(where: { $0.key == key }) { fields[k].value = value }
+            }
+            if let forwarded, let result {
+                let reply = Self.trimmed(result.parts.reply)
+                if forwarded.source == "inline", !reply.isEmpty, Self.trimmed(Array(forwarded.text.utf8)).starts(with: reply) {
+                    // the splitter reads a mail that starts with Outlook's header block as the text
+                    // under it: when that block is a forward's, that text is the forwarded message's
+                    var w = JSONWriter(capacity: result.body.count + 16)
+                    w.string(utf8: result.body)
+                    set("reply_text", Array("null".utf8))
+                    set("quoted_text", w.bytes)
+                    set("forwarded", Array("true".utf8))
+                    var snippet = JSONWriter(capacity: 512)
+                    snippet.string(utf8: Snippet.of(utf8: result.body))
+                    set("snippet", snippet.bytes)
+                } else if reply.isEmpty {
+                    // no text of its own: it only forwards (an attached message, or one under
+                    // "-----Original Message-----", which the splitter reads as a reply's)
+                    set("forwarded", Array("true".utf8))
+                }
+            } else if forwarded != nil {
+                set("forwarded", Array("true".utf8))
             }
             var w = JSONWriter(capacity: 256)
             if let forwarded { forwarded.write(&w) } else { w.null() }
@@ -64,6 +83,14 @@ public struct TextExtract {
             ("forwarded", Array(((r?.parts.forwarded ?? false) ? "true" : "false").utf8)),
             ("snippet", string(r?.snippet)),
         ]
+    }
+}
+
+extension TextExtract {
+    static func trimmed(_ b: [UInt8]) -> ArraySlice<UInt8> {
+        let isSpace = { (c: UInt8) in c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
+        guard let first = b.firstIndex(where: { !isSpace($0) }), let last = b.lastIndex(where: { !isSpace($0) }) else { return [] }
+        return b[first...last]
     }
 }
 

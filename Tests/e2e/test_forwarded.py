@@ -67,6 +67,19 @@ def test_heldout_forwards(capsys):
     assert not fixed, f"now right, take them off KNOWN_MISSES: {fixed}"
 
 
+def test_a_forward_that_starts_with_outlooks_block_is_no_text_of_the_forwarders():
+    """The splitter reads a mail that starts with a header block as the text under it; under a
+    forward's prefix that text is the forwarded message's, not reply_text."""
+    text = ("From: Accounts [mailto:accounts@vendor.example]\nSent: 09 March 2026 14:30\nTo: Team\nSubject: Invoice\n\n"
+            "Attached is the invoice.\n\nRegards,\nAcc\n")
+    [r] = text_extract([{"subject": "FW: Invoice", "text": text, "headers": {"date": ["Mon, 9 Mar 2026 15:00:00 +0000"]}, "attachments": []}])
+    assert (r["forwarded"], r["reply_text"], r["quoted_text"]) == (True, None, text.rstrip("\n"))
+    assert r["forwarded_message"]["text"].startswith("Attached is the invoice.") and r["snippet"].startswith("From: Accounts")
+    # under a reply's prefix it is a reply's quoted header: the text is the mail's
+    [r] = text_extract([{"subject": "RE: Invoice", "text": text, "headers": {}, "attachments": []}])
+    assert (r["forwarded"], r["forwarded_message"], r["reply_text"]) == (False, None, "Attached is the invoice.")
+
+
 def eml(tmp_path, name, text):
     path = tmp_path / name
     path.write_bytes(text.replace("\n", "\r\n").encode())
