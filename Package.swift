@@ -60,7 +60,7 @@ let package = Package(
             "CivilTime", "UnicodeServices", "JSONLines", "Hashing", "MailSubject", "UnixFilter", "UTF8Text", "Events",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .target(name: "BodyText", dependencies: ["HTMLDOM", "JSONLines", "UnicodeServices", "UnixFilter", "UTF8Text"],
+        .target(name: "BodyText", dependencies: ["CivilTime", "HTMLDOM", "MailSubject", "JSONLines", "UnicodeServices", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("reply-patterns.json")]),
 
         .target(name: "Sanitize", dependencies: ["HTMLDOM", "JSONLines", "UnixFilter", "UTF8Text"],
@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "MailKindTests", dependencies: ["MailKind", "JSONLines"]),
         .testTarget(name: "ParcelsTests", dependencies: ["Parcels", "JSONLines", "UnicodeServices"]),
         .testTarget(name: "ConversationsTests", dependencies: ["Conversations", "JSONLines", "MailSubject", "UTF8Text"]),
-        .testTarget(name: "BodyTextTests", dependencies: ["BodyText", "JSONLines", "UnicodeServices"]),
+        .testTarget(name: "BodyTextTests", dependencies: ["BodyText", "CivilTime", "JSONLines", "UnicodeServices"]),
         .testTarget(name: "SanitizeTests", dependencies: ["Sanitize"]),
         .testTarget(name: "EventsTests", dependencies: ["Events", "ICalendar", "JSONLines", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "MailStoreTests", dependencies: ["MailStore", "SQLite", "JSONLines", "Hashing", "MailParse"]),

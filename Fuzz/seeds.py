@@ -172,7 +172,7 @@ def picture_seeds():
 
 if target == "attachment-name":
     seeds = attachment_name_seeds()
-if target == "pictures":
+elif target == "pictures":
     seeds = picture_seeds()
 elif target == "mail-compose-request":
     seeds = compose_requests()

@@ -8,9 +8,10 @@ public struct ReplyPatterns: Sendable, ExtensibleData {
     var lists: [String: [String]] = [:]
 
     static let keys = ["attribution", "attribution_start", "original_message", "forwarded", "header_from", "header_sent",
-                       "header_to", "header_subject", "header_cc", "signature_delimiter", "mobile_signature", "disclaimer", "banner", "closing"]
+                       "header_to", "header_subject", "header_cc", "signature_delimiter", "mobile_signature", "disclaimer", "banner", "closing",
+                       "date_months", "date_am", "date_pm"]
     /// Lists of plain words, not expressions.
-    static let wordKeys: Set<String> = ["header_from", "header_sent", "header_to", "header_subject", "header_cc"]
+    static let wordKeys: Set<String> = ["header_from", "header_sent", "header_to", "header_subject", "header_cc", "date_months", "date_am", "date_pm"]
 
     public struct FileError: Error, CustomStringConvertible {
         public var description: String

@@ -13,7 +13,7 @@ public struct ReplyParts: Equatable {
 
 /// Finds the parts of a reply line by line, with the patterns of reply-patterns.json.
 final class ReplySplitter {
-    private let m: ReplyMatcher
+    let m: ReplyMatcher
 
     init(patterns: ReplyPatterns) { m = ReplyMatcher(patterns) }
 

@@ -3,8 +3,8 @@ import UnixFilter
 import UTF8Text
 
 /// text-extract's run: each record gets `body_text`, `reply_text`, `quoted_text`, `signature`,
-/// `forwarded` and `snippet` (see mailpipe(5)), from `text` (format=flowed undone) or else
-/// from `html`.
+/// `forwarded`, `snippet` and `forwarded_message` (see mailpipe(5)), from `text` (format=flowed
+/// undone) or else from `html`, and from a message/rfc822 attachment's `message`.
 public struct TextExtract {
     /// Pattern files (or directories of them) named on the command line, read after the user's.
     public var patternFiles: [String] = []
@@ -29,7 +29,38 @@ public struct TextExtract {
             guard record.member("text") != nil || record.member("html") != nil else { throw MissingField(name: "text") }
             let result = extractor.extract(text: record.stringBytes("text"), format: record.string("text_format"),
                                            html: record.stringBytes("html"))
-            return record.updated(Self.fields(result))
+            // a forward written into the text is quoted history to the splitter, marker and all:
+            // only a mail that quotes something is looked at (most mail quotes nothing)
+            let forwarded = extractor.forwards.read(record: record, body: .some(result.flatMap { $0.parts.quoted.isEmpty ? nil : $0.body }))
+            var fields = Self.fields(result)
+            func set(_ key: String, _ value: [UInt8]) {
+                if let k = fields.firstIndex(where: { $0.key == key }) { fields[k].value = value }
+            }
+            if let forwarded, let result {
+                let reply = Self.trimmed(result.parts.reply)
+                if forwarded.source == "inline", !reply.isEmpty, Self.trimmed(Array(forwarded.text.utf8)).starts(with: reply) {
+                    // the splitter reads a mail that starts with Outlook's header block as the text
+                    // under it: when that block is a forward's, that text is the forwarded message's
+                    var w = JSONWriter(capacity: result.body.count + 16)
+                    w.string(utf8: result.body)
+                    set("reply_text", Array("null".utf8))
+                    set("quoted_text", w.bytes)
+                    set("forwarded", Array("true".utf8))
+                    var snippet = JSONWriter(capacity: 512)
+                    snippet.string(utf8: Snippet.of(utf8: result.body))
+                    set("snippet", snippet.bytes)
+                } else if reply.isEmpty {
+                    // no text of its own: it only forwards (an attached message, or one under
+                    // "-----Original Message-----", which the splitter reads as a reply's)
+                    set("forwarded", Array("true".utf8))
+                }
+            } else if forwarded != nil {
+                set("forwarded", Array("true".utf8))
+            }
+            var w = JSONWriter(capacity: 256)
+            if let forwarded { forwarded.write(&w) } else { w.null() }
+            fields.append(("forwarded_message", w.bytes))
+            return record.updated(fields)
         }
     }
 
@@ -55,6 +86,14 @@ public struct TextExtract {
     }
 }
 
+extension TextExtract {
+    static func trimmed(_ b: [UInt8]) -> ArraySlice<UInt8> {
+        let isSpace = { (c: UInt8) in c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D }
+        guard let first = b.firstIndex(where: { !isSpace($0) }), let last = b.lastIndex(where: { !isSpace($0) }) else { return [] }
+        return b[first...last]
+    }
+}
+
 struct Extracted {
     var body: [UInt8]
     var parts: ReplyParts
@@ -64,8 +103,16 @@ struct Extracted {
 /// The text of one message, whole and split. Holds ICU regexes: one per thread.
 public final class Extractor {
     private let splitter: ReplySplitter
+    let forwards: ForwardReader
 
-    public init(patterns: ReplyPatterns = .builtIn) { splitter = ReplySplitter(patterns: patterns) }
+    public init(patterns: ReplyPatterns = .builtIn) {
+        splitter = ReplySplitter(patterns: patterns)
+        forwards = ForwardReader(matcher: splitter.m, patterns: patterns)
+    }
+
+    /// The message a record forwards (text-extract's `forwarded_message`): its message/rfc822
+    /// part as mime-parse read it, else a forward written into its text; nil when it forwards none.
+    public func forwardedMessage(in record: JSONRecord) -> ForwardedMessage? { forwards.read(record: record) }
 
     func bodyText(text: [UInt8]?, format: String?, html: [UInt8]?) -> [UInt8]? { Self.plainText(text: text, format: format, html: html) }
 

@@ -12,6 +12,16 @@ struct AttachmentBlocks {
 }
 
 extension BubbleRenderer {
+    /// What a bubble shows of a message's files: its own attachments, and those of a message it
+    /// forwards as an attachment (its forwarded card's).
+    static func shownAttachments(_ record: JSONRecord) -> [JSONValue] {
+        var all = record.value("attachments")?.arrayValue ?? []
+        if let forwarded = record.value("forwarded_message"), forwarded["source"]?.stringValue == "attachment" {
+            all += forwarded["attachments"]?.arrayValue ?? []
+        }
+        return all
+    }
+
     /// `shownInFrame`: the Content-IDs the message's HTML shows in its frame (not shown again).
     func attachmentBlocks(_ attachments: [JSONValue], shownInFrame: Set<String> = []) -> AttachmentBlocks {
         var blocks = AttachmentBlocks()

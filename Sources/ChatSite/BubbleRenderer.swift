@@ -93,6 +93,8 @@ struct BubbleRenderer {
             if let lang = TextFacts.cjkLanguage(text) { f.set(.lang, lang) }
         }
 
+        f[.forward] = forwardCard(r, clock: &clock)
+
         var folded: [UInt8] = []
         var labels: [String] = []
         if let quoted = r.stringBytes("quoted_text"), !Self.isBlank(quoted) {

@@ -196,7 +196,7 @@ final class FileSource: SiteSource {
         }
         func renderWaiting() throws {
             guard !waiting.isEmpty else { return }
-            renderer.pictures.make(waiting.flatMap { $0.record.value("attachments")?.arrayValue ?? [] })
+            renderer.pictures.make(waiting.flatMap { BubbleRenderer.shownAttachments($0.record) })
             for w in waiting { try renderBubble(w.record, id: w.id, conversation: w.conversation, order: w.order) }
             waiting = []
             waitingBytes = 0
@@ -221,7 +221,7 @@ final class FileSource: SiteSource {
                     conversations[c].lastEpoch = epoch
                     conversations[c].lastFromMe = fromMe
                 }
-                if let attachments = record.value("attachments")?.arrayValue, renderer.pictures.needsMaking(attachments) {
+                if renderer.pictures.needsMaking(BubbleRenderer.shownAttachments(record)) {
                     waiting.append((record, id, k, order))
                     waitingBytes += record.bytes.count
                     if waitingBytes > Self.waitingLimit { try renderWaiting() }

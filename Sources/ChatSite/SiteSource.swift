@@ -66,7 +66,7 @@ struct StoreSource: SiteSource {
                                              offset: try spool.append(html), length: html.count))
         }
         try store.pageMessages(conversation: c.id, from: from) { record, facts in
-            if let attachments = record.value("attachments")?.arrayValue, renderer.pictures.needsMaking(attachments) {
+            if renderer.pictures.needsMaking(BubbleRenderer.shownAttachments(record)) {
                 waiting.append((record, facts, order))
             } else {
                 try render(record, facts, order: order, clock: &clock)
@@ -75,7 +75,7 @@ struct StoreSource: SiteSource {
             each(record.string("id") ?? record.string("message_id") ?? "")
         }
         if !waiting.isEmpty {
-            renderer.pictures.make(waiting.flatMap { $0.record.value("attachments")?.arrayValue ?? [] })
+            renderer.pictures.make(waiting.flatMap { BubbleRenderer.shownAttachments($0.record) })
             for w in waiting { try render(w.record, w.facts, order: w.order, clock: &clock) }
         }
         bubbles.sort { ($0.epoch, $0.order) < ($1.epoch, $1.order) }

@@ -7,13 +7,14 @@ import UnixFilter
 public enum PageField: String, CaseIterable { case title, root, csp, nav, content }
 public enum ItemField: String, CaseIterable { case href, avatar, initials, title, sender, snippet, date, datetime, unread, count }
 public enum BubbleField: String, CaseIterable {
-    case anchor, message_id, side, sender, subject, forwarded, text, lang, preview, folded, folded_label, attachments, cards, time, datetime, unread, delivery, delivery_class, notes,
+    case anchor, message_id, side, sender, subject, forwarded, text, lang, preview, forward, folded, folded_label, attachments, cards, time, datetime, unread, delivery, delivery_class, notes,
          pictures, pictures_layout, shape, reactions
 }
 public enum ParcelField: String, CaseIterable { case carrier, number, url, store, deadline, code, conversation, conversation_href, status, status_class, expected }
 public enum EventField: String, CaseIterable { case summary, when, datetime, location, url, status, cancelled, repeats, conversation, conversation_href }
+public enum ForwardField: String, CaseIterable { case from, address, date, datetime, subject, to, text, lang, pictures, attachments }
 
-/// The look of the site: five templates and a stylesheet. Built in; a folder given with
+/// The look of the site: six templates and a stylesheet. Built in; a folder given with
 /// --templates replaces those of them it holds, by file name.
 public struct SiteTemplates: Sendable {
     public var page: Template<PageField>
@@ -21,11 +22,12 @@ public struct SiteTemplates: Sendable {
     public var bubble: Template<BubbleField>
     public var parcel: Template<ParcelField>
     public var event: Template<EventField>
+    public var forward: Template<ForwardField>
     public var stylesheet: [UInt8]
-    /// The hex SHA-256 of all six files: a site rendered with other templates is rendered whole.
+    /// The hex SHA-256 of all seven files: a site rendered with other templates is rendered whole.
     public var fingerprint: String
 
-    public static let fileNames = ["page.html", "item.html", "bubble.html", "parcel.html", "event.html", "style.css"]
+    public static let fileNames = ["page.html", "item.html", "bubble.html", "parcel.html", "event.html", "forward.html", "style.css"]
 
     public struct LoadError: Error, CustomStringConvertible {
         public var description: String
@@ -57,6 +59,7 @@ public struct SiteTemplates: Sendable {
         bubble = try parse("bubble.html")
         parcel = try parse("parcel.html")
         event = try parse("event.html")
+        forward = try parse("forward.html")
         stylesheet = try read("style.css")
         fingerprint = SHA256.hex(all)
     }
@@ -91,6 +94,7 @@ public struct SiteTemplates: Sendable {
         case "bubble.html": PackageResources.bubble_html
         case "parcel.html": PackageResources.parcel_html
         case "event.html": PackageResources.event_html
+        case "forward.html": PackageResources.forward_html
         case "style.css": PackageResources.style_css
         default: throw LoadError(description: "no template \(name)")
         }

@@ -36,6 +36,9 @@ public struct Event: Hashable, Sendable {
     public var endLocal: String?
     public var recurrence: Recurrence?
     public var organizer: Person?
+    /// Who sent the message this event was read from when a mail forwarded it (text-extract's
+    /// `forwarded_message`): the clinic whose confirmation a family member passed on.
+    public var forwardedFrom: Person?
     public var attendees: [Person] = []
     public var source = "icalendar"
     /// What is booked or met: `event` (an invitation, a ticket), `flight`, `lodging`,

@@ -84,17 +84,34 @@ public struct EventExtract {
     }
 
     /// The text confirmations of a message without a calendar or markup: read from its new
-    /// text only (`reply_text` when text-extract has run, else cut here as text-extract cuts it).
+    /// text only (`reply_text` when text-extract has run, else cut here as text-extract cuts it),
+    /// else from the message it forwards, attributed to that message's sender.
     func textEvents(in record: JSONRecord, _ reader: TextReader) -> [Event] {
+        // a list's post or a newsletter is nobody's own appointment; asked first, since bulk
+        // mail is most of the long text there is (two thirds of the generated mailbox's)
+        guard !record.object("headers", hasMemberNamed: "list-id", "list-unsubscribe") else { return [] }
+        // the look at the text as written, asked once for both readings
+        var writtenMayHold: Bool?
+        func textMayHold() -> Bool {
+            if writtenMayHold == nil {
+                let written = ["text", "html"].lazy.compactMap { record.rawValue($0) }.first { $0.first == UInt8(ascii: "\"") }
+                writtenMayHold = written.map(reader.mayHoldAppointment) ?? false
+            }
+            return writtenMayHold!
+        }
+        let own = ownTextEvents(in: record, reader, textMayHold: textMayHold)
+        return own.isEmpty ? forwardedEvents(in: record, reader, textMayHold: textMayHold) : own
+    }
+
+    private func ownTextEvents(in record: JSONRecord, _ reader: TextReader, textMayHold: () -> Bool) -> [Event] {
         // after text-extract its reply_text only (null when the mail holds nothing new), else
         // the text, or the HTML of a message that has only HTML
         let afterTextExtract = record.member("reply_text") != nil
-        let raw = (afterTextExtract ? ["reply_text"] : ["text", "html"]).lazy
-            .compactMap { record.rawValue($0) }.first { $0.first == UInt8(ascii: "\"") }
-        // a list's post or a newsletter is nobody's own appointment; asked first, since bulk
-        // mail is most of the long text there is (two thirds of the generated mailbox's)
-        guard let raw, !record.object("headers", hasMemberNamed: "list-id", "list-unsubscribe"),
-              reader.mayHoldAppointment(raw) else { return [] }
+        if afterTextExtract {
+            guard let raw = record.rawValue("reply_text"), raw.first == UInt8(ascii: "\""), reader.mayHoldAppointment(raw) else { return [] }
+        } else {
+            guard textMayHold() else { return [] }
+        }
         let newText: [UInt8]?
         if afterTextExtract {
             newText = record.stringBytes("reply_text")
@@ -106,14 +123,49 @@ public struct EventExtract {
                 .flatMap { reader.mayHoldAppointment($0[...]) ? $0 : nil }
         }
         guard let newText, let date = record.string("date"), let sent = CivilDate.days(dateText: date) else { return [] }
-        let subject = record.string("subject")?.trimmingWhitespace
         let from = record.value("from")
-        return reader.appointments.find(in: String(decoding: newText, as: UTF8.self), sent: sent)
+        let sender = from?["address"]?.stringValue.map { Event.Person(name: from?["name"]?.stringValue, address: $0) }
+        return appointments(in: newText, sent: sent, sender: sender, senderName: from?["name"]?.stringValue,
+                            subject: record.string("subject"), forwarded: false, reader)
+    }
+
+    /// The confirmations in the message a mail forwards (text-extract's `forwarded_message`, or
+    /// read here as it reads it when event-extract runs first), with the date it was sent.
+    private func forwardedEvents(in record: JSONRecord, _ reader: TextReader, textMayHold: () -> Bool) -> [Event] {
+        // the bytes as written first: an inline forward is in the text, an attached one in the
+        // attachments' `message`
+        let attachments = record.rawValue("attachments")
+        let attachedMayHold = { () -> Bool in
+            guard let attachments, attachments.count > 2,
+                  attachments.withUnsafeBufferPointer({ ByteSearch.contains($0, Self.messageType) }) else { return false }
+            return reader.mayHoldAppointment(attachments)
+        }
+        guard textMayHold() || attachedMayHold() else { return [] }
+        let forwarded: ForwardedMessage?
+        if let stored = record.value("forwarded_message"), case .object = stored {
+            forwarded = ForwardedMessage(json: stored)
+        } else if record.member("forwarded_message") != nil {
+            forwarded = nil  // text-extract found none
+        } else {
+            forwarded = reader.extractor.forwardedMessage(in: record)
+        }
+        let text = Array((forwarded?.text ?? "").utf8)
+        guard let forwarded, reader.mayHoldAppointment(text[...]),
+              let sent = (forwarded.date ?? record.string("date")).flatMap({ CivilDate.days(dateText: $0) }) else { return [] }
+        let sender = forwarded.from?.address.map { Event.Person(name: forwarded.from?.name, address: $0) }
+        return appointments(in: text, sent: sent, sender: sender, senderName: forwarded.from?.name,
+                            subject: forwarded.subject, forwarded: true, reader)
+    }
+
+    private func appointments(in text: [UInt8], sent: Int, sender: Event.Person?, senderName: String?, subject: String?,
+                              forwarded: Bool, _ reader: TextReader) -> [Event] {
+        let subject = subject?.trimmingWhitespace
+        return reader.appointments.find(in: String(decoding: text, as: UTF8.self), sent: sent)
             .filter { $0.confidence >= minimumConfidence - 1e-9 }
             .map { found in
                 var e = Event(source: "text", kind: "appointment", confidence: found.confidence, evidence: found.evidence)
                 // who the appointment is with: the sender (a clinic, a salon), else the subject
-                let name = from?["name"]?.stringValue?.trimmingWhitespace
+                let name = senderName?.trimmingWhitespace
                 e.summary = name.flatMap { $0.isEmpty ? nil : $0 } ?? subject.flatMap { $0.isEmpty ? nil : $0 } ?? found.line
                 e.description = found.line
                 e.startLocal = found.startLocal
@@ -123,12 +175,13 @@ public struct EventExtract {
                     e.start = CivilDate.rfc3339(utc)
                     e.end = e.start
                 }
-                if let address = from?["address"]?.stringValue {
-                    e.organizer = Event.Person(name: from?["name"]?.stringValue, address: address)
-                }
+                e.organizer = sender
+                if forwarded { e.forwardedFrom = sender }
                 return e
             }
     }
+
+    private static let messageType = Array("message/".utf8)
 
     private struct EventKey: Hashable {
         var uid: String?, recurrenceID: String?, sequence: Int

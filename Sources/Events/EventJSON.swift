@@ -37,6 +37,8 @@ extension Event {
         w.beginArray()
         for a in attendees { a.write(asAttendee: true, &w) }
         w.endArray()
+        w.key("forwarded_from")
+        if let f = forwardedFrom { f.write(asAttendee: false, &w) } else { w.null() }
         w.field("source", source)
         w.field("kind", kind)
         w.field("reservation_number", reservationNumber)
@@ -72,6 +74,7 @@ extension Event {
         }
         organizer = v["organizer"].flatMap(Person.init(json:))
         attendees = v["attendees"]?.arrayValue?.compactMap(Person.init(json:)) ?? []
+        forwardedFrom = v["forwarded_from"].flatMap(Person.init(json:))
         source = string("source") ?? "icalendar"
         kind = string("kind") ?? "event"
         reservationNumber = string("reservation_number")

@@ -60,6 +60,8 @@ public struct EventStore {
             return "uid\u{0}" + uid + "\u{0}" + (e.recurrenceID ?? "")
         }
         let when = e.start ?? e.startLocal ?? ""
+        // a confirmation someone forwarded is its first sender's, as the one that came direct
+        let sender = e.forwardedFrom.map { $0.address.lowercased() } ?? sender
         switch e.source {
         case "schema.org":
             // a booking: its sender, its number and the thing booked (each leg of a trip its

@@ -54,7 +54,36 @@ public struct CarrierDetect {
                 declared.shipments[k].status = s
             }
         }
-        return declared.shipments + found.filter { !declaredNumbers.contains($0.trackingNumber) }
+        var all = declared.shipments + found.filter { !declaredNumbers.contains($0.trackingNumber) }
+        // a notice someone forwarded is the carrier's or the shop's: read with its sender and date
+        for s in forwardedShipments(in: record, detector) {
+            if let k = all.firstIndex(where: { $0.trackingNumber == s.trackingNumber && (s.trackingNumber != nil || $0.pickup?.code == s.pickup?.code) }) {
+                all[k] = s
+            } else {
+                all.append(s)
+            }
+        }
+        return all
+    }
+
+    /// The shipments in the message a mail forwards (text-extract's `forwarded_message`), each
+    /// with `forwardedFrom`.
+    static func forwardedShipments(in record: JSONRecord, _ detector: ParcelDetector) -> [Shipment] {
+        guard let f = record.value("forwarded_message"), case .object = f, let text = f["text"]?.stringValue, !text.isEmpty else { return [] }
+        let subject = f["subject"]?.stringValue ?? ""
+        let raw = Array((subject + "\n" + text).utf8)[...]
+        guard mayHoldTrackingNumber(raw) || detector.linksToTrackingPage(raw) || mayHoldPickupCode(raw) else { return [] }
+        let from = f["from"]
+        let address = from?["address"]?.stringValue
+        var domain = ""
+        if let address, let at = address.lastIndex(of: "@") { domain = ASCII.lowercased(String(address[address.index(after: at)...])) }
+        let message = MessageText(subject: subject, body: text, html: nil)
+        return detector.detect(message, senderDomain: domain, date: f["date"]?.stringValue ?? record.string("date"), mailOffset: mailOffset(record))
+            .map { s in
+                var s = s
+                s.forwardedFrom = (from?["name"]?.stringValue, address)
+                return s
+            }
     }
 
     /// The zone of the message's Date header, in minutes east of UTC.
@@ -124,6 +153,15 @@ public struct CarrierDetect {
             w.field("status", s.status.status)
             w.field("status_time", s.status.time)
             w.field("expected_delivery", s.status.expectedDelivery)
+            w.key("forwarded_from")
+            if let f = s.forwardedFrom {
+                w.beginObject()
+                w.field("name", f.name)
+                w.field("address", f.address)
+                w.endObject()
+            } else {
+                w.null()
+            }
             w.endObject()
         }
         w.endArray()

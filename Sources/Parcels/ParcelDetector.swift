@@ -14,6 +14,15 @@ public struct Shipment: Equatable, Sendable {
     public var trackingURL: String?
     public var pickup: Pickup?
     public var status: ShipmentStatus
+    /// Who sent the notice when a mail forwarded it (text-extract's `forwarded_message`).
+    public var forwardedFrom: (name: String?, address: String?)?
+
+    public static func == (a: Shipment, b: Shipment) -> Bool {
+        (a.carrier, a.format, a.trackingNumber, a.checkDigit) == (b.carrier, b.format, b.trackingNumber, b.checkDigit)
+            && (a.confidence, a.evidence, a.trackingURL) == (b.confidence, b.evidence, b.trackingURL)
+            && a.pickup == b.pickup && a.status == b.status
+            && a.forwardedFrom?.name == b.forwardedFrom?.name && a.forwardedFrom?.address == b.forwardedFrom?.address
+    }
 
     public init(carrier: String, format: String, trackingNumber: String?, checkDigit: String?, confidence: Double,
                 evidence: [String], trackingURL: String?, pickup: Pickup?, status: ShipmentStatus = .init(status: nil, time: nil, expectedDelivery: nil)) {

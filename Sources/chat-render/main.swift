@@ -55,7 +55,7 @@ struct ChatRenderCommand: ParsableCommand, ZoneOptionHelp, NowOptionHelp {
     @Flag(help: "Let images from the web load (as html-sanitize left them: through its proxy, or not at all).")
     var remoteImages = false
 
-    @Option(help: ArgumentHelp("A folder of templates and a stylesheet to use instead of the built-in ones (any of page.html, item.html, bubble.html, parcel.html, event.html, style.css).", valueName: "dir"))
+    @Option(help: ArgumentHelp("A folder of templates and a stylesheet to use instead of the built-in ones (any of page.html, item.html, bubble.html, parcel.html, event.html, forward.html, style.css).", valueName: "dir"))
     var templates: String?
 
     @Option(help: ArgumentHelp("Messages on one page of a conversation.", valueName: "n"))

@@ -9,13 +9,17 @@ struct TextExtractCommand: ParsableCommand {
         discussion: """
             body_text is the whole message as text (from text, format=flowed undone, else from \
             html); reply_text only the new text, quoted_text and signature what was taken out of \
-            it, forwarded whether it only forwards a message, snippet its first 140 characters. \
+            it, forwarded whether it only forwards a message, snippet its first 140 characters, \
+            forwarded_message the message it forwards (from, to, date, subject, text, attachments; \
+            a message/rfc822 attachment, or a Gmail, Outlook, Apple Mail or Thunderbird forward in \
+            the text, in their languages). \
             The attribution lines, separators and signatures it knows are data: add your own with \
             --patterns or ~/.config/mailpipe/reply-patterns.json. See text-extract(1) and mailpipe(5).
 
             Examples:
               mime-parse mail.mbox | text-extract | jq -r .reply_text
               mime-parse mail.mbox | text-extract | jq -r 'select(.forwarded) | .subject'
+              mime-parse mail.mbox | text-extract | jq -c '.forwarded_message | select(.) | [.from.address, .date, .subject]'
             """,
         version: mailpipeVersion)
 

@@ -6,7 +6,7 @@ import MailSubject
 
     @Test func theBuiltInFileHoldsTheRepliesAndForwardsOfEveryFormerList() {
         #expect(builtIn.replies == ["re", "aw", "sv", "vs", "r", "回覆", "回复", "答复"])
-        #expect(builtIn.forwards == ["fwd", "fw", "wg", "tr", "rv", "vb", "vl", "轉寄", "转发", "転送"])
+        #expect(builtIn.forwards == ["fwd", "fw", "wg", "tr", "rv", "vb", "vl", "enc", "轉寄", "转发", "転送"])
     }
 
     @Test(arguments: ["Re: Dinner", "RE:Dinner", "  aw: Termin", " 回覆：晚餐", "回复: 午饭", "答复：会议", "R: Cena", "SV: Middag"])

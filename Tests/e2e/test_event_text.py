@@ -140,10 +140,16 @@ def test_html_only_mail_and_an_empty_reply_text():
     assert records(r.stdout)[0]["events"] == []
 
 
-def test_a_forwarded_confirmation_is_not_yours():
+def test_a_forwarded_confirmation_is_the_original_senders():
+    """For a carer a confirmation someone forwards is the point of the mail (issue 46): found,
+    and the clinic's (a date without a time in the header block: the year counts from the mail's)."""
     text = ("FYI\n\n---------- Forwarded message ---------\nFrom: Clinic <c@example.org>\nDate: Thu, Mar 5, 2026\n"
             "Subject: Appointment\n\nYour appointment is confirmed for Tuesday, March 10 at 10:30 AM.\n")
-    assert extract([("fwd", "Fwd: Appointment", text)])["fwd"] == []
+    [e] = extract([("fwd", "Fwd: Appointment", text)])["fwd"]
+    assert (e["start_local"], e["summary"], e["forwarded_from"]) == ("2026-03-10T10:30:00", "Clinic", {"name": "Clinic", "address": "c@example.org"})
+    # quoted under a reply's attribution it is still history, nobody's
+    quoted = "Thanks!\n\nOn Thu, Mar 5, 2026 at 9:00 AM Sis <s@example.com> wrote:\n" + "".join("> " + l + "\n" for l in text.splitlines())
+    assert extract([("re", "Re: Fwd: Appointment", quoted)])["re"] == []
 
 
 def test_list_mail_is_nobodys_appointment():

@@ -14,6 +14,8 @@ struct BodyWriter {
     let types: DetectedTypes
     var defects: [String]
     let limits: RecordLimits
+    /// Bytes of text and HTML still to be kept of the record's forwarded messages together.
+    var forwardedBytesLeft: Int
 
     init(message: ParsedMessage, charsets: CharsetDecoder, types: DetectedTypes, defects: [String], limits: RecordLimits = RecordLimits()) {
         self.message = message
@@ -21,6 +23,7 @@ struct BodyWriter {
         self.types = types
         self.defects = defects
         self.limits = limits
+        forwardedBytesLeft = limits.textBytes
     }
 
     /// The transfer-decoded bytes of a part.
@@ -145,7 +148,7 @@ struct BodyWriter {
         return out
     }
 
-    mutating func writeAttachment(_ part: MIMEPart, saver: AttachmentKeeper?, _ w: inout JSONWriter) {
+    mutating func writeAttachment(_ part: MIMEPart, saver: AttachmentKeeper?, _ w: inout JSONWriter, depth: Int = 0) {
         let data = decodedBytes(part)
         w.beginObject()
         // a Gmail attachment held by reference has no bytes here
@@ -159,7 +162,7 @@ struct BodyWriter {
         let sha256 = hasBytes ? hexString(SHA256.hash(data)) : nil
         w.field("sha256", sha256)
         w.field("part", part.path)
-        if let inner = part.embedded { writeSummary(inner, &w) }
+        if let inner = part.embedded { writeSummary(inner, saver: saver, depth: depth + 1, &w) }
         if let saver {
             if let sha256 { writeSaved(saver, name: part.filename, contentType: part.contentType.value, data: data, sha256: sha256, &w) } else { w.field("saved_as", nil) }
         }
@@ -190,8 +193,12 @@ struct BodyWriter {
         }
     }
 
-    /// Who sent a forwarded message/rfc822 and what it was about.
-    private func writeSummary(_ m: ParsedMessage, _ w: inout JSONWriter) {
+    /// A forwarded message/rfc822: who sent it to whom, what it was about, its text and HTML
+    /// (together with those of every other forwarded message of the record cut at
+    /// `limits.textBytes`, `forwarded_over_limit`) and its attachments, the same objects as the
+    /// record's. A message forwarded inside one is read the same way down to
+    /// `limits.forwardedDepth`; deeper ones keep their headers' summary only.
+    private mutating func writeSummary(_ m: ParsedMessage, saver: AttachmentKeeper?, depth: Int, _ w: inout JSONWriter) {
         let decoder = HeaderTextDecoder(charsets: charsets)
         var ignored: [String] = []
         w.key("message")
@@ -199,16 +206,66 @@ struct BodyWriter {
         w.field("subject", m.headers.first("subject").map { decoder.decode($0.raw) })
         let from = m.headers.first("from").flatMap { AddressListParser.parse($0.raw, decoder: decoder, defects: &ignored).first }
         w.key("from")
-        if let from {
-            w.beginObject()
-            w.field("name", from.name.isEmpty ? nil : from.name)
-            w.field("address", from.address)
-            w.endObject()
-        } else {
-            w.null()
-        }
+        if let from { writeMailbox(from, &w) } else { w.null() }
         w.field("date", m.headers.first("date").flatMap { f in f.raw.withUnsafeBytes { MailDate.parse(bytes: $0) } }.map(MailDate.rfc3339))
         w.field("message_id", m.headers.first("message-id").flatMap { MessageIDs.first($0.raw) })
+        w.key("to")
+        w.beginArray()
+        let to = m.headers.all("to").flatMap { AddressListParser.parse($0.raw, decoder: decoder, defects: &ignored) }
+        for mailbox in to.prefix(limits.recipients) { writeMailbox(mailbox, &w) }
+        w.endArray()
+        guard depth <= limits.forwardedDepth else {
+            w.field("text", nil)
+            w.field("html", nil)
+            w.key("attachments")
+            w.beginArray()
+            w.endArray()
+            w.endObject()
+            return
+        }
+        let selection = BodySelection(root: m.root)
+        w.key("text")
+        if let text = forwardedText(selection.text) { w.string(utf8: text) } else { w.null() }
+        w.key("html")
+        if let html = forwardedText(selection.html) { w.string(utf8: html) } else { w.null() }
+        w.key("attachments")
+        w.beginArray()
+        for part in selection.attachments { writeAttachment(part, saver: saver, &w, depth: depth) }
+        w.endArray()
+        w.endObject()
+    }
+
+    /// The text (or HTML) of a forwarded message's parts, from what is left of the budget all
+    /// forwarded messages of a record share.
+    private mutating func forwardedText(_ parts: [MIMEPart]) -> [UInt8]? {
+        guard !parts.isEmpty else { return nil }
+        var out = [UInt8]()
+        var over = false
+        for part in parts {
+            guard out.count < forwardedBytesLeft else {
+                over = true
+                break
+            }
+            let (text, readInPart) = decodedText(part)
+            if !out.isEmpty, out.last != Bytes.lf { out.append(Bytes.lf) }
+            out += text
+            over = over || readInPart
+        }
+        if out.count > forwardedBytesLeft {
+            var end = forwardedBytesLeft
+            while end > 0 && out[end] & 0xC0 == 0x80 { end -= 1 }
+            out.removeSubrange(end...)
+            over = true
+        }
+        forwardedBytesLeft -= out.count
+        if over { defects.append("forwarded_over_limit") }
+        return out
+    }
+
+    private func writeMailbox(_ m: Mailbox, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.field("name", m.name.isEmpty ? nil : m.name)
+        w.field("address", m.address)
         w.endObject()
     }
 }

@@ -12,11 +12,16 @@ public struct RecordLimits: Sendable {
     /// (`text_over_limit`, `html_over_limit`, `calendar_over_limit`): cut at a character's
     /// boundary. A part is decoded only as far as that needs.
     public var textBytes = 1 << 20
+    /// How deep forwarded messages (message/rfc822 inside message/rfc822) are read whole: the
+    /// `message` of an attachment this many forwards down has its headers' summary only, no
+    /// text, HTML or attachments. The text and HTML of all forwarded messages of a record
+    /// together are cut at `textBytes` (`forwarded_over_limit`).
+    public var forwardedDepth = 4
 
     public init() {}
 
     /// The defects that say a message was over a limit.
-    public static let defects: Set<String> = ["too_many_recipients", "too_many_header_fields", "text_over_limit", "html_over_limit", "calendar_over_limit"]
+    public static let defects: Set<String> = ["too_many_recipients", "too_many_header_fields", "text_over_limit", "html_over_limit", "calendar_over_limit", "forwarded_over_limit"]
 
     /// The longest a part's encoded body is read for `textBytes` of text: base64 and
     /// quoted-printable never take more than four bytes for one byte decoded.
