@@ -61,7 +61,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--size", type=int, default=320)
     p.add_argument("--display", type=int, default=1600)
-    p.add_argument("--max-pixels", type=int, default=50_000_000)
+    p.add_argument("--max-pixels", type=int, default=100_000_000)
     p.add_argument("--out", required=True)
     p.add_argument("files", nargs="+")
     a = p.parse_args()

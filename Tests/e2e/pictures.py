@@ -118,8 +118,12 @@ def kept_files(folder, photo=None):
 
 
 def environment(log=None, program=None):
+    """chat-render's environment with mail-thumbnail chosen; with `log`, each run of it is written there."""
     env = dict(ENV)
-    env["MAILPIPE_THUMBNAIL"] = str(program if program is not None else thumbnailer())
+    program = program if program is not None else thumbnailer()
+    env["MAILPIPE_THUMBNAIL"] = str(program)
     if log:
         env["STANDIN_LOG"] = str(log)
+        if program != STANDIN and str(program):
+            env["MAILPIPE_THUMBNAIL"], env["MAILPIPE_THUMBNAIL_REAL"] = str(HERE / "mail_thumbnail_logged.py"), str(program)
     return env

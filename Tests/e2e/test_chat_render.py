@@ -560,14 +560,14 @@ def test_pictures_from_the_store_equal_those_from_files_and_a_delivery_without_a
 
 
 def test_a_picture_that_would_decompress_past_the_pixel_limit_is_a_file_and_the_render_goes_on(tmp_path):
-    """A PNG of 10,000 × 6,000 pixels in 180 kB (over mail-thumbnail's default limit of 50
-    million): offered as the file it is, as a download, beside a photo shown as a picture."""
+    """A PNG of 12,000 × 10,000 pixels in a few hundred kB (over mail-thumbnail's default limit of
+    100 million): offered as the file it is, as a download, beside a photo shown as a picture."""
     import struct
     import zlib
     from pictures import attachment, environment, png
     kept = tmp_path / "kept"
     kept.mkdir()
-    width, height = 10_000, 6_000
+    width, height = 12_000, 10_000
     packer = zlib.compressobj(9)
     row = b"\0" * (1 + 3 * width)
     data = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()

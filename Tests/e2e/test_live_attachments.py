@@ -42,9 +42,20 @@ def test_the_corpus_mail_with_pictures_files_and_forwards_reaches_the_pages(tmp_
     pages = list((site / "c").glob("*.html"))
     assert pages and (site / "index.html").exists()
 
-    # every attachment of the stored messages reached the pages: as a picture or a card, by its name
+    # every attachment of the stored messages reached the pages: as a picture or a card, by its
+    # name (an image the message's HTML shows inline is in its preview, not named again)
     html = "\n".join(p.read_text() for p in pages)
-    named = [a["filename"] for r in kept for a in r["attachments"] if a.get("filename") and a["filename"].isprintable()]
+
+    def inline(r, a):
+        return a.get("content_id") and f"cid:{a['content_id']}" in (r.get("html") or "")
+    named = [a["filename"] for r in kept for a in r["attachments"]
+             if a.get("filename") and a["filename"].isprintable() and not inline(r, a)]
     assert named
     missing = [n for n in named if n.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;") not in html]
     assert len(missing) <= len(named) // 50, missing[:10]
+
+    # the corpus's photos are pictures on the pages, made from the kept files; none of its images is fetched
+    made = list((site / "a").glob("*.t.*"))
+    shown = re.findall(r'<img src="\.\./a/([0-9a-f]{64})\.t\.(?:jpg|png)"', html)
+    assert len(made) >= 10 and set(shown) <= {p.name.split(".")[0] for p in made}
+    assert not re.search(r'<img[^>]+src="(https?:)?//', html)
