@@ -4,6 +4,7 @@ at a phone's and a desktop's width, fetches nothing and axe finds nothing seriou
 import html
 import re
 import shutil
+import struct
 import subprocess
 
 import pytest
@@ -84,3 +85,23 @@ def test_the_card_is_readable_in_chromium(chromium, site, width):
         bad = [(v["id"], v["impact"]) for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
         assert bad == [] and outside == [], (name, width, bad, outside)
         context.close()
+
+
+def test_a_forwarded_card_screenshot_for_the_readme(chromium, site):
+    """Into .build/screenshots/forward-phone.png (docs/screenshots/ holds a copy for the README):
+    the dentist's confirmation a family member forwarded, its card in the bubble."""
+    out = ROOT / ".build" / "screenshots"
+    out.mkdir(parents=True, exist_ok=True)
+    name = next(n for n, card in cards(site).items() if "dentist" in card.lower() or "appointment" in card.lower())
+    context = chromium.new_context(viewport={"width": 360, "height": 800}, color_scheme="light")
+    page = context.new_page()
+    page.goto("file://" + str(site / "c" / name))
+    page.wait_for_load_state("load")
+    bubble = page.locator("li.message", has=page.locator("section.forward")).first
+    bubble.scroll_into_view_if_needed()
+    box = bubble.bounding_box()
+    page.screenshot(path=str(out / "forward-phone.png"), full_page=True,
+                    clip={"x": 0, "y": max(0, box["y"] - 8), "width": 360, "height": box["height"] + 16})
+    data = (out / "forward-phone.png").read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24])[0] == 360
+    context.close()
