@@ -8,6 +8,9 @@ JPEG, 320 to 3000 pixels wide) in messages of ten conversations, with a PDF and 
 3. `mailstore deliver --site` of a message without attachments into a store whose conversation
    shows the pictures, against the same delivery into a store with nothing kept. Target: about
    1x, no process started.
+4. a delivery with a 5 MB photo (a phone's JPEG, base64 in a multipart message, a new photo each
+   time), `mailstore deliver --site` as mailpipe-log runs it: time to pages, against the same
+   message without the photo, and mail-thumbnail alone on the photo, in turns.
     .venv/bin/python bench/site-pictures.py [COUNT]   (default 100)"""
 import json
 import os
@@ -113,8 +116,51 @@ def main():
         kept_t, bare_t = (sorted(times[n])[7] for n in ("kept", "bare"))
         print(f"3. deliver --site without attachments: {kept_t * 1000:.0f} ms into a store with pictures, {bare_t * 1000:.0f} ms with "
               f"nothing kept (medians of 15, alternating); ratio {kept_t / bare_t:.2f}; mail-thumbnail runs {len(log.read_text().splitlines()) - before}")
+        photo_delivery(work, me["address"])
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def photo(path, seed, megabytes=5):
+    """A JPEG of about `megabytes` (noise compresses as a phone's detailed photo does not: the size is what counts)."""
+    import random
+    from PIL import Image
+    rng = random.Random(seed)
+    width, height = 2000, 1500
+    smooth = Image.frombytes("RGB", (width // 8, height // 8), rng.randbytes(width // 8 * height // 8 * 3)).resize((width, height))
+    noise = Image.frombytes("RGB", (width, height), rng.randbytes(width * height * 3))
+    Image.blend(smooth, noise, 0.35).save(path, quality=97)
+    assert abs(path.stat().st_size - megabytes * 1_000_000) < 2_500_000, path.stat().st_size
+    return path
+
+
+def photo_delivery(work, me, turns=5):
+    import base64
+    env = environment()
+    db, site = work / "photo.db", work / "photo-site"
+    times = {"photo": [], "text": [], "mail-thumbnail": []}
+    for k in range(turns):
+        jpeg = photo(work / f"photo{k}.jpg", k)
+        body = base64.encodebytes(jpeg.read_bytes()).decode()
+        for name in ("photo", "text"):
+            head = (f"From: Ana <ana@x.example>\nTo: {me}\nSubject: Look\nDate: Wed, 11 Mar 2026 09:{k:02d}:00 +0800\n"
+                    f"Message-ID: <{name}{k}@x.example>\nMIME-Version: 1.0\n")
+            if name == "photo":
+                mail = (head + 'Content-Type: multipart/mixed; boundary="b"\n\n--b\nContent-Type: text/plain\n\nthe view from the top\n'
+                        f'--b\nContent-Type: image/jpeg; name="IMG_{k}.jpg"\nContent-Disposition: attachment; filename="IMG_{k}.jpg"\n'
+                        f"Content-Transfer-Encoding: base64\n\n{body}--b--\n")
+            else:
+                mail = head + "Content-Type: text/plain\n\nthe view from the top\n"
+            times[name].append(timed([BIN / "mailstore", "deliver", "-q", "--me", me, "--site", site, db], input=mail.encode(), env=env))
+        out = work / "alone"
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir()
+        times["mail-thumbnail"].append(timed([env["MAILPIPE_THUMBNAIL"], "--out", out, jpeg]))
+    photo_t, text_t, alone = (sorted(times[n])[turns // 2] for n in ("photo", "text", "mail-thumbnail"))
+    shown = sum(1 for p in (site / "c").glob("*.html") if "/a/" in p.read_text() and 'class="picture"' in p.read_text())
+    print(f"4. deliver --site with a 5 MB photo: {photo_t * 1000:.0f} ms to pages; the same message without it: "
+          f"{text_t * 1000:.0f} ms (ratio {photo_t / text_t:.1f}); mail-thumbnail alone on the photo: {alone * 1000:.0f} ms "
+          f"(medians of {turns}, in turns; {shown} page(s) show the photos)")
 
 
 if __name__ == "__main__":
