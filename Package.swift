@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "ICalendar", dependencies: ["CivilTime", "CLibical", "UnicodeServices"]),
         .target(name: "Hashing", dependencies: ["CCrypto"]),
         .target(name: "FileType", dependencies: ["CMagic"]),
-        .target(name: "Pictures", dependencies: ["CVips", "FileType", "Hashing", "JSONLines"]),
+        .target(name: "Pictures", dependencies: ["CVips", "FileType", "Hashing", "JSONLines", "UnixFilter"]),
         .target(name: "JSONLines", dependencies: ["CLibcExtras", "UTF8Text"]),
         .target(name: "UnixFilter", dependencies: [
             "JSONLines", "CLibcExtras", .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import JSONLines
+import UnixFilter
 
 /// The pictures made in a child process, so that no file can end the run: a decoder that
 /// crashes, or aborts when an allocation fails under the memory limit (glib's g_malloc does),
@@ -46,7 +47,7 @@ public final class PictureWorker {
     public func make(file: String) -> Outcome {
         if pid == 0, let why = start() { return .cannotRun(why) }
         let fresh = answers == 0
-        guard writeAll(toWorker, Array(file.utf8) + [0]) else { return failed(file, fresh: fresh) }
+        guard writeAll(fd: toWorker, Array(file.utf8) + [0]) else { return failed(file, fresh: fresh) }
         switch readLine() {
         case .line(let line):
             answers += 1
@@ -109,7 +110,7 @@ public final class PictureWorker {
                 case .failure(let error): answer = line(file: file, sha256: nil, picture: .file("cannot read: \(error)"))
                 case .success(let sha): answer = line(file: file, sha256: sha, picture: maker.make(file: file, name: sha, into: folder))
                 }
-                guard writeAll(output, answer + [0x0A]) else { return false }
+                guard writeAll(fd: output, answer + [0x0A]) else { return false }
             }
         }
     }
@@ -187,23 +188,6 @@ public final class PictureWorker {
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { return .ended }
             pending += buffer[..<n]
-        }
-    }
-
-    private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool { Self.writeAll(fd, bytes) }
-
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
         }
     }
 }
