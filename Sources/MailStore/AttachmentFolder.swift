@@ -19,6 +19,7 @@ public final class AttachmentFolder: AttachmentKeeper {
     public let path: String
     public var maxBytes: Int
     public static let defaultMaxBytes = 25 << 20
+    public var largestKept: Int? { max(maxBytes, 0) }
 
     private var checked = false
     private var lock: Int32 = -1

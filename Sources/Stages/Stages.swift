@@ -92,12 +92,17 @@ public struct Delivery {
     /// cannot take ends the delivery there: the mail system hands the input over again (the
     /// messages before it are then found unchanged).
     public func forEachRecord(fd: Int32, name: String, _ body: (JSONRecord) throws -> Void) throws {
-        try forEachMessage(fd: fd, name: name) { _, record in try body(record) }
+        try forEachRaw(fd: fd, name: name) { _, record in try body(record) }
     }
 
     /// Each message's bytes as the mailbox holds them (without an mbox's From_ line and
     /// quoting) with its record, as `forEachRecord` hands them.
     public func forEachMessage(fd: Int32, name: String, _ body: (_ message: [UInt8], _ record: JSONRecord) throws -> Void) throws {
+        try forEachRaw(fd: fd, name: name) { raw, record in try body(Array(raw.bytes), record) }
+    }
+
+    /// Each message as the reader holds it (not copied: a large one is held once) with its record.
+    private func forEachRaw(fd: Int32, name: String, _ body: (RawMessage, JSONRecord) throws -> Void) throws {
         do {
             try MailboxInput.read(fd: fd, path: name, isDirectory: false, format: nil, message: { raw in
                 var record = try JSONRecord(converter.record(for: raw).json)
@@ -106,7 +111,7 @@ public struct Delivery {
                         throw Failed(description: "\(stage.name): \(error)")
                     }
                 }
-                try body(Array(raw.bytes), record)
+                try body(raw, record)
             }, bad: { bad in
                 throw Failed(description: (bad.line.map { "line \($0): " } ?? "") + bad.message)
             })

@@ -83,6 +83,15 @@ final class MIMEPart {
         }
     }
 
+    /// The body with its transfer encoding undone, handed to `body` a piece at a time (from
+    /// about `pieceSize` encoded bytes each): the same bytes as `decodedBody`.
+    func decodeBody(inPiecesOf pieceSize: Int, defects: inout [String], _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        if let decodedOverride { return try decodedOverride.withUnsafeBytes(body) }
+        try storage.withUnsafeBytes { b in
+            try encoding.decode(UnsafeRawBufferPointer(rebasing: b[self.body]), inPiecesOf: pieceSize, defects: &defects, body)
+        }
+    }
+
     /// Whether `decodedBody(readingAtMost: limit)` reads only part of the body.
     func isCut(readingAtMost limit: Int) -> Bool { decodedOverride == nil && body.count > limit }
 }

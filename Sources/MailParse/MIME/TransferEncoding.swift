@@ -54,6 +54,48 @@ enum TransferEncoding: Equatable {
             return Array(b)
         }
     }
+
+    /// The bytes `decode` gives, handed to `body` a piece at a time, each decoded from about
+    /// `pieceSize` bytes of `b`: the memory of a piece, not of the whole. (uuencode, rare in a
+    /// part of its own, is decoded whole.)
+    func decode(_ b: UnsafeRawBufferPointer, inPiecesOf pieceSize: Int, defects: inout [String],
+                _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        switch self {
+        case .identity, .unknown:
+            try Self.forEachPiece(of: b, size: pieceSize, body)
+        case .base64:
+            if Base64.looksLikeText(b) {
+                defects.append("invalid_base64")
+                try Self.forEachPiece(of: b, size: pieceSize, body)
+                return
+            }
+            var decoder = Base64.Decoder()
+            let out = UnsafeMutablePointer<UInt8>.allocate(capacity: Base64.Decoder.room(for: pieceSize))
+            defer { out.deallocate() }
+            try Self.forEachPiece(of: b, size: pieceSize) { piece in
+                try body(UnsafeRawBufferPointer(start: out, count: decoder.decode(piece, into: out)))
+            }
+            if decoder.finish() { defects.append("invalid_base64") }
+        case .quotedPrintable:
+            var i = 0
+            while i < b.count {
+                let end = QuotedPrintable.pieceEnd(b, from: i, size: pieceSize)
+                try QuotedPrintable.decode(UnsafeRawBufferPointer(rebasing: b[i..<end])).withUnsafeBytes(body)
+                i = end
+            }
+        case .uuencode:
+            try decode(b, defects: &defects).withUnsafeBytes(body)
+        }
+    }
+
+    private static func forEachPiece(of b: UnsafeRawBufferPointer, size: Int, _ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        var i = 0
+        while i < b.count {
+            let end = min(b.count, i + size)
+            try body(UnsafeRawBufferPointer(rebasing: b[i..<end]))
+            i = end
+        }
+    }
 }
 
 extension String {
@@ -92,29 +134,47 @@ enum Base64 {
 
     /// The decoded bytes, and whether anything but the alphabet, whitespace and padding was seen.
     static func decode(_ b: UnsafeRawBufferPointer) -> (bytes: [UInt8], sawInvalid: Bool) {
-        var sawInvalid = false
-        let n = b.count
-        // room for the fast path's 8-byte store of 6 bytes
-        let out = [UInt8](unsafeUninitializedCapacity: n / 4 * 3 + 8) { buffer, count in
-            table.withUnsafeBufferPointer { t in
+        var decoder = Decoder()
+        let out = [UInt8](unsafeUninitializedCapacity: Decoder.room(for: b.count)) { buffer, count in
+            count = decoder.decode(b, into: buffer.baseAddress!)
+        }
+        return (out, decoder.finish())
+    }
+
+    /// The decoder's state between pieces of one body: `decode` of the whole is this decoder
+    /// given the whole, so pieces cut anywhere (inside a group of four, a line break, padding)
+    /// decode to the same bytes.
+    struct Decoder {
+        private var acc: UInt32 = 0
+        private var bits = 0
+        private var ended = false
+        private(set) var sawInvalid = false
+
+        /// The room `decode` needs for `count` bytes of input.
+        static func room(for count: Int) -> Int { count / 4 * 3 + 16 }
+
+        /// Decodes the next piece into `out` (room(for: b.count) bytes); the number of bytes written.
+        mutating func decode(_ b: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<UInt8>) -> Int {
+            // the state in locals while the loop runs
+            var acc = acc, bits = bits, ended = ended, sawInvalid = sawInvalid
+            defer { (self.acc, self.bits, self.ended, self.sawInvalid) = (acc, bits, ended, sawInvalid) }
+            let n = b.count
+            return table.withUnsafeBufferPointer { t in
                 shifted.withUnsafeBufferPointer { d in
                     var o = 0
-                    var acc: UInt32 = 0
-                    var bits = 0
-                    var ended = false
                     var i = 0
                     while i < n {
                         // whole groups: two at a time, then one
                         if bits == 0 {
                             // wrapping arithmetic: the overflow checks were a third of this loop
-                            let out = UnsafeMutableRawPointer(buffer.baseAddress!)
+                            let raw = UnsafeMutableRawPointer(out)
                             while i &+ 8 <= n {
                                 let w = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                                 let v0 = d[Int(w & 0xFF)] | d[256 &+ Int((w >> 8) & 0xFF)] | d[512 &+ Int((w >> 16) & 0xFF)] | d[768 &+ Int((w >> 24) & 0xFF)]
                                 let v1 = d[Int((w >> 32) & 0xFF)] | d[256 &+ Int((w >> 40) & 0xFF)] | d[512 &+ Int((w >> 48) & 0xFF)] | d[768 &+ Int(w >> 56)]
                                 guard (v0 | v1) & 0xFF00_0000 == 0 else { break }
                                 // the two groups' six bytes in order, in one store
-                                out.storeBytes(of: (UInt64(v0) << 40 | UInt64(v1) << 16).bigEndian, toByteOffset: o, as: UInt64.self)
+                                raw.storeBytes(of: (UInt64(v0) << 40 | UInt64(v1) << 16).bigEndian, toByteOffset: o, as: UInt64.self)
                                 o &+= 6
                                 i &+= 8
                                 ended = false
@@ -122,9 +182,9 @@ enum Base64 {
                             if i + 4 <= n {
                                 let v = d[Int(b[i])] | d[256 + Int(b[i + 1])] | d[512 + Int(b[i + 2])] | d[768 + Int(b[i + 3])]
                                 if v & 0xFF00_0000 == 0 {
-                                    buffer[o] = UInt8(truncatingIfNeeded: v >> 16)
-                                    buffer[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-                                    buffer[o + 2] = UInt8(truncatingIfNeeded: v)
+                                    out[o] = UInt8(truncatingIfNeeded: v >> 16)
+                                    out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                                    out[o + 2] = UInt8(truncatingIfNeeded: v)
                                     o += 3
                                     i += 4
                                     ended = false
@@ -153,17 +213,23 @@ enum Base64 {
                         bits += 6
                         if bits >= 8 {
                             bits -= 8
-                            buffer[o] = UInt8(truncatingIfNeeded: acc >> UInt32(bits))
+                            out[o] = UInt8(truncatingIfNeeded: acc >> UInt32(bits))
                             o += 1
                             acc &= (1 << UInt32(bits)) - 1
                         }
                     }
-                    if bits >= 6 { sawInvalid = true }  // a lone character at the end carries no whole byte
-                    count = o
+                    return o
                 }
             }
         }
-        return (out, sawInvalid)
+
+        /// Whether anything but the alphabet, whitespace and padding was seen, once the last
+        /// piece is decoded.
+        mutating func finish() -> Bool {
+            if bits >= 6 { sawInvalid = true }  // a lone character at the end carries no whole byte
+            bits = 0
+            return sawInvalid
+        }
     }
 
     /// Text labelled base64 by mistake: encoders never put a space inside a line, and words
@@ -237,6 +303,32 @@ enum QuotedPrintable {
             }
             count = o
         }
+    }
+}
+
+extension QuotedPrintable {
+    /// Where a piece of about `size` bytes from `start` may end so that it decodes alone to the
+    /// bytes it gives inside the whole (decoding works a line at a time): after the last line
+    /// break, or in a longer line after a byte that is neither white space, a CR, nor part of an
+    /// `=XX` escape or a soft break. A line with no such place (only spaces and `=`) is read to
+    /// its end.
+    static func pieceEnd(_ b: UnsafeRawBufferPointer, from start: Int, size: Int) -> Int {
+        let n = b.count
+        let limit = start + size
+        guard limit < n else { return n }
+        var k = limit
+        while k > start {
+            if b[k - 1] == Bytes.lf { return k }
+            k -= 1
+        }
+        k = limit
+        while k > start {
+            let c = b[k - 1]
+            if c != Bytes.space, c != Bytes.tab, c != Bytes.cr, c != UInt8(ascii: "="), k < 2 || b[k - 2] != UInt8(ascii: "=") { return k }
+            k -= 1
+        }
+        guard let base = b.baseAddress, let lf = memchr(base + limit, Int32(Bytes.lf), n - limit) else { return n }
+        return base.distance(to: UnsafeRawPointer(lf)) + 1
     }
 }
 

@@ -82,15 +82,23 @@ public struct MaildirReader {
 /// Reads all of `fd`.
 func readAll(fd: Int32, path: String, initial: [UInt8] = []) throws -> [UInt8] {
     var out = initial
+    // a file's size is known: room for all of it at once, not a copy each time the array grows
+    var st = stat()
+    if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG {
+        let offset = lseek(fd, 0, SEEK_CUR)
+        if offset >= 0, st.st_size > offset { out.reserveCapacity(out.count + Int(st.st_size - offset) + (1 << 16)) }
+    }
     var chunk = 1 << 16
     while true {
         let old = out.count
-        out.append(contentsOf: repeatElement(0, count: chunk))
+        // into the room the array has, if any, so that the read that finds the end needs no more
+        let want = out.capacity - old >= 4096 ? out.capacity - old : chunk
+        out.append(contentsOf: repeatElement(0, count: want))
         var n = 0
         repeat {
-            n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, chunk) }
+            n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, want) }
         } while n < 0 && errno == EINTR
-        out.removeLast(chunk - max(n, 0))
+        out.removeLast(want - max(n, 0))
         if n < 0 { throw MailboxError.io(path: path, errno: errno) }
         if n == 0 { return out }
         if chunk < 1 << 22 { chunk *= 2 }

@@ -8,6 +8,9 @@ public protocol AttachmentKeeper: AnyObject {
     /// Keeps `data`, whose SHA-256 (lower-case hex) is `sha256`; returns the path of the file
     /// that holds it, or nil when it is listed but not kept (over a size cap).
     func keep(_ data: [UInt8], sha256: String, suggestedName: String?, contentType: String) throws -> String?
+    /// The largest content kept (0: none), nil when every size is: a part that may be larger
+    /// is decoded a piece at a time, never held whole, unless it turns out to fit.
+    var largestKept: Int? { get }
 }
 
 /// Writes attachments into one folder under safe names: no path, no hidden or device names,
@@ -21,6 +24,8 @@ public final class AttachmentSaver: AttachmentKeeper {
         if mkdir(directory, 0o755) != 0 && errno != EEXIST { throw SaveError(errno: errno) }
         self.directory = directory
     }
+
+    public var largestKept: Int? { nil }
 
     public func keep(_ data: [UInt8], sha256: String, suggestedName: String?, contentType: String) throws -> String? {
         try save(data, suggestedName: suggestedName, contentType: contentType)

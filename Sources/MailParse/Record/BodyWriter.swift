@@ -149,24 +149,70 @@ struct BodyWriter {
     }
 
     mutating func writeAttachment(_ part: MIMEPart, saver: AttachmentKeeper?, _ w: inout JSONWriter, depth: Int = 0) {
-        let data = decodedBytes(part)
+        let content = attachmentContent(part, keeper: saver)
         w.beginObject()
         // a Gmail attachment held by reference has no bytes here
-        let hasBytes = part.declaredSize == nil || !data.isEmpty
+        let hasBytes = part.declaredSize == nil || content.size > 0
         w.field("filename", part.filename)
         w.field("content_type", part.contentType.value)
-        w.field("detected_type", hasBytes ? types.type(of: data) : nil)
-        w.field("size", part.declaredSize ?? data.count)
+        w.field("detected_type", hasBytes ? types.type(of: content.head) : nil)
+        w.field("size", part.declaredSize ?? content.size)
         w.field("content_id", part.contentID)
         w.field("disposition", part.disposition?.value)
-        let sha256 = hasBytes ? hexString(SHA256.hash(data)) : nil
+        let sha256 = hasBytes ? content.sha256 : nil
         w.field("sha256", sha256)
         w.field("part", part.path)
         if let inner = part.embedded { writeSummary(inner, saver: saver, depth: depth + 1, &w) }
         if let saver {
-            if let sha256 { writeSaved(saver, name: part.filename, contentType: part.contentType.value, data: data, sha256: sha256, &w) } else { w.field("saved_as", nil) }
+            if let sha256, let data = content.whole {
+                writeSaved(saver, name: part.filename, contentType: part.contentType.value, data: data, sha256: sha256, &w)
+            } else {
+                w.field("saved_as", nil)
+            }
         }
         w.endObject()
+    }
+
+    /// What a record says of an attachment's decoded bytes, and the bytes when they may be kept.
+    struct AttachmentContent {
+        var size: Int
+        var sha256: String
+        /// At least the bytes libmagic looks at (DetectedTypes.bytesLooked).
+        var head: [UInt8]
+        /// All the bytes, unless they are more than the keeper keeps.
+        var whole: [UInt8]?
+    }
+
+    /// Encoded bytes decoded at a time when a part is read in pieces.
+    static let pieceSize = 1 << 20
+
+    /// A part no larger than its keeper keeps is decoded whole; a larger one (an encoded body is
+    /// never smaller than its content) a piece at a time, hashed as it goes, keeping its first
+    /// bytes for libmagic and all of them only while they still fit the keeper's limit: a huge
+    /// part costs at most that limit and a piece, not its size.
+    mutating func attachmentContent(_ part: MIMEPart, keeper: AttachmentKeeper?) -> AttachmentContent {
+        let keptAtMost = keeper == nil ? 0 : keeper!.largestKept
+        guard let keptAtMost, part.decodedOverride == nil, part.body.count > max(keptAtMost, Self.pieceSize) else {
+            let data = decodedBytes(part)
+            return AttachmentContent(size: data.count, sha256: hexString(SHA256.hash(data)), head: data, whole: data)
+        }
+        let hash = SHA256()
+        var size = 0
+        var head: [UInt8] = []
+        var whole: [UInt8]? = nil
+        if keptAtMost > 0 {
+            whole = []
+            whole!.reserveCapacity(min(keptAtMost, part.body.count))  // no copies as it grows; pages are taken as they are written
+        }
+        part.decodeBody(inPiecesOf: Self.pieceSize, defects: &defects) { piece in
+            hash.update(piece)
+            size += piece.count
+            if head.count < DetectedTypes.bytesLooked { head += piece.prefix(DetectedTypes.bytesLooked - head.count) }
+            if whole != nil {
+                if size <= keptAtMost { whole! += piece } else { whole = nil }
+            }
+        }
+        return AttachmentContent(size: size, sha256: hexString(hash.finalize()), head: head, whole: whole)
     }
 
     mutating func writeUUEncoded(_ file: UUEncode.File, saver: AttachmentKeeper?, _ w: inout JSONWriter) {
