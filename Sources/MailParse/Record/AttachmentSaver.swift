@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import UnixFilter
 
 /// Where a converter puts each attachment's bytes: mime-parse's folder of named files
 /// (`AttachmentSaver`), or the store's folder of files named by their SHA-256.
@@ -48,19 +49,7 @@ public final class AttachmentSaver: AttachmentKeeper {
                 throw SaveError(errno: errno)
             }
             defer { close(fd) }
-            let ok = data.withUnsafeBytes { buf -> Bool in
-                var offset = 0
-                while offset < buf.count {
-                    let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        return false
-                    }
-                    offset += n
-                }
-                return true
-            }
-            if !ok { throw SaveError(errno: errno) }
+            if !writeAll(fd: fd, data) { throw SaveError(errno: errno) }
             return path
         }
     }
