@@ -260,12 +260,8 @@ public final class AttachmentFolder: AttachmentKeeper {
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws {
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + done, min(bytes.count - done, 1 << 30))
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw Failed(description: "cannot write an attachment: \(String(cString: strerror(errno)))") }
-            done += n
+        guard UnixFilter.writeAll(fd: fd, bytes) else {
+            throw Failed(description: "cannot write an attachment: \(String(cString: strerror(errno)))")
         }
     }
 

@@ -49,16 +49,20 @@ public final class Diagnostics {
 /// Writes all of `bytes` to `fd`; false on an error other than EINTR.
 @discardableResult
 public func writeAll(fd: Int32, _ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { buf in
-        var offset = 0
-        while offset < buf.count {
-            let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += n
+    bytes.withUnsafeBytes { writeAll(fd: fd, $0) }
+}
+
+/// Writes all of `buf` to `fd`; false on an error other than EINTR (errno says which).
+@discardableResult
+public func writeAll(fd: Int32, _ buf: UnsafeRawBufferPointer) -> Bool {
+    var offset = 0
+    while offset < buf.count {
+        let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
+        if n < 0 {
+            if errno == EINTR { continue }
+            return false
         }
-        return true
+        offset += n
     }
+    return true
 }
