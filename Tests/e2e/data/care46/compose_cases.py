@@ -819,7 +819,7 @@ Hillcrest Pharmacy
 To stop these messages, visit https://hillcrestpharmacy.co.uk/preferences
 """, extra=bulk("rx-ready:hillcrest:mailgun", "https://hillcrestpharmacy.co.uk/preferences?u=5521"),
      expect={"mail_kind": "notification", "care": "prescription",
-             "events": [{"kind": "prescription", "prescription": "collect", "start_local": "2026-04-03",
+             "events": [{"kind": "prescription", "prescription": "collect", "start": "2026-04-03", "start_local": "2026-04-03",
                          "all_day": True, "location": {"contains": "Hillcrest Pharmacy"}}]})
 mail("care-us-refill-due.eml", "care_bulk", ("Walgrove Pharmacy", "rx@notify.walgrovepharmacy.com"),
      "betty.simmons@comcast.net", "Wed, 1 Apr 2026 09:15:00 -0400",
@@ -841,7 +841,7 @@ Pharmacy: Walgrove Pharmacy #2291, 75 Center St, Manchester, CT 06040</p>
 <p><a href="https://notify.walgrovepharmacy.com/u/9921">Unsubscribe</a></p></body></html>""",
      extra=SENDGRID + bulk("refill:walgrove:sendgrid", "https://notify.walgrovepharmacy.com/u/9921"),
      expect={"mail_kind": "notification", "care": "prescription",
-             "events": [{"kind": "prescription", "prescription": "reorder", "start_local": "2026-04-10",
+             "events": [{"kind": "prescription", "prescription": "reorder", "start": "2026-04-10", "start_local": "2026-04-10",
                          "all_day": True, "location": {"contains": "Walgrove Pharmacy"}}]})
 mail("care-de-apotheke.eml", "care_bulk", ("Linden-Apotheke", "service@linden-apotheke-freiburg.de"),
      "r.schaefer@web.de", "Thu, 26 Mar 2026 11:40:00 +0100",
@@ -859,7 +859,7 @@ Ihre Linden-Apotheke
 Newsletter abbestellen: https://linden-apotheke-freiburg.de/abmelden
 """, extra=[("Content-Language", "de")] + bulk("rx:linden:cleverreach", "https://linden-apotheke-freiburg.de/abmelden"),
      expect={"mail_kind": "notification", "care": "prescription",
-             "events": [{"kind": "prescription", "prescription": "collect", "start_local": "2026-04-02",
+             "events": [{"kind": "prescription", "prescription": "collect", "start": "2026-04-02", "start_local": "2026-04-02",
                          "all_day": True, "location": {"contains": "Linden-Apotheke"}}]})
 mail("care-tw-pharmacy.eml", "care_bulk", ("杏安健保藥局", "noreply@xingan-pharmacy.com.tw"),
      "lee.chunhua@gmail.com", "Mon, 23 Mar 2026 16:00:00 +0800",
@@ -873,7 +873,7 @@ mail("care-tw-pharmacy.eml", "care_bulk", ("杏安健保藥局", "noreply@xingan
 取消訂閱：https://xingan-pharmacy.com.tw/unsubscribe
 """, extra=bulk("rx:xingan:ses", "https://xingan-pharmacy.com.tw/unsubscribe?id=3391"),
      expect={"mail_kind": "notification", "care": "prescription",
-             "events": [{"kind": "prescription", "prescription": "collect", "start_local": "2026-03-31",
+             "events": [{"kind": "prescription", "prescription": "collect", "start": "2026-03-31", "start_local": "2026-03-31",
                          "all_day": True, "location": {"contains": "杏安健保藥局"}}]})
 mail("care-us-dental-reminder.eml", "care_bulk", ("Summit Smiles Dental", "reminders@summitsmiles.com"),
      "kevin.obrien@gmail.com", "Mon, 30 Mar 2026 08:00:00 -0600",
