@@ -30,6 +30,8 @@ MISSING = object()
 
 
 def run(bin_dir, tool, args=(), data=None):
+    if not (bin_dir / tool).is_file():
+        sys.exit(f"care46_truth: {bin_dir / tool}: no such program (build it, or give the BIN directory)")
     r = subprocess.run([str(bin_dir / tool), "--no-progress", *args], input=data, capture_output=True, timeout=300)
     if r.returncode != 0:
         sys.exit(f"care46_truth: {tool} exited {r.returncode}: {r.stderr.decode(errors='replace')[:2000]}")
@@ -65,6 +67,12 @@ def match(want, got, where):
     if isinstance(want, dict) and "any_of" in want:
         ok = isinstance(got, str) and norm(got) in [norm(w) for w in want["any_of"]]
         return [] if ok else [f"{where}: got {show(got)}, wanted one of {show(want['any_of'])}"]
+    if isinstance(want, dict) and "none_of" in want:
+        ok = got in (MISSING, None) or got not in want["none_of"]
+        return [] if ok else [f"{where}: got {show(got)}, wanted none of {show(want['none_of'])}"]
+    if isinstance(want, dict) and "includes" in want:
+        ok = isinstance(got, list) and want["includes"] in got
+        return [] if ok else [f"{where}: got {show(got)}, wanted a list with {show(want['includes'])}"]
     if isinstance(want, dict) and "contains" in want:
         ok = isinstance(got, str) and norm(want["contains"]) in norm(got)
         return [] if ok else [f"{where}: got {show(got)}, wanted one containing {show(want['contains'])}"]
@@ -96,7 +104,7 @@ def record_misses(truth, record, parcels_of):
     if record is None:
         return ["no record (mime-parse wrote none for this file)"]
     out = []
-    for field in ("mail_kind", "care", "unread_dates"):
+    for field in ("mail_kind", "newsletter_reasons", "care", "unread_dates"):
         if field in truth:
             got = record.get(field, MISSING)
             if field == "unread_dates":

@@ -802,7 +802,7 @@ Ashcombe Medical Centre, 9 Market Place, Frome BA11 1AN</p>
 <p style="font-size:11px">You are receiving this because you are registered at Ashcombe Medical Centre.
 <a href="https://u1234.ct.sendgrid.net/asm/unsubscribe?u=ash">Unsubscribe</a></p></body></html>""",
      extra=SENDGRID + bulk("appt-reminder:ashcombe:sendgrid", "https://u1234.ct.sendgrid.net/asm/unsubscribe?u=ash"),
-     expect={"mail_kind": "notification", "care": "appointment", "events": [ev("2026-03-30T09:10:00")]})
+     expect={"mail_kind": "notification", "newsletter_reasons": {"includes": "care_mail"}, "care": "appointment", "events": [ev("2026-03-30T09:10:00")]})
 mail("care-uk-rx-collect.eml", "care_bulk", ("Hillcrest Pharmacy", "noreply@hillcrestpharmacy.co.uk"),
      "margaret.ellis@aol.co.uk", "Tue, 24 Mar 2026 15:22:00 +0000",
      "Your prescription is ready to collect",
@@ -818,7 +818,7 @@ Opening hours: Mon-Fri 9am-6pm, Sat 9am-1pm.
 Hillcrest Pharmacy
 To stop these messages, visit https://hillcrestpharmacy.co.uk/preferences
 """, extra=bulk("rx-ready:hillcrest:mailgun", "https://hillcrestpharmacy.co.uk/preferences?u=5521"),
-     expect={"mail_kind": "notification", "care": "prescription",
+     expect={"mail_kind": "notification", "newsletter_reasons": {"includes": "care_mail"}, "care": "prescription",
              "events": [{"kind": "prescription", "prescription": "collect", "start": "2026-04-03", "start_local": "2026-04-03",
                          "all_day": True, "location": {"contains": "Hillcrest Pharmacy"}}]})
 mail("care-us-refill-due.eml", "care_bulk", ("Walgrove Pharmacy", "rx@notify.walgrovepharmacy.com"),
@@ -840,7 +840,7 @@ please <b>reorder by April 10, 2026</b>.</p><p>Medication: Lisinopril 10 mg tabl
 Pharmacy: Walgrove Pharmacy #2291, 75 Center St, Manchester, CT 06040</p>
 <p><a href="https://notify.walgrovepharmacy.com/u/9921">Unsubscribe</a></p></body></html>""",
      extra=SENDGRID + bulk("refill:walgrove:sendgrid", "https://notify.walgrovepharmacy.com/u/9921"),
-     expect={"mail_kind": "notification", "care": "prescription",
+     expect={"mail_kind": "notification", "newsletter_reasons": {"includes": "care_mail"}, "care": "prescription",
              "events": [{"kind": "prescription", "prescription": "reorder", "start": "2026-04-10", "start_local": "2026-04-10",
                          "all_day": True, "location": {"contains": "Walgrove Pharmacy"}}]})
 mail("care-de-apotheke.eml", "care_bulk", ("Linden-Apotheke", "service@linden-apotheke-freiburg.de"),
@@ -858,7 +858,7 @@ Ihre Linden-Apotheke
 
 Newsletter abbestellen: https://linden-apotheke-freiburg.de/abmelden
 """, extra=[("Content-Language", "de")] + bulk("rx:linden:cleverreach", "https://linden-apotheke-freiburg.de/abmelden"),
-     expect={"mail_kind": "notification", "care": "prescription",
+     expect={"mail_kind": "notification", "newsletter_reasons": {"includes": "care_mail"}, "care": "prescription",
              "events": [{"kind": "prescription", "prescription": "collect", "start": "2026-04-02", "start_local": "2026-04-02",
                          "all_day": True, "location": {"contains": "Linden-Apotheke"}}]})
 mail("care-tw-pharmacy.eml", "care_bulk", ("杏安健保藥局", "noreply@xingan-pharmacy.com.tw"),
@@ -872,7 +872,7 @@ mail("care-tw-pharmacy.eml", "care_bulk", ("杏安健保藥局", "noreply@xingan
 本信件由系統自動發送，請勿直接回覆。
 取消訂閱：https://xingan-pharmacy.com.tw/unsubscribe
 """, extra=bulk("rx:xingan:ses", "https://xingan-pharmacy.com.tw/unsubscribe?id=3391"),
-     expect={"mail_kind": "notification", "care": "prescription",
+     expect={"mail_kind": "notification", "newsletter_reasons": {"includes": "care_mail"}, "care": "prescription",
              "events": [{"kind": "prescription", "prescription": "collect", "start": "2026-03-31", "start_local": "2026-03-31",
                          "all_day": True, "location": {"contains": "杏安健保藥局"}}]})
 mail("care-us-dental-reminder.eml", "care_bulk", ("Summit Smiles Dental", "reminders@summitsmiles.com"),
@@ -890,7 +890,7 @@ Reply C to confirm.
 
 Summit Smiles Dental | Unsubscribe from reminders
 """, extra=[("X-Mailgun-Tag", "appointment-reminder")] + bulk("summit:reminder:mailgun", "https://summitsmiles.com/reminders/off?k=77"),
-     expect={"mail_kind": "notification", "care": "appointment", "events": [ev("2026-04-02T11:30:00")]})
+     expect={"mail_kind": "notification", "newsletter_reasons": {"includes": "care_mail"}, "care": "appointment", "events": [ev("2026-04-02T11:30:00")]})
 mail("care-uk-rx-nodate.eml", "care_bulk", ("Parkside Pharmacy", "no-reply@parksidepharmacy.co.uk"),
      "gwen.price@btinternet.com", "Wed, 25 Mar 2026 13:00:00 +0000",
      "Prescription ready",
@@ -901,7 +901,7 @@ Your prescription is ready to collect from Parkside Pharmacy, 2 Park Parade, Car
 Parkside Pharmacy
 Manage your notification preferences: https://parksidepharmacy.co.uk/prefs
 """, extra=bulk("rx-ready:parkside:sendgrid", "https://parksidepharmacy.co.uk/prefs?u=2204") + SENDGRID,
-     expect={"mail_kind": "notification", "care": "prescription", "events": []})
+     expect={"mail_kind": "notification", "newsletter_reasons": {"includes": "care_mail"}, "care": "prescription", "events": []})
 
 # ---------------------------------------------------------------- 6. pickup at a store or locker
 mail("pickup-tw-711.eml", "pickup", ("綠光選物", "service@greenlight-select.com.tw"),
@@ -1302,7 +1302,7 @@ AliExpress
 """, expect={"shipments": [{"carrier": "cainiao", "tracking_number": "LP00648213579046"}]})
 
 # ---------------------------------------------------------------- look-alikes
-NONE = {"events": [], "shipments": []}
+NONE = {"events": [], "shipments": [], "care": {"none_of": ["appointment", "prescription"]}}
 mail("lookalike-clinic-easter-hours.eml", "lookalike", ("Riverbank Health Centre", "news@riverbankhealth.co.uk"),
      "patients@list.riverbankhealth.co.uk", "Fri, 20 Mar 2026 12:00:00 +0000",
      "Riverbank News: Easter opening hours",
