@@ -445,7 +445,8 @@ final class ParcelDetector {
             }
         }
         if ownMail > max(label, other) && lowered[ownMail..<position].allSatisfy(isLabelPunctuation) { return .inOwnMail }
-        if other > label && lowered[other..<position].allSatisfy(isLabelPunctuation) { return .notParcel }
+        // (a word for another number that ends where a label does is the longer of the two: 訂單號, 單號)
+        if other >= 0 && other >= label && lowered[other..<position].allSatisfy(isLabelPunctuation) { return .notParcel }
         return label >= 0 ? .tracking : .none
     }
 
