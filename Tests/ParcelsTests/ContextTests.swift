@@ -35,11 +35,11 @@ import Testing
     }
 
     @Test func aSameDayDeliveryOnItsWayIsOutForDelivery() throws {
-        #expect(try status("On its way", "Your same-day delivery is on its way! UPS tracking number 1Z999AA10123456784") == "out_for_delivery")
+        #expect(try status("Greenleaf Grocers", "Your same-day delivery is on its way! UPS tracking number 1Z999AA10123456784") == "out_for_delivery")
         #expect(try status("今日宅配", "您的訂單今日宅配到府，追蹤號碼 1Z999AA10123456784，司機正在前往。") == "out_for_delivery")
     }
 
-    @Test func delivertedToAStoreOrLockerWaitsThere() throws {
+    @Test func deliveredToAStoreOrLockerWaitsThere() throws {
         #expect(try status("到店", "您的包裹（追蹤號碼 1Z999AA10123456784）已送達統一超商福美門市。") == "available_for_pickup")
         #expect(try status("Locker", "Your parcel 1Z999AA10123456784 has been delivered to the locker at Riverside.") == "available_for_pickup")
         #expect(try status("ロッカー", "お問い合わせ番号 1Z999AA10123456784 のお荷物を宅配ロッカーに配達しました。") == "available_for_pickup")
