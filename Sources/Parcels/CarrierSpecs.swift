@@ -161,6 +161,9 @@ public final class CarrierSpecs: ExtensibleData {
     /// "otherwise", "將", "場合"), and words that do so right after it ("いたします").
     var conditionsBefore: [String] = []
     var conditionsAfter: [String] = []
+    /// Words that open a conditional sentence ("if", "若", "場合は、"): earlier anywhere in a
+    /// status phrase's sentence, past its commas, they make it a condition.
+    var conditionsInSentence: [String] = []
     /// The statuses whose phrases no condition word touches (a notice that it comes today is
     /// about what happens next by nature).
     var unconditionalStatuses: Set<String> = []
@@ -241,6 +244,7 @@ public final class CarrierSpecs: ExtensibleData {
                 }
                 statusPrecedence = order
             case ("conditions_before", .array(let items)): conditionsBefore += items.compactMap(\.stringValue).map(ASCII.lowercased)
+            case ("conditions_in_sentence", .array(let items)): conditionsInSentence += items.compactMap(\.stringValue).map(ASCII.lowercased)
             case ("conditions_after", .array(let items)): conditionsAfter += items.compactMap(\.stringValue).map(ASCII.lowercased)
             case ("unconditional", .array(let items)):
                 for status in items.compactMap(\.stringValue) {

@@ -58,6 +58,7 @@ final class StatusReader {
     private let precedence: [String]
     private let names: [String]
     private let conditionsBefore: [[UInt16]]
+    private let conditionsInSentence: [[UInt16]]
     private let conditionsAfter: [[UInt16]]
     /// Precedence indices whose phrases conditions do not touch.
     private let unconditional: Set<Int>
@@ -85,6 +86,7 @@ final class StatusReader {
         // longest first, so the first that matches at a place is the longest
         self.phrases = phrases.mapValues { $0.sorted { $0.word.count > $1.word.count } }
         conditionsBefore = specs.conditionsBefore.map { Array($0.utf16) }.filter { !$0.isEmpty }
+        conditionsInSentence = specs.conditionsInSentence.map { Array($0.utf16) }.filter { !$0.isEmpty }
         conditionsAfter = specs.conditionsAfter.map { Array($0.utf16) }.filter { !$0.isEmpty }
         unconditional = Set(precedence.indices.filter { specs.unconditionalStatuses.contains(precedence[$0]) })
         pickupPlaces = specs.pickupPlaces.map { Array($0.utf16) }.filter { !$0.isEmpty }
@@ -137,11 +139,11 @@ final class StatusReader {
     // MARK: a phrase in its clause
 
     /// The clause around a phrase: from the punctuation or line break before it to the one after.
-    private func clause(_ lowered: [UInt16], _ phrase: Range<Int>, reach: Int) -> (before: Range<Int>, after: Range<Int>) {
+    private func clause(_ lowered: [UInt16], _ phrase: Range<Int>, reach: Int, ends: (UInt16) -> Bool = isClauseEnd) -> (before: Range<Int>, after: Range<Int>) {
         var start = phrase.lowerBound
-        while start > 0 && phrase.lowerBound - start < reach && !isClauseEnd(lowered[start - 1]) { start -= 1 }
+        while start > 0 && phrase.lowerBound - start < reach && !ends(lowered[start - 1]) { start -= 1 }
         var end = phrase.upperBound
-        while end < lowered.count && end - phrase.upperBound < reach && !isClauseEnd(lowered[end]) { end += 1 }
+        while end < lowered.count && end - phrase.upperBound < reach && !ends(lowered[end]) { end += 1 }
         return (start..<phrase.lowerBound, phrase.upperBound..<end)
     }
 
@@ -151,6 +153,10 @@ final class StatusReader {
         let (before, _) = clause(lowered, phrase, reach: 60)
         for word in conditionsBefore where word.count <= before.count {
             if contains(lowered, before, word) { return true }
+        }
+        let (sentence, _) = clause(lowered, phrase, reach: 80, ends: isSentenceEnd)
+        for word in conditionsInSentence where word.count <= sentence.count {
+            if contains(lowered, sentence, word) { return true }
         }
         var after = phrase.upperBound
         if after < lowered.count && lowered[after] == 0x20 { after += 1 }
@@ -345,6 +351,15 @@ final class StatusReader {
 }
 
 @inline(__always) private func isLetter(_ c: UInt16) -> Bool { (c | 0x20) &- 0x61 < 26 }
+
+/// Punctuation that ends a sentence: full stops, exclamation and question marks, semicolons,
+/// line breaks (ASCII, CJK and full-width).
+@inline(__always) private func isSentenceEnd(_ c: UInt16) -> Bool {
+    switch c {
+    case 0x0A, 0x2E, 0x21, 0x3F, 0x3B, 0x3002, 0xFF01, 0xFF1F, 0xFF1B, 0xFF0E: return true
+    default: return false
+    }
+}
 
 /// Punctuation that ends a clause: sentence ends, commas, semicolons, line breaks (ASCII,
 /// CJK and full-width).

@@ -1,4 +1,5 @@
 import Testing
+import JSONLines
 @testable import Parcels
 
 /// Issue 46: status words read in their sentence, customs holds, and the cross-border carriers'
@@ -88,5 +89,34 @@ import Testing
         #expect(try shipments(text: "台灣快遞客服專線：0223456789").isEmpty)
         // a labelled number with no carrier named stays nobody's
         #expect(try shipments(text: "託運單號：6101234567").isEmpty)
+    }
+}
+
+@Suite struct NumbersKnownFromEarlierMessages {
+    func shipments(_ detector: ParcelDetector, subject: String, text: String, from: String) throws -> [Shipment] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("subject", subject)
+        w.field("text", text)
+        w.key("from")
+        w.beginObject()
+        w.field("address", from)
+        w.endObject()
+        w.field("date", "2026-03-10T02:00:00Z")
+        w.endObject()
+        return try CarrierDetect.shipments(in: JSONRecord(w.bytes), detector)
+    }
+
+    @Test func aShopsLaterNoticeThatNamesNoCarrierIsTheParcelsOfTheEarlierOne() throws {
+        let detector = ParcelDetector(specs: .builtIn())
+        // on its own, a labelled 12-digit number with no carrier named is nobody's
+        #expect(try shipments(ParcelDetector(specs: .builtIn()), subject: "已送達", text: "貨件 905123456789 已配達，簽收人：管理室。", from: "shop@komori.example").isEmpty)
+        let first = try shipments(detector, subject: "已出貨", text: "您的包裹已交由黑貓宅急便配送。\n託運單號：905123456789", from: "shop@komori.example")
+        #expect(numbers(first) == ["tcat:905123456789"])
+        let later = try shipments(detector, subject: "已送達", text: "貨件 905123456789 已配達，簽收人：管理室。", from: "shop@komori.example")
+        #expect(numbers(later) == ["tcat:905123456789"] && later.first?.evidence.contains("earlier_message") == true)
+        #expect(later.first?.status.status == "delivered")
+        // an unlabelled number is not taken on memory alone
+        #expect(try shipments(detector, subject: "Hi", text: "see 905123456789", from: "friend@example.net").isEmpty)
     }
 }
