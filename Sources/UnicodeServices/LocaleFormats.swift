@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 internal import CICU
 
 /// Dates as a language writes them, by ICU's CLDR data: a pattern ("EEE d MMM y"), or the
@@ -6,9 +9,11 @@ internal import CICU
 /// in Japanese). It formats wall-clock time: the seconds given are shown as they are (in UTC),
 /// so a caller passes the local day and time it has worked out itself.
 ///
-/// Not for use by two threads at once (ICU's formatters are not).
+/// ICU's formatter keeps a calendar it changes as it formats: a lock keeps two threads from
+/// formatting with it at once.
 public final class DateFormat: @unchecked Sendable {
     private let handle: UnsafeMutableRawPointer
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     /// The pattern in use (the skeleton's, when made from one).
     public let pattern: String
 
@@ -26,6 +31,7 @@ public final class DateFormat: @unchecked Sendable {
         }
         handle = UnsafeMutableRawPointer(f)
         self.pattern = pattern
+        pthread_mutex_init(lock, nil)
     }
 
     /// The locale's best pattern for `skeleton` (udatpg).
@@ -36,7 +42,11 @@ public final class DateFormat: @unchecked Sendable {
         try self.init(locale: locale, pattern: pattern)
     }
 
-    deinit { mp_udat_close(handle.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)) }
+    deinit {
+        mp_udat_close(handle.assumingMemoryBound(to: UnsafeMutableRawPointer?.self))
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
 
     /// The locale's pattern for the fields of `skeleton`, nil when ICU has none.
     public static func bestPattern(locale: String, skeleton: String) -> String? {
@@ -52,6 +62,8 @@ public final class DateFormat: @unchecked Sendable {
 
     /// The wall-clock time `seconds` after 1970-01-01 00:00 as the pattern writes it.
     public func format(seconds: Int) -> String {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
         var out = [UInt16](repeating: 0, count: 128)
         var status = U_ZERO_ERROR
         let f = handle.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
