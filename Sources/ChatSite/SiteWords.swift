@@ -176,15 +176,25 @@ public final class SiteWords: @unchecked Sendable {
         self.entries = entries
         fingerprint = SHA256.hex(Array(all.utf8))
         plurals = PluralRules(locale: language)
+        // the skeletons' patterns from one generator
+        let dates: [SiteWord] = [.date_day, .date_short_day, .date_time]
+        var skeletons: [SiteWord: String] = [:]
+        for word in dates { if case .skeleton(let s) = entries[word.index] { skeletons[word] = s } }
+        let asked = dates.filter { skeletons[$0] != nil }
+        let found = Dictionary(uniqueKeysWithValues: zip(asked, DateFormat.bestPatterns(locale: language, skeletons: asked.map { skeletons[$0]! })))
         func date(_ word: SiteWord) throws(Failure) -> DateFormat {
-            do throws(DateFormat.Failure) {
-                switch entries[word.index] {
-                case .pattern(let p): return try DateFormat(locale: language, pattern: p)
-                case .skeleton(let s): return try DateFormat(locale: language, skeleton: s)
-                default: break
-                }
-            } catch { throw Failure(description: "\(language): \(word.rawValue): \(error.description)") }
-            throw Failure(description: "\(language): \(word.rawValue) is no date")
+            let pattern: String?
+            switch entries[word.index] {
+            case .pattern(let p): pattern = p
+            case .skeleton(let s):
+                guard let p = found[word] ?? nil else { throw Failure(description: "\(language): \(word.rawValue): ICU has no date pattern for the skeleton '\(s)'") }
+                pattern = p
+            default: pattern = nil
+            }
+            guard let pattern else { throw Failure(description: "\(language): \(word.rawValue) is no date") }
+            do throws(DateFormat.Failure) { return try DateFormat(locale: language, pattern: pattern) } catch {
+                throw Failure(description: "\(language): \(word.rawValue): \(error.description)")
+            }
         }
         dayFormat = try date(.date_day)
         shortDayFormat = try date(.date_short_day)

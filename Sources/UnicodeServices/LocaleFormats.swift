@@ -50,14 +50,25 @@ public final class DateFormat: @unchecked Sendable {
 
     /// The locale's pattern for the fields of `skeleton`, nil when ICU has none.
     public static func bestPattern(locale: String, skeleton: String) -> String? {
+        bestPatterns(locale: locale, skeletons: [skeleton])[0]
+    }
+
+    /// The locale's patterns for several skeletons, from one generator (opening one loads the
+    /// locale's data: a few milliseconds).
+    public static func bestPatterns(locale: String, skeletons: [String]) -> [String?] {
         var status = U_ZERO_ERROR
-        guard let generator = mp_udatpg_open(icuLocale(locale), &status), mp_u_failure(status) == 0 else { return nil }
+        guard let generator = mp_udatpg_open(icuLocale(locale), &status), mp_u_failure(status) == 0 else {
+            return skeletons.map { _ in nil }
+        }
         defer { mp_udatpg_close(generator) }
-        let units = Array(skeleton.utf16)
-        var out = [UInt16](repeating: 0, count: 256)
-        let n = mp_udatpg_getBestPattern(generator, units, Int32(units.count), &out, 256, &status)
-        guard mp_u_failure(status) == 0, n > 0, n <= 256 else { return nil }
-        return String(decoding: out[..<Int(n)], as: UTF16.self)
+        return skeletons.map { skeleton in
+            let units = Array(skeleton.utf16)
+            var out = [UInt16](repeating: 0, count: 256)
+            var status = U_ZERO_ERROR
+            let n = mp_udatpg_getBestPattern(generator, units, Int32(units.count), &out, 256, &status)
+            guard mp_u_failure(status) == 0, n > 0, n <= 256 else { return nil }
+            return String(decoding: out[..<Int(n)], as: UTF16.self)
+        }
     }
 
     /// The wall-clock time `seconds` after 1970-01-01 00:00 as the pattern writes it.
