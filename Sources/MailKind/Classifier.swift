@@ -6,11 +6,18 @@ public enum MailKind: String, Sendable {
     case personal, newsletter, notification, list, automated
 }
 
+/// What care mail is about: a patient's appointment, or a prescription to collect or reorder.
+public enum Care: String, Sendable {
+    case appointment, prescription
+}
+
 public struct Verdict: Equatable, Sendable {
     public var kind: MailKind
     /// The signals that decided it, named (see newsletter-detect(1)).
     public var reasons: [String]
     public var unsubscribe: Unsubscribe?
+    /// Set when the mail is a notification about a patient's care (reason `care_mail`).
+    public var care: Care?
     public var isNewsletter: Bool { kind == .newsletter }
 }
 
@@ -105,9 +112,12 @@ struct Classifier {
         let conversational = m.isReply || subjectPrefixes.isReplyOrForward(m.subject)
         if transactionalSubject && !conversational { weak.append("transactional_subject") }
         if m.labels.contains("SENT") { return verdict(.personal, ["sent"]) }
+        let care = conversational ? nil : self.care(m, newsletterSender: newsletterSender, newsletterPhrase: newsletterPhrase)
         // A tracking number alone is no sign of machine mail (a friend writes one too): with one
-        // weak sign it is enough, as two weak signs are.
-        guard !strong.isEmpty || weak.count + (m.hasShipments ? 1 : 0) >= 2 else { return verdict(.personal, []) }
+        // weak sign it is enough, as two weak signs are. So is an appointment or a prescription
+        // read from the text; a subject that names one ("Appointment reminder") is enough alone.
+        guard !strong.isEmpty || care?.bySubject == true
+                || weak.count + (m.hasShipments ? 1 : 0) + (care != nil ? 1 : 0) >= 2 else { return verdict(.personal, []) }
 
         // Bulk: one transaction, or a mailing?
         var notification = 0, newsletter = 0
@@ -129,7 +139,37 @@ struct Classifier {
         if strong.contains("list_unsubscribe_post") { newsletter += 1 }
         if m.has("list-id") { newsletter += 1 }
         if m.has("list-unsubscribe") { newsletter += 1 }
+        // A patient's appointment or prescription is never a mailing, whatever its booking
+        // system adds (a no-reply sender, an ESP's headers, List-Unsubscribe, Precedence: bulk).
+        if let care {
+            var v = verdict(.notification, reasons + ["care_mail"])
+            v.care = care.kind
+            return v
+        }
         return verdict(notification > newsletter ? .notification : .newsletter, reasons)
+    }
+
+    /// Whether a mail is about one patient's appointment or prescription: an appointment or a
+    /// prescription event-extract read from its text, or care words in its subject or at the
+    /// start of its text; and nothing saying it is a clinic's or a pharmacy's own mailing (its
+    /// newsletter, opening hours, flu clinics, offers). The subject's words and a prescription
+    /// read from the text count over a newsletter's footer; words in the text and an appointment
+    /// read from it (a mailing can name a clinic's times) count only in mail without one.
+    func care(_ m: MessageFacts, newsletterSender: Bool, newsletterPhrase: Bool) -> (kind: Care, bySubject: Bool)? {
+        let subject = ASCII.lowercased(Array(m.subject.utf8))
+        guard rules.careNewsletterPhrases.firstMatch(in: subject) == nil else { return nil }
+        func words(_ text: [UInt8]) -> Care? {
+            if rules.carePrescriptionPhrases.firstMatch(in: text) != nil { return .prescription }
+            if rules.careAppointmentPhrases.firstMatch(in: text) != nil { return .appointment }
+            return nil
+        }
+        if m.eventKinds.contains("prescription") { return (.prescription, false) }
+        if let kind = words(subject) { return (kind, true) }
+        let mailing = newsletterSender || newsletterPhrase || m.labels.contains("CATEGORY_PROMOTIONS")
+            || rules.careNewsletterPhrases.firstMatch(in: m.bodyHead) != nil
+        guard !mailing else { return nil }
+        if m.eventKinds.contains("appointment") { return (.appointment, false) }
+        return words(m.bodyHead).map { ($0, false) }
     }
 
     /// A sender local part that names its job: `news`, `news-tw`, `weekly.digest`.

@@ -19,6 +19,9 @@ public struct MailKindRules: Sendable, ExtensibleData {
     var bounceSubjects = PhraseList()
     var unsubscribePhrases = PhraseList()
     var newsletterPhrases = PhraseList()
+    var careAppointmentPhrases = PhraseList()
+    var carePrescriptionPhrases = PhraseList()
+    var careNewsletterPhrases = PhraseList()
 
     public struct FileError: Error, CustomStringConvertible {
         public var description: String
@@ -51,6 +54,9 @@ public struct MailKindRules: Sendable, ExtensibleData {
             case "auto_reply_subject_endings": words.forEach { autoReplySubjectEndings.add($0) }
             case "unsubscribe_phrases": words.forEach { unsubscribePhrases.add($0) }
             case "newsletter_phrases": words.forEach { newsletterPhrases.add($0) }
+            case "care_appointment_phrases": words.forEach { careAppointmentPhrases.add($0) }
+            case "care_prescription_phrases": words.forEach { carePrescriptionPhrases.add($0) }
+            case "care_newsletter_phrases": words.forEach { careNewsletterPhrases.add($0) }
             default: throw FileError(description: "unknown key '\(key)'")
             }
         }
