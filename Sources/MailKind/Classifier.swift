@@ -112,7 +112,7 @@ struct Classifier {
         let conversational = m.isReply || subjectPrefixes.isReplyOrForward(m.subject)
         if transactionalSubject && !conversational { weak.append("transactional_subject") }
         if m.labels.contains("SENT") { return verdict(.personal, ["sent"]) }
-        let care = conversational ? nil : self.care(m, newsletterSender: newsletterSender, newsletterPhrase: newsletterPhrase)
+        let care = conversational ? nil : self.care(m, newsletterPhrase: newsletterPhrase)
         // A tracking number alone is no sign of machine mail (a friend writes one too): with one
         // weak sign it is enough, as two weak signs are. So is an appointment or a prescription
         // read from the text; a subject that names one ("Appointment reminder") is enough alone.
@@ -149,27 +149,32 @@ struct Classifier {
         return verdict(notification > newsletter ? .notification : .newsletter, reasons)
     }
 
-    /// Whether a mail is about one patient's appointment or prescription: an appointment or a
-    /// prescription event-extract read from its text, or care words in its subject or at the
-    /// start of its text; and nothing saying it is a clinic's or a pharmacy's own mailing (its
-    /// newsletter, opening hours, flu clinics, offers). The subject's words and a prescription
-    /// read from the text count over a newsletter's footer; words in the text and an appointment
-    /// read from it (a mailing can name a clinic's times) count only in mail without one.
-    func care(_ m: MessageFacts, newsletterSender: Bool, newsletterPhrase: Bool) -> (kind: Care, bySubject: Bool)? {
+    /// Whether a mail is about one patient's appointment or prescription: a prescription
+    /// event-extract read from its text, or care words in its subject; else, in mail with no
+    /// sign of a clinic's or a pharmacy's own mailing (its newsletter, opening hours, flu
+    /// clinics, offers), an appointment event-extract read or care words at the start of its
+    /// text. A subject that says it is a mailing ("Praxis-Newsletter") outweighs them all.
+    func care(_ m: MessageFacts, newsletterPhrase: Bool) -> (kind: Care, bySubject: Bool)? {
         let subject = ASCII.lowercased(Array(m.subject.utf8))
         guard rules.careNewsletterPhrases.firstMatch(in: subject) == nil else { return nil }
-        func words(_ text: [UInt8]) -> Care? {
-            if rules.carePrescriptionPhrases.firstMatch(in: text) != nil { return .prescription }
-            if rules.careAppointmentPhrases.firstMatch(in: text) != nil { return .appointment }
-            return nil
-        }
         if m.eventKinds.contains("prescription") { return (.prescription, false) }
-        if let kind = words(subject) { return (kind, true) }
-        let mailing = newsletterSender || newsletterPhrase || m.labels.contains("CATEGORY_PROMOTIONS")
+        if rules.carePrescriptionPhrases.firstMatch(in: subject) != nil || rules.carePrescriptionSubjects.firstMatch(in: subject) != nil {
+            return (.prescription, true)
+        }
+        if rules.careAppointmentPhrases.firstMatch(in: subject) != nil || rules.careAppointmentSubjects.firstMatch(in: subject) != nil {
+            return (.appointment, true)
+        }
+        // an appointment read from the text is a booking word, a date and a time: one a mailing
+        // names ("clinics on Saturday 21 March from 9:00") is left out by its sender and words
+        let mailing = matchesLocalPart(m.localPart, rules.careNewsletterLocalParts) || m.labels.contains("CATEGORY_PROMOTIONS")
             || rules.careNewsletterPhrases.firstMatch(in: m.bodyHead) != nil
         guard !mailing else { return nil }
         if m.eventKinds.contains("appointment") { return (.appointment, false) }
-        return words(m.bodyHead).map { ($0, false) }
+        // words alone: not above a newsletter's footer either
+        guard !newsletterPhrase else { return nil }
+        if rules.carePrescriptionPhrases.firstMatch(in: m.bodyHead) != nil { return (.prescription, false) }
+        if rules.careAppointmentPhrases.firstMatch(in: m.bodyHead) != nil { return (.appointment, false) }
+        return nil
     }
 
     /// A sender local part that names its job: `news`, `news-tw`, `weekly.digest`.
