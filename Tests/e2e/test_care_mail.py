@@ -59,6 +59,14 @@ def test_care_mail_cases(mail):
     assert wrong == {}, wrong
 
 
+def test_appointments_behind_a_booking_systems_list_unsubscribe_are_read(mail):
+    """List-Unsubscribe hides a list's or a newsletter's text from event-extract, not a
+    reminder whose subject is about the appointment."""
+    for name, want in CASES["appointment"].items():
+        if "start_local" in want:
+            assert [e["start_local"] for e in mail[name]["events"] if e["kind"] == "appointment"] == [want["start_local"]], name
+
+
 def test_care_is_null_on_other_mail(mail):
     for name in CASES["newsletter"]:
         assert "care" in mail[name] and mail[name]["care"] is None
