@@ -71,14 +71,16 @@ public struct PrescriptionWords: ExtensibleData, Sendable {
 struct Prescriptions {
     let words: PrescriptionWords
     private let prescriptionBytes: WordFinder
+    private let careSubjectBytes: [[UInt8]]
 
     init(words: PrescriptionWords) {
         self.words = words
         prescriptionBytes = WordFinder(words.prescription.map { ASCII.lowercased(Array($0.utf8)) })
+        careSubjectBytes = words.careSubjects.map { ASCII.lowercased(Array($0.utf8)) }
     }
 
     /// How far into a text the cheap look goes: a notice says what it is at its start.
-    static let lookBytes = 8 << 10
+    static let lookBytes = 2 << 10
 
     /// A look at the bytes as written (text, or a JSON string as written): a prescription word
     /// near the start.
@@ -91,8 +93,8 @@ struct Prescriptions {
     /// mail is read even when its booking system adds a list's headers.
     func isCareSubject(_ subject: String?) -> Bool {
         guard let subject else { return false }
-        let lowered = subject.lowercased()
-        return words.careSubjects.contains { lowered.contains($0) }
+        let lowered = ASCII.lowercased(Array(subject.utf8))  // asked of most bulk mail: bytes, not Characters
+        return careSubjectBytes.contains { ByteSearch.contains(lowered, $0) }
     }
 
     struct Found: Equatable {

@@ -112,7 +112,10 @@ struct Classifier {
         let conversational = m.isReply || subjectPrefixes.isReplyOrForward(m.subject)
         if transactionalSubject && !conversational { weak.append("transactional_subject") }
         if m.labels.contains("SENT") { return verdict(.personal, ["sent"]) }
-        let care = conversational ? nil : self.care(m, newsletterPhrase: newsletterPhrase)
+        // care words in the text count only with a sign of machine mail beside them: not read
+        // in mail that has none (most personal mail)
+        let signs = strong.count + weak.count + (m.hasShipments ? 1 : 0)
+        let care = conversational ? nil : self.care(m, newsletterPhrase: newsletterPhrase, readText: signs > 0)
         // A tracking number alone is no sign of machine mail (a friend writes one too): with one
         // weak sign it is enough, as two weak signs are. So is an appointment or a prescription
         // read from the text; a subject that names one ("Appointment reminder") is enough alone.
@@ -154,27 +157,33 @@ struct Classifier {
     /// sign of a clinic's or a pharmacy's own mailing (its newsletter, opening hours, flu
     /// clinics, offers), an appointment event-extract read or care words at the start of its
     /// text. A subject that says it is a mailing ("Praxis-Newsletter") outweighs them all.
-    func care(_ m: MessageFacts, newsletterPhrase: Bool) -> (kind: Care, bySubject: Bool)? {
+    func care(_ m: MessageFacts, newsletterPhrase: Bool, readText: Bool = true) -> (kind: Care, bySubject: Bool)? {
         let subject = ASCII.lowercased(Array(m.subject.utf8))
-        guard rules.careNewsletterPhrases.firstMatch(in: subject) == nil else { return nil }
-        if m.eventKinds.contains("prescription") { return (.prescription, false) }
-        if rules.carePrescriptionPhrases.firstMatch(in: subject) != nil || rules.carePrescriptionSubjects.firstMatch(in: subject) != nil {
+        guard rules.careNewsletterPhrases.occurs(in: subject) == false else { return nil }
+        if !m.eventKinds.isEmpty, m.eventKinds.contains("prescription") { return (.prescription, false) }
+        if rules.carePrescriptionPhrases.occurs(in: subject) || rules.carePrescriptionSubjects.occurs(in: subject) {
             return (.prescription, true)
         }
-        if rules.careAppointmentPhrases.firstMatch(in: subject) != nil || rules.careAppointmentSubjects.firstMatch(in: subject) != nil {
+        if rules.careAppointmentPhrases.occurs(in: subject) || rules.careAppointmentSubjects.occurs(in: subject) {
             return (.appointment, true)
         }
-        // an appointment read from the text is a booking word, a date and a time: one a mailing
-        // names ("clinics on Saturday 21 March from 9:00") is left out by its sender and words
-        let mailing = matchesLocalPart(m.localPart, rules.careNewsletterLocalParts) || m.labels.contains("CATEGORY_PROMOTIONS")
-            || rules.careNewsletterPhrases.firstMatch(in: m.bodyHead) != nil
-        guard !mailing else { return nil }
-        if m.eventKinds.contains("appointment") { return (.appointment, false) }
-        // words alone: not above a newsletter's footer either
-        guard !newsletterPhrase else { return nil }
-        if rules.carePrescriptionPhrases.firstMatch(in: m.bodyHead) != nil { return (.prescription, false) }
-        if rules.careAppointmentPhrases.firstMatch(in: m.bodyHead) != nil { return (.appointment, false) }
-        return nil
+        guard readText else { return nil }
+        // an appointment read from the text is a booking word, a date and a time; words alone
+        // count only without a newsletter's footer
+        let appointment = !m.eventKinds.isEmpty && m.eventKinds.contains("appointment")
+        var found: Care? = appointment ? .appointment : nil
+        if found == nil, !newsletterPhrase {
+            if rules.carePrescriptionPhrases.occurs(in: m.bodyHead) {
+                found = .prescription
+            } else if rules.careAppointmentPhrases.occurs(in: m.bodyHead) {
+                found = .appointment
+            }
+        }
+        // a clinic's own mailing names its clinics' times and says "your appointment" too: its
+        // sender and its words leave it out
+        guard let found, !m.labels.contains("CATEGORY_PROMOTIONS"), !matchesLocalPart(m.localPart, rules.careNewsletterLocalParts),
+              !rules.careNewsletterPhrases.occurs(in: m.bodyHead) else { return nil }
+        return (found, false)
     }
 
     /// A sender local part that names its job: `news`, `news-tw`, `weekly.digest`.

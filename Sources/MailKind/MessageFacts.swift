@@ -23,7 +23,7 @@ struct MessageFacts {
     var eventKinds: Set<String> = []
 
     static let bodyTailBytes = 8 << 10  // footers are short; the tail of a long newsletter is enough
-    static let bodyHeadBytes = 2 << 10
+    static let bodyHeadBytes = 1 << 10
 
     struct MissingField: Error, CustomStringConvertible {
         var description: String { "no 'headers' object: not a mime-parse record" }
