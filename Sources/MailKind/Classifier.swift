@@ -159,7 +159,7 @@ struct Classifier {
     /// text. A subject that says it is a mailing ("Praxis-Newsletter") outweighs them all.
     func care(_ m: MessageFacts, newsletterPhrase: Bool, readText: Bool = true) -> (kind: Care, bySubject: Bool)? {
         let subject = ASCII.lowercased(Array(m.subject.utf8))
-        guard rules.careNewsletterPhrases.occurs(in: subject) == false else { return nil }
+        guard !rules.careNewsletterPhrases.occurs(in: subject), !rules.careNewsletterSubjects.occurs(in: subject) else { return nil }
         if !m.eventKinds.isEmpty, m.eventKinds.contains("prescription") { return (.prescription, false) }
         if rules.carePrescriptionPhrases.occurs(in: subject) || rules.carePrescriptionSubjects.occurs(in: subject) {
             return (.prescription, true)

@@ -24,6 +24,7 @@ public struct MailKindRules: Sendable, ExtensibleData {
     var carePrescriptionPhrases = PhraseList()
     var carePrescriptionSubjects = PhraseList()
     var careNewsletterPhrases = PhraseList()
+    var careNewsletterSubjects = PhraseList()
     var careNewsletterLocalParts: Set<String> = []
 
     public struct FileError: Error, CustomStringConvertible {
@@ -62,6 +63,7 @@ public struct MailKindRules: Sendable, ExtensibleData {
             case "care_prescription_phrases": words.forEach { carePrescriptionPhrases.add($0) }
             case "care_prescription_subjects": words.forEach { carePrescriptionSubjects.add($0) }
             case "care_newsletter_phrases": words.forEach { careNewsletterPhrases.add($0) }
+            case "care_newsletter_subjects": words.forEach { careNewsletterSubjects.add($0) }
             case "care_newsletter_local_parts": careNewsletterLocalParts.formUnion(words)
             default: throw FileError(description: "unknown key '\(key)'")
             }
