@@ -103,3 +103,15 @@ def test_event_group_keeps_prescriptions_beside_an_appointment(mail):
     out = records(r.stdout)
     prescriptions = [e for e in out if e["kind"] == "prescription"]
     assert [(e["prescription"], e["start"], e["status"]) for e in prescriptions] == [("collect", "2026-03-14", None)]
+
+
+def test_procmail_mode_reads_the_words():
+    """newsletter-detect --mail and -q have no events to read: the subject's and the text's
+    words decide, the same way."""
+    for cls in ("appointment", "prescription", "newsletter"):
+        for name in CASES[cls]:
+            message = (DATA / name).read_bytes()
+            r = run("newsletter-detect", "--mail", input=message)
+            want = b"newsletter" if cls == "newsletter" else b"notification"
+            assert b"\nX-Mail-Kind: " + want + b"\n" in r.stdout, name
+            assert run("newsletter-detect", "-q", input=message).returncode == (0 if cls == "newsletter" else 1), name
