@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "StructuredData", dependencies: ["HTMLDOM", "JSONLines", "UTF8Text"]),
         .target(name: "Events", dependencies: ["BodyText", "CivilTime", "CLibcExtras", "ICalendar", "JSONLines", "StructuredData", "UnixFilter", "UTF8Text",
                                                .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                resources: [.embedInCode("appointment-words.json")]),
+                resources: [.embedInCode("appointment-words.json"), .embedInCode("prescription-words.json")]),
 
         .target(name: "ChatSite", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "ICalendar", "JSONLines", "MailStore", "MailSubject", "Parcels", "Sanitize", "UnicodeServices", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("templates"), .embedInCode("words")]),

@@ -40,11 +40,13 @@ public struct EventExtract {
         var patterns = TextExtract()
         patterns.patternFiles = patternFiles
         let reader = TextReader(words: words, extractor: try extractor ?? Extractor(patterns: patterns.loadPatterns(diagnostics)))
+        let prescriptions = Prescriptions(words: try DataFiles.extend(PrescriptionWords.builtIn, user: ["prescription-words.json", "prescription-words"],
+                                                                    extra: [], diagnostics: diagnostics))
         return RecordStage(name: "event-extract") { record in
             let (calendarEvents, unreadable) = try events(in: record)
             let markup = SchemaOrg.markup(of: record)
             var events = calendarEvents + SchemaOrgEvents.events(markup.items, floatingZone: floatingZone)
-            if events.isEmpty { events = textEvents(in: record, reader) }
+            if events.isEmpty { events = textEvents(in: record, reader, prescriptions) }
             var updates: [(key: String, value: [UInt8]?)] = [("events", Self.json(events)), ("schema_org", Self.json(markup.items))]
             var defects = markup.defects
             if unreadable > 0 { defects.append("unreadable_calendar") }
@@ -86,10 +88,13 @@ public struct EventExtract {
     /// The text confirmations of a message without a calendar or markup: read from its new
     /// text only (`reply_text` when text-extract has run, else cut here as text-extract cuts it),
     /// else from the message it forwards, attributed to that message's sender.
-    func textEvents(in record: JSONRecord, _ reader: TextReader) -> [Event] {
+    func textEvents(in record: JSONRecord, _ reader: TextReader, _ prescriptions: Prescriptions) -> [Event] {
         // a list's post or a newsletter is nobody's own appointment; asked first, since bulk
-        // mail is most of the long text there is (two thirds of the generated mailbox's)
-        guard !record.object("headers", hasMemberNamed: "list-id", "list-unsubscribe") else { return [] }
+        // mail is most of the long text there is (two thirds of the generated mailbox's). A
+        // booking system adds List-Unsubscribe to its reminders too: a subject about one
+        // patient's appointment or prescription is read all the same.
+        guard !record.object("headers", hasMemberNamed: "list-id", "list-unsubscribe")
+                || prescriptions.isCareSubject(record.string("subject")) else { return [] }
         // the look at the text as written, asked once for both readings
         var writtenMayHold: Bool?
         func textMayHold() -> Bool {
@@ -100,7 +105,37 @@ public struct EventExtract {
             return writtenMayHold!
         }
         let own = ownTextEvents(in: record, reader, textMayHold: textMayHold)
-        return own.isEmpty ? forwardedEvents(in: record, reader, textMayHold: textMayHold) : own
+        return (own.isEmpty ? forwardedEvents(in: record, reader, textMayHold: textMayHold) : own)
+            + prescriptionEvents(in: record, reader, prescriptions)
+    }
+
+    /// A prescription notice in the new text, as a reminder on the calendar for the day to
+    /// collect or reorder by (see Prescriptions).
+    private func prescriptionEvents(in record: JSONRecord, _ reader: TextReader, _ prescriptions: Prescriptions) -> [Event] {
+        let afterTextExtract = record.member("reply_text") != nil
+        let written = afterTextExtract ? record.rawValue("reply_text")
+            : ["text", "html"].lazy.compactMap { record.rawValue($0) }.first { $0.first == UInt8(ascii: "\"") }
+        let subject = record.string("subject")
+        guard let written, written.first == UInt8(ascii: "\""),
+              prescriptions.mayHold(written) || prescriptions.mayHold(Array((subject ?? "").utf8)[...]) else { return [] }
+        let newText = afterTextExtract ? record.stringBytes("reply_text")
+            : reader.extractor.newText(text: record.stringBytes("text"), format: record.string("text_format"), html: record.stringBytes("html"))
+        guard let newText, let date = record.string("date"), let sent = CivilDate.days(dateText: date) else { return [] }
+        let from = record.value("from")
+        guard let found = prescriptions.find(in: String(decoding: newText, as: UTF8.self), subject: subject,
+                                             sender: from?["name"]?.stringValue, sent: sent, dates: reader.appointments) else { return [] }
+        var e = Event(source: "text", kind: "prescription", confidence: found.confidence, evidence: found.evidence)
+        e.prescription = found.prescription
+        e.summary = found.prescription == "collect" ? "Collect prescription" : "Reorder prescription"
+        e.description = found.line
+        e.location = found.location
+        e.allDay = true
+        e.start = CivilDate.dateText(days: found.day)
+        e.end = CivilDate.dateText(days: found.day + 1)
+        e.startLocal = e.start
+        e.endLocal = e.end
+        e.organizer = from?["address"]?.stringValue.map { Event.Person(name: from?["name"]?.stringValue, address: $0) }
+        return e.confidence >= minimumConfidence - 1e-9 ? [e] : []
     }
 
     private func ownTextEvents(in record: JSONRecord, _ reader: TextReader, textMayHold: () -> Bool) -> [Event] {
