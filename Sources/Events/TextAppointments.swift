@@ -72,6 +72,20 @@ struct TextAppointments {
             let timeNext = i + 1 < lines.count && lines[i + 1].count < 40
             guard numbers.hasTime(lines[i]) || timeNext && numbers.hasTime(lines[i + 1]) else { continue }
             let line = lowered(i)
+            // what the lines around say, the same for every date of the line: read once, as a
+            // line of a thousand dates must not read them a thousand times
+            var contexts: [Int: Context] = [:]
+            var written: [Character]?  // the line as written, for the dates left unread
+            func context(_ timeLine: Int) -> Context {
+                if let known = contexts[timeLine] { return known }
+                let text = Array((max(0, i - 2)...timeLine).map(lowered).joined(separator: [" "]))
+                let booked = contains(text, any: words.booking)
+                    && !contains(line, any: words.not) && !contains(lowered(timeLine), any: words.not)
+                    && !isQuestion(line) && !isQuestion(lowered(timeLine))
+                let made = Context(text: text, booked: booked, confirmed: booked && contains(text, any: words.confirmed))
+                contexts[timeLine] = made
+                return made
+            }
             for date in dates(in: line) {
                 var time = self.time(in: line, around: date.range)
                 var timeLine = i
@@ -80,22 +94,21 @@ struct TextAppointments {
                     timeLine = i + 1
                 }
                 guard let time else { continue }
-                let context = Array((max(0, i - 2)...timeLine).map(lowered).joined(separator: [" "]))
-                guard contains(context, any: words.booking) else { continue }
-                guard !contains(line, any: words.not), !contains(lowered(timeLine), any: words.not),
-                      !isQuestion(line), !isQuestion(lowered(timeLine)) else { continue }
+                let around = context(timeLine)
+                guard around.booked else { continue }
                 var confidence = 0.5
                 var evidence = ["booking_word"]
-                if contains(context, any: words.confirmed) { confidence += 0.2; evidence.append("confirmation_word") }
+                if around.confirmed { confidence += 0.2; evidence.append("confirmation_word") }
                 if date.weekday != nil { confidence += 0.1; evidence.append("weekday") }
                 if date.year != nil { confidence += 0.1; evidence.append("year") }
                 let day: Int
-                switch read(date, sent: sent, order: { sender() ?? order(of: context) }) {
+                switch read(date, sent: sent, order: { sender() ?? around.order(self) }) {
                 case .day(let d): day = d
                 case .none: continue
                 case .ambiguous:
-                    let written = writtenText(lines[i], line, date.range)
-                    if !unread.contains(where: { $0.text == written }) { unread.append(UnreadDate(text: written, confidence: confidence)) }
+                    if written == nil { written = Array(lines[i].trimmingWhitespace) }
+                    let text = String((written!.count == line.count ? written! : line)[date.range])
+                    if !unread.contains(where: { $0.text == text }) { unread.append(UnreadDate(text: text, confidence: confidence)) }
                     continue
                 }
                 let local = CivilDate.dateText(days: day) + "T" + CivilDate.clockText(seconds: time * 60)
@@ -107,10 +120,22 @@ struct TextAppointments {
         return (found, unread)
     }
 
-    /// The characters `range` of the lowercased line, as the line writes them.
-    private func writtenText(_ original: Substring, _ lowered: [Character], _ range: Range<Int>) -> String {
-        let written = Array(original.trimmingWhitespace)
-        return String((written.count == lowered.count ? written : lowered)[range])
+    /// The lines a date and its time are on and the two before, lowercased, and what they say.
+    private final class Context {
+        let text: [Character]
+        /// A booking word, and none of the words that make it something else, nor a question.
+        let booked: Bool
+        let confirmed: Bool
+        private var textOrder: DayMonthOrder??
+
+        init(text: [Character], booked: Bool, confirmed: Bool) {
+            (self.text, self.booked, self.confirmed) = (text, booked, confirmed)
+        }
+
+        func order(_ reader: TextAppointments) -> DayMonthOrder? {
+            if textOrder == nil { textOrder = .some(reader.order(of: text)) }
+            return textOrder!
+        }
     }
 
     /// The order the words of `c` say: those of languages that write one way only ("termin",
