@@ -86,3 +86,22 @@ def test_unread_dates_only_when_there_are_some(extracted):
     """unread_dates is written only when it has a date (mailpipe(5)): never as an empty list."""
     for c in CASES:
         assert extracted[c["id"]].get("unread_dates", None) != []
+
+
+def test_a_forward_is_ordered_by_the_original_senders_domain():
+    """A carer forwards the clinic's confirmation from a generic address: the clinic's .co.uk
+    says day first; the same from a .com clinic stays unread. A second run drops a stale list."""
+    def forward(domain):
+        return ("FYI\n\n---------- Forwarded message ---------\nFrom: Clinic <c@clinic." + domain + ">\n"
+                "Date: Thu, Mar 5, 2026\nSubject: Appointment\n\nYour appointment is confirmed for 08/04/2026 at 10:30.\n")
+    recs = [dict(id=d, date="2026-03-05T09:00:00Z", subject="Fwd: Appointment", text=forward(d),
+                 **{"from": {"name": "Sis", "address": "sis@examplemail.com"}}) for d in ("co.uk", "com")]
+    recs.append(dict(id="stale", date="2026-03-05T09:00:00Z", subject="Hi", text="hello",
+                     unread_dates=[{"text": "1/2", "reason": "ambiguous_day_month"}]))
+    r = run("event-extract", "--no-progress", input="".join(json.dumps(x) + "\n" for x in recs).encode())
+    assert r.returncode == 0, r.stderr
+    uk, com, stale = records(r.stdout)
+    assert [(e["start_local"], e["forwarded_from"]["address"]) for e in uk["events"]] == [("2026-04-08T10:30:00", "c@clinic.co.uk")]
+    assert "unread_dates" not in uk
+    assert (com["events"], com["unread_dates"]) == ([], [{"text": "08/04/2026", "reason": "ambiguous_day_month"}])
+    assert "unread_dates" not in stale
