@@ -12,7 +12,10 @@ struct EventExtractCommand: ParsableCommand {
             on the wall clock of their zone, recurrence, organizer and attendees, the meeting \
             link, and the defects found. Bookings are read from the schema.org markup of the \
             sender's HTML, and appointments confirmed in plain text from the new text, with a \
-            confidence. See event-extract(1) and mailpipe(5).
+            confidence. A date in digits alone (08/04/2026) is read day or month first as the \
+            message's Content-Language, the sender's country domain or the text's words say; \
+            one nothing orders makes no event and is listed in unread_dates. See \
+            event-extract(1) and mailpipe(5).
 
             Example:
               mime-parse mail.mbox | event-extract | jq -c '.events[] | {summary, start, method}'
