@@ -14,8 +14,11 @@ struct EventExtractCommand: ParsableCommand {
             sender's HTML, and appointments confirmed in plain text from the new text, with a \
             confidence; a prescription ready to collect or due to reorder becomes an all-day \
             event of kind prescription on the day to act by, the pharmacy as its location \
-            (words in ~/.config/mailpipe/prescription-words.json add to the built-in ones). \
-            See event-extract(1) and mailpipe(5).
+            (words in ~/.config/mailpipe/prescription-words.json add to the built-in ones). A \
+            date in digits alone (08/04/2026) is read day or month first as the message's \
+            Content-Language, the sender's country domain or the text's words say; one nothing \
+            orders makes no event and is listed in unread_dates. See event-extract(1) and \
+            mailpipe(5).
 
             Example:
               mime-parse mail.mbox | event-extract | jq -c '.events[] | {summary, start, method}'
