@@ -17,10 +17,17 @@ public struct AppointmentWords: ExtensibleData, Sendable {
     var months: [Word] = []
     var am: [Word] = []
     var pm: [Word] = []
+    /// Words of a mail that changes an appointment (TextChanges): that it is off, that it has a
+    /// new time, and the labels of its old and its new time.
+    var cancelled: [Word] = []
+    var moved: [Word] = []
+    var previous: [Word] = []
+    var new: [Word] = []
     /// The booking words and month names in ASCII lower case as bytes, for the search before
     /// any decoding.
     var bookingBytes: [[UInt8]] = []
     var monthBytes: [[UInt8]] = []
+    var cancelledBytes: [[UInt8]] = []
 
     public struct DataError: Error, CustomStringConvertible {
         public var description: String
@@ -81,6 +88,13 @@ public struct AppointmentWords: ExtensibleData, Sendable {
                 monthBytes += names.map(Self.lowercasedBytes)
             case "am": am += try list(value)
             case "pm": pm += try list(value)
+            case "cancelled":
+                let words = try list(value)
+                cancelled += words
+                cancelledBytes += words.map(Self.lowercasedBytes)
+            case "moved": moved += try list(value)
+            case "previous": previous += try list(value)
+            case "new": new += try list(value)
             default: throw DataError(description: "\(name): unknown key '\(key)'")
             }
         }

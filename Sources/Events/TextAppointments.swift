@@ -27,6 +27,11 @@ struct TextAppointments {
         var line: String
         var confidence: Double
         var evidence: [String]
+        /// Where it was read: the date's line (of the text split at line ends), the date's
+        /// place on it (in characters), and the time's line.
+        var lineIndex = 0
+        var column = 0
+        var timeLineIndex = 0
     }
 
     /// The appointments of `text` (the message's new text), for a message sent on day `sent`
@@ -66,7 +71,8 @@ struct TextAppointments {
                 let local = CivilDate.dateText(days: day) + "T" + CivilDate.clockText(seconds: time * 60)
                 guard !found.contains(where: { $0.startLocal == local }) else { continue }
                 let description = timeLine == i ? lines[i].trimmingWhitespace : lines[i].trimmingWhitespace + "\n" + lines[timeLine].trimmingWhitespace
-                found.append(Found(startLocal: local, line: description, confidence: confidence, evidence: evidence))
+                found.append(Found(startLocal: local, line: description, confidence: confidence, evidence: evidence,
+                                   lineIndex: i, column: date.range.lowerBound, timeLineIndex: timeLine))
             }
         }
         return found

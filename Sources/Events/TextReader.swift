@@ -4,16 +4,20 @@ import UTF8Text
 /// What reading text confirmations needs, made once per run.
 final class TextReader {
     let appointments: TextAppointments
+    let changes: TextChanges
     let extractor: Extractor
     private let bookingWords: WordFinder
     private let monthWords: WordFinder
+    private let cancelledWords: WordFinder
     private let numbers: TimeAndDateBytes
 
     init(words: AppointmentWords, extractor: Extractor) {
         appointments = TextAppointments(words: words)
+        changes = TextChanges(words: words)
         self.extractor = extractor
         bookingWords = WordFinder(words.bookingBytes)
         monthWords = WordFinder(words.monthBytes)
+        cancelledWords = WordFinder(words.cancelledBytes)
         numbers = TimeAndDateBytes(words: words)
     }
 
@@ -23,7 +27,13 @@ final class TextReader {
     func mayHoldAppointment(_ raw: ArraySlice<UInt8>) -> Bool {
         raw.withUnsafeBufferPointer { b in
             let (times, dates) = numbers.timesAndDates(b)
-            guard !times.isEmpty else { return false }
+            guard !times.isEmpty else {
+                // a day cancelled with no time ("3月31日（二）上午門診停診"): a cancelled word
+                // and a booking word near a date written in digits
+                guard !dates.isEmpty else { return false }
+                let windows = Self.windows(around: dates, in: b)
+                return windows.contains { cancelledWords.occurs(in: b, $0) && bookingWords.occurs(in: b, $0) }
+            }
             // a booking word and a date within a few lines of a time ("I booked a table for 5pm
             // on Friday" and quoted headers' "at 10:30" are common; they have no date)
             let windows = Self.windows(around: times, in: b)
