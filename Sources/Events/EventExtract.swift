@@ -160,6 +160,7 @@ public struct EventExtract {
     private func appointments(in text: [UInt8], sent: Int, sender: Event.Person?, senderName: String?, subject: String?,
                               forwarded: Bool, _ reader: TextReader) -> [Event] {
         let subject = subject?.trimmingWhitespace
+        let bytes = text
         let text = String(decoding: text, as: UTF8.self)
         func local(_ wallClock: String) -> String? {
             guard let floatingZone, let t = ICalTime.local(wallClock, zone: floatingZone), let utc = t.utc else { return nil }
@@ -182,6 +183,7 @@ public struct EventExtract {
         let found = reader.appointments.find(in: text, sent: sent)
         if found.isEmpty {
             // a day or a session cancelled with no time
+            guard reader.mayCancel(bytes) else { return [] }
             return reader.changes.closures(in: text, sent: sent, reader: reader.appointments)
                 .filter { $0.confidence >= minimumConfidence - 1e-9 }
                 .map { c in

@@ -29,9 +29,11 @@ final class TextReader {
             let (times, dates) = numbers.timesAndDates(b)
             guard !times.isEmpty else {
                 // a day cancelled with no time ("3月31日（二）上午門診停診"): a cancelled word
-                // and a booking word near a date written in digits
-                guard !dates.isEmpty else { return false }
-                let windows = Self.windows(around: dates, in: b)
+                // and a booking word near a date with 月 (dates written with "/", "." or "-"
+                // alone are in most mail: numbers, prices, links)
+                let months = dates.filter { b[$0] == 0xE6 }
+                guard !months.isEmpty else { return false }
+                let windows = Self.windows(around: months, in: b)
                 return windows.contains { cancelledWords.occurs(in: b, $0) && bookingWords.occurs(in: b, $0) }
             }
             // a booking word and a date within a few lines of a time ("I booked a table for 5pm
@@ -50,6 +52,12 @@ final class TextReader {
     }
 
     static let near = 400
+
+    /// Whether a word that cancels is anywhere in the text: one pass, before its lines are read
+    /// for a day cancelled with no time.
+    func mayCancel(_ text: [UInt8]) -> Bool {
+        text.withUnsafeBufferPointer { cancelledWords.occurs(in: $0, 0..<$0.count) }
+    }
 
     /// The bytes where a time's booking word and date may be: from `near` before it to the end
     /// of its line (the reader wants them on the time's line or the lines before), joined where
