@@ -21,7 +21,7 @@ struct TextChanges {
         var change: Change
     }
 
-    /// A move is said by a `moved` word or a `new` label: one appointment comes of it, the new
+    /// A move is said by a `moved` word, or by labels on two times: one appointment comes of it, the new
     /// time, replacing the old one when it is there too. Which is which: the label nearest
     /// before each date ("New appointment:", "变更后：", "verschoben auf"), else the order
     /// the languages write them in ("from X to Y", "X から Y に", "由X改至Y"), old first.
@@ -32,9 +32,12 @@ struct TextChanges {
         func lowered(_ k: Int) -> [Character] { Array(lines[k].trimmingWhitespace.lowercased()) }
         let subject = Array((subject ?? "").lowercased())
         let contexts = found.map { f in Array((max(0, f.lineIndex - 1)...f.timeLineIndex).map(lowered).joined(separator: [" "])) }
-        let moved = has(subject, words.moved) || contexts.contains { has($0, words.moved) || has($0, words.new) }
+        let labels = found.map { label(of: $0, lowered) }
+        // a label alone makes a move only where it tells two times apart: "your new appointment
+        // is on …" may be a second booking, and "to book a new appointment" a footer
+        let moved = has(subject, words.moved) || contexts.contains { has($0, words.moved) }
+            || found.count > 1 && labels.contains { $0 != .none }
         if moved {
-            let labels = found.map { label(of: $0, lowered) }
             if found.count == 1, labels[0] == .old {
                 // "your appointment on X has been rescheduled" with no new time: the old one is off
                 return [Read(found: found[0], change: .cancelled)]
@@ -90,7 +93,8 @@ struct TextChanges {
 
     enum Label { case none, old, new }
 
-    /// The label nearest before the date: on its line before it, else the last on the line before.
+    /// The label nearest before the date: on its line before it, else the last on the line
+    /// before when that line ends with a colon ("New appointment:").
     private func label(of f: TextAppointments.Found, _ lowered: (Int) -> [Character]) -> Label {
         func last(in c: [Character], before end: Int) -> Label {
             let old = lastMatch(of: words.previous, in: c, before: end)
@@ -105,6 +109,7 @@ struct TextChanges {
         let own = last(in: lowered(f.lineIndex), before: f.column)
         guard own == .none, f.lineIndex > 0 else { return own }
         let before = lowered(f.lineIndex - 1)
+        guard before.last == ":" || before.last == "：" else { return .none }
         return last(in: before, before: before.count)
     }
 

@@ -63,7 +63,12 @@ struct TextChangesTests {
     @Test func howToCancelIsNoCancellation() {
         for text in ["Your appointment is confirmed for Tuesday 24 March at 9:00.\nIf you need to cancel or reschedule your appointment, please call us.",
                      "Ihr Termin am Freitag, 27. März um 10:00 Uhr ist bestätigt.\nFalls Sie den Termin absagen oder verschieben müssen, rufen Sie uns an.",
-                     "您的預約已確認：3月20日（五）上午9:30。如需取消或更改預約，請來電。"] {
+                     "您的預約已確認：3月20日（五）上午9:30。如需取消或更改預約，請來電。",
+                     // a label with no second time: a footer, or a second booking
+                     "To book a new appointment, visit our website.\nYour appointment is confirmed for Tuesday 24 March at 9:00.",
+                     "Your new appointment is confirmed for Tuesday 24 March at 9:00.",
+                     "如需改期請來電。\n您的預約已確認：3月20日（五）上午9:30",
+                     "ご予約が確定しました。日程変更をご希望の場合はご連絡ください。\n日時：3月23日（月）午前10時30分"] {
             #expect(read(text).map { $0.1 } == [.none], "\(text)")
         }
     }
