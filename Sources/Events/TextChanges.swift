@@ -35,8 +35,11 @@ struct TextChanges {
         let labels = found.map { label(of: $0, lowered) }
         // a label alone makes a move only where it tells two times apart: "your new appointment
         // is on …" may be a second booking, and "to book a new appointment" a footer
+        let cancelled = has(subject, words.cancelled) || contexts.contains { has($0, words.cancelled) }
+        // ("Previous appointment: Tuesday 17 March - cancelled. New appointment: …": the old
+        // time without a clock is no appointment read, and its word is not the new one's)
         let moved = has(subject, words.moved) || contexts.contains { has($0, words.moved) }
-            || found.count > 1 && labels.contains { $0 != .none }
+            || found.count > 1 && labels.contains { $0 != .none } || cancelled && labels.contains(.new)
         if moved {
             if found.count == 1, labels[0] == .old {
                 // "your appointment on X has been rescheduled" with no new time: the old one is off
@@ -49,7 +52,6 @@ struct TextChanges {
                 return k == old ? nil : Read(found: found[k], change: .none)
             }
         }
-        let cancelled = has(subject, words.cancelled) || contexts.contains { has($0, words.cancelled) }
         return found.map { Read(found: $0, change: cancelled ? .cancelled : .none) }
     }
 

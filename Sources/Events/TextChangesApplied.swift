@@ -9,8 +9,9 @@ extension EventStore {
     ///
     /// - A cancellation (`method` CANCEL) cancels the sender's appointment at its time; one of
     ///   a day or a session (its end after its start) every appointment of the sender in it.
-    /// - A move replaces the sender's appointment at the old time it states (`replaces`), or,
-    ///   when it states none, the sender's latest booking still to come when the mail was sent.
+    /// - A move replaces the sender's appointment at the old time it states (`replaces`; else
+    ///   the sender's one appointment on that day), or, when it states none, the sender's latest
+    ///   booking still to come when the mail was sent.
     ///   The appointment keeps its place and its mail; its time is the new one.
     mutating func applyTextChange(_ e: Event, key: String, messageID: String, date: String?, conversationID: String?,
                                   sender: String?) -> Bool {
@@ -36,20 +37,25 @@ extension EventStore {
         guard e.replaces != nil || e.evidence.contains("change_word") else { return false }
         // the new time known already: the same mail again, or its confirmation
         guard tracked[key] == nil else { return false }
+        let sameSender = Self.textSenderKey(e, messageID: messageID, sender: sender)
+        let booked = order.filter { k in k.hasPrefix(sameSender) && tracked[k].map { $0.event.status != "cancelled" } == true }
+        func day(_ t: String?) -> Substring { (t ?? "").prefix(10) }
         let target: String
         if let old = e.replaces {
             var probe = e
             (probe.start, probe.startLocal) = (old.start, old.startLocal)
             let k = Self.key(probe, messageID: messageID, sender: sender)
-            guard tracked[k]?.event.status != "cancelled" else { return false }
-            target = k
+            if booked.contains(k) {
+                target = k
+            } else {
+                // the old time written otherwise than the booking did: its day, if the sender has one appointment on it
+                let sameDay = booked.filter { day(tracked[$0]!.event.startLocal) == day(old.startLocal) }
+                guard sameDay.count == 1 else { return false }
+                target = sameDay[0]
+            }
         } else {
-            let sameSender = Self.textSenderKey(e, messageID: messageID, sender: sender)
-            let day = String((date ?? "").prefix(10))
-            guard let k = order.last(where: { k in
-                guard k.hasPrefix(sameSender), let t = tracked[k]?.event, t.status != "cancelled" else { return false }
-                return String((t.startLocal ?? t.start ?? "").prefix(10)) >= day
-            }) else { return false }
+            let sent = day(date)
+            guard let k = booked.last(where: { day(tracked[$0]!.event.startLocal ?? tracked[$0]!.event.start) >= sent }) else { return false }
             target = k
         }
         guard let place = order.firstIndex(of: target), var moved = tracked.removeValue(forKey: target) else { return false }

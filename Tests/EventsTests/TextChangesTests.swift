@@ -27,6 +27,8 @@ struct TextChangesTests {
              "2026-03-25T14:30:00", "2026-03-23T09:00:00"),
             // no old time stated
             ("Your physiotherapy session has been moved to Monday, March 23 at 5:15 pm.", "2026-03-23T17:15:00", nil),
+            // the old day without a clock: no appointment read, and its word is not the new one's
+            ("Previous appointment: Tuesday 17 March - cancelled.\nNew appointment: Thursday 19 March at 15:20", "2026-03-19T15:20:00", nil),
         ]
         for (text, new, old) in cases {
             let got = read(text)
@@ -105,6 +107,10 @@ struct TextChangesTests {
                         ("1", "2026-03-05T09:00:00Z", text("2026-03-20T16:00:00", from: a)),
                         ("2", "2026-03-12T09:00:00Z", text("2026-03-23T17:15:00", from: a, moved: true))])
         #expect(got.map { $0.0 } == ["2026-03-03T08:00:00", "2026-03-23T17:15:00"])
+        // an old time written otherwise than the booking: the sender's one appointment that day
+        got = calendar([("1", "2026-03-05T09:00:00Z", text("2026-03-20T16:00:00", from: a)),
+                        ("2", "2026-03-12T09:00:00Z", text("2026-03-23T17:15:00", from: a, replaces: "2026-03-20T16:30:00"))])
+        #expect(got.map { $0.0 } == ["2026-03-23T17:15:00"])
         // a stated old time the calendar does not have: a booking of the new time, nothing moved
         got = calendar([("1", "2026-03-05T09:00:00Z", text("2026-03-20T16:00:00", from: a)),
                         ("2", "2026-03-12T09:00:00Z", text("2026-03-23T17:15:00", from: a, replaces: "2026-03-21T10:00:00"))])
