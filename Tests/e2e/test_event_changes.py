@@ -121,3 +121,25 @@ def test_the_store_applies_the_same_rule(extracted, calendar, tmp_path):
         assert r.returncode == 0, r.stderr
     again = records(run("mailstore", "events", db2).stdout)
     assert sorted(json.dumps(e, sort_keys=True) for e in again) == sorted(json.dumps(e, sort_keys=True) for e in calendar)
+
+
+def test_a_store_of_schema_8_groups_a_senders_appointments_again(extracted, calendar, tmp_path):
+    """Schema 8 kept each text appointment's observations in a group of their own time, so a
+    move's new time and its old one were derived apart: a store of it, opened, is grouped and
+    derived again, and its calendar is event-group's."""
+    db = tmp_path / "old.db"
+    r = run("mailstore", "add", "-q", "--me", ME, db, input=extracted)
+    assert r.returncode == 0, r.stderr
+    with sqlite3.connect(db) as c:
+        rows = c.execute("""SELECT o.message, o.position, o.event, m.from_address FROM event_observations o
+                            JOIN messages m ON m.rowid = o.message""").fetchall()
+        for message, position, event, sender in rows:
+            e = json.loads(event)
+            old_group = "\0".join(["text", sender, e["start"] or e["start_local"]])
+            c.execute("UPDATE event_observations SET event_group = ? WHERE message = ? AND position = ?", (old_group, message, position))
+        c.execute("DELETE FROM events")
+        c.execute("PRAGMA user_version = 8")
+    stored = records(run("mailstore", "events", db).stdout)
+    assert sorted(json.dumps(e, sort_keys=True) for e in stored) == sorted(json.dumps(e, sort_keys=True) for e in calendar)
+    with sqlite3.connect(db) as c:
+        assert c.execute("PRAGMA user_version").fetchone()[0] == 9
