@@ -53,10 +53,22 @@ final class TextReader {
 
     static let near = 400
 
-    /// Whether a word that cancels is anywhere in the text: one pass, before its lines are read
-    /// for a day cancelled with no time.
+    /// Whether a word that cancels is on the line of a date written in digits, before the
+    /// lines are read for a day cancelled with no time: the bytes of those lines only (a pass
+    /// over the whole text cost 4% of event-extract's time on a generated mailbox).
     func mayCancel(_ text: [UInt8]) -> Bool {
-        text.withUnsafeBufferPointer { cancelledWords.occurs(in: $0, 0..<$0.count) }
+        text.withUnsafeBufferPointer { b in
+            let newline = UInt8(ascii: "\n")
+            var checkedTo = 0
+            for d in numbers.timesAndDates(b).dates where d >= checkedTo {
+                var start = d, end = d
+                while start > max(0, d - 200), b[start - 1] != newline { start -= 1 }
+                while end < min(b.count, d + 200), b[end] != newline { end += 1 }
+                if cancelledWords.occurs(in: b, max(start, checkedTo)..<end) { return true }
+                checkedTo = end
+            }
+            return false
+        }
     }
 
     /// The bytes where a time's booking word and date may be: from `near` before it to the end
