@@ -17,6 +17,12 @@ public struct AppointmentWords: ExtensibleData, Sendable {
     var months: [Word] = []
     var am: [Word] = []
     var pm: [Word] = []
+    /// Words of a mail that changes an appointment (TextChanges): that it is off, that it has a
+    /// new time, and the labels of its old and its new time.
+    var cancelled: [Word] = []
+    var moved: [Word] = []
+    var previous: [Word] = []
+    var new: [Word] = []
     /// The booking words and month names in ASCII lower case as bytes, for the search before
     /// any decoding.
     var bookingBytes: [[UInt8]] = []
@@ -27,6 +33,7 @@ public struct AppointmentWords: ExtensibleData, Sendable {
     var countryOrders: [String: DayMonthOrder] = [:]
     /// Each language's booking, confirmation, weekday and month words: what says a text is in it.
     var languageWords: [String: [[Character]]] = [:]
+    var cancelledBytes: [[UInt8]] = []
 
     public struct DataError: Error, CustomStringConvertible {
         public var description: String
@@ -110,6 +117,13 @@ public struct AppointmentWords: ExtensibleData, Sendable {
                 languageOrders[name.lowercased()] = order
             case "am": am += try list(value)
             case "pm": pm += try list(value)
+            case "cancelled":
+                let words = try list(value)
+                cancelled += words
+                cancelledBytes += words.map(Self.lowercasedBytes)
+            case "moved": moved += try list(value)
+            case "previous": previous += try list(value)
+            case "new": new += try list(value)
             default: throw DataError(description: "\(name): unknown key '\(key)'")
             }
         }

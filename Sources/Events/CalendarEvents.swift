@@ -18,6 +18,13 @@ public struct Event: Hashable, Sendable {
         public var exdates: [String] = []
     }
 
+    /// The time an appointment had before a mail moved it (`replaces`): its wall clock, and
+    /// its instant when the zone is known.
+    public struct Replaced: Hashable, Sendable {
+        public var startLocal: String?
+        public var start: String?
+    }
+
     public var uid: String?
     public var recurrenceID: String?
     public var sequence = 0
@@ -39,6 +46,8 @@ public struct Event: Hashable, Sendable {
     /// Who sent the message this event was read from when a mail forwarded it (text-extract's
     /// `forwarded_message`): the clinic whose confirmation a family member passed on.
     public var forwardedFrom: Person?
+    /// The old time of an appointment a mail moved in words (TextChanges).
+    public var replaces: Replaced?
     public var attendees: [Person] = []
     public var source = "icalendar"
     /// What is booked or met: `event` (an invitation, a ticket), `flight`, `lodging`,

@@ -210,25 +210,69 @@ public struct EventExtract {
     private func appointments(in text: [UInt8], sent: Int, sender: Event.Person?, senderName: String?, subject: String?,
                               forwarded: Bool, senderOrder: () -> DayMonthOrder?, _ reader: TextReader) -> (events: [Event], unreadDates: [String]) {
         let subject = subject?.trimmingWhitespace
-        let reading = reader.appointments.read(String(decoding: text, as: UTF8.self), sent: sent, senderOrder: senderOrder)
+        let bytes = text
+        let text = String(decoding: text, as: UTF8.self)
+        func local(_ wallClock: String) -> String? {
+            guard let floatingZone, let t = ICalTime.local(wallClock, zone: floatingZone), let utc = t.utc else { return nil }
+            return CivilDate.rfc3339(utc)
+        }
+        func event(line: String, confidence: Double, evidence: [String], startLocal: String, endLocal: String) -> Event {
+            var e = Event(source: "text", kind: "appointment", confidence: confidence, evidence: evidence)
+            // who the appointment is with: the sender (a clinic, a salon), else the subject
+            let name = senderName?.trimmingWhitespace
+            e.summary = name.flatMap { $0.isEmpty ? nil : $0 } ?? subject.flatMap { $0.isEmpty ? nil : $0 } ?? line
+            e.description = line
+            (e.startLocal, e.endLocal) = (startLocal, endLocal)
+            if let start = local(startLocal), let end = local(endLocal) {
+                (e.timeZone, e.start, e.end) = (floatingZone, start, end)
+            }
+            e.organizer = sender
+            if forwarded { e.forwardedFrom = sender }
+            return e
+        }
+        let reading = reader.appointments.read(text, sent: sent, senderOrder: senderOrder)
         let unread = reading.unread.filter { $0.confidence >= minimumConfidence - 1e-9 }.map(\.text)
-        let events = reading.found
-            .filter { $0.confidence >= minimumConfidence - 1e-9 }
-            .map { found in
-                var e = Event(source: "text", kind: "appointment", confidence: found.confidence, evidence: found.evidence)
-                // who the appointment is with: the sender (a clinic, a salon), else the subject
-                let name = senderName?.trimmingWhitespace
-                e.summary = name.flatMap { $0.isEmpty ? nil : $0 } ?? subject.flatMap { $0.isEmpty ? nil : $0 } ?? found.line
-                e.description = found.line
-                e.startLocal = found.startLocal
-                e.endLocal = found.startLocal
-                if let floatingZone, let t = ICalTime.local(found.startLocal, zone: floatingZone), let utc = t.utc {
-                    e.timeZone = floatingZone
-                    e.start = CivilDate.rfc3339(utc)
-                    e.end = e.start
+        let found = reading.found
+        if found.isEmpty {
+            // a day or a session cancelled with no time
+            guard reader.mayCancel(bytes) else { return ([], unread) }
+            let closures = reader.changes.closures(in: text, sent: sent, reader: reader.appointments)
+                .filter { $0.confidence >= minimumConfidence - 1e-9 }
+                .map { c in
+                    let (day, next) = (CivilDate.dateText(days: c.day), CivilDate.dateText(days: c.day + 1))
+                    var e: Event
+                    switch c.half {
+                    case 0?: e = event(line: c.line, confidence: c.confidence, evidence: c.evidence, startLocal: day + "T00:00:00", endLocal: day + "T12:00:00")
+                    case 1?: e = event(line: c.line, confidence: c.confidence, evidence: c.evidence, startLocal: day + "T12:00:00", endLocal: next + "T00:00:00")
+                    default:
+                        e = event(line: c.line, confidence: c.confidence, evidence: c.evidence, startLocal: day, endLocal: next)
+                        (e.allDay, e.start, e.end, e.timeZone) = (true, day, next, nil)
+                    }
+                    (e.method, e.status) = ("CANCEL", "cancelled")
+                    return e
                 }
-                e.organizer = sender
-                if forwarded { e.forwardedFrom = sender }
+            return (closures, unread)
+        }
+        let events = reader.changes.read(found, in: text, subject: subject)
+            .map { read -> (TextAppointments.Found, TextChanges.Change) in
+                // a word that cancels or moves is as sure a sign as a confirmation
+                var found = read.found
+                let evidence = read.change == .none ? nil : read.change == .cancelled ? "cancellation_word" : "change_word"
+                if let evidence {
+                    if !found.evidence.contains("confirmation_word") { found.confidence += 0.2 }
+                    found.evidence.append(evidence)
+                }
+                return (found, read.change)
+            }
+            .filter { $0.0.confidence >= minimumConfidence - 1e-9 }
+            .map { found, change in
+                var e = event(line: found.line, confidence: found.confidence, evidence: found.evidence,
+                              startLocal: found.startLocal, endLocal: found.startLocal)
+                switch change {
+                case .none: break
+                case .cancelled: (e.method, e.status) = ("CANCEL", "cancelled")
+                case .moved(let old): e.replaces = old.map { Event.Replaced(startLocal: $0, start: local($0)) }
+                }
                 return e
             }
         return (events, unread)

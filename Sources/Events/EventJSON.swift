@@ -39,6 +39,15 @@ extension Event {
         w.endArray()
         w.key("forwarded_from")
         if let f = forwardedFrom { f.write(asAttendee: false, &w) } else { w.null() }
+        w.key("replaces")
+        if let r = replaces {
+            w.beginObject()
+            w.field("start_local", r.startLocal)
+            w.field("start", r.start)
+            w.endObject()
+        } else {
+            w.null()
+        }
         w.field("source", source)
         w.field("kind", kind)
         w.field("reservation_number", reservationNumber)
@@ -76,6 +85,9 @@ extension Event {
         organizer = v["organizer"].flatMap(Person.init(json:))
         attendees = v["attendees"]?.arrayValue?.compactMap(Person.init(json:)) ?? []
         forwardedFrom = v["forwarded_from"].flatMap(Person.init(json:))
+        if let r = v["replaces"], case .object = r {
+            replaces = Replaced(startLocal: r["start_local"]?.stringValue, start: r["start"]?.stringValue)
+        }
         source = string("source") ?? "icalendar"
         kind = string("kind") ?? "event"
         reservationNumber = string("reservation_number")

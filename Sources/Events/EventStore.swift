@@ -17,8 +17,8 @@ public struct EventStore {
         }
     }
 
-    private var tracked: [String: Tracked] = [:]
-    private var order: [String] = []
+    var tracked: [String: Tracked] = [:]
+    var order: [String] = []
     /// The order messages were applied in, to keep merged lists of them in date order.
     private var position: [String: Int] = [:]
 
@@ -35,6 +35,9 @@ public struct EventStore {
         let key = Self.key(e, messageID: messageID, sender: sender)
         if position[messageID] == nil { position[messageID] = position.count }
         guard e.source == "icalendar", e.uid != nil else {
+            if e.source == "text", applyTextChange(e, key: key, messageID: messageID, date: date, conversationID: conversationID, sender: sender) {
+                return
+            }
             // a booking's later mail is its latest word (a changed or cancelled reservation)
             replace(key, with: e, messageID: messageID, date: date, conversationID: conversationID)
             return
@@ -83,7 +86,7 @@ public struct EventStore {
         return a > b
     }
 
-    private mutating func replace(_ key: String, with e: Event, messageID: String, date: String?, conversationID: String?) {
+    mutating func replace(_ key: String, with e: Event, messageID: String, date: String?, conversationID: String?) {
         if tracked[key] == nil {
             order.append(key)
             tracked[key] = Tracked(event: e, conversationID: conversationID)

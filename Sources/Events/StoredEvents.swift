@@ -4,9 +4,11 @@ import JSONLines
 /// one event at a time (mailstore): which events depend on each other, and what they come to.
 public enum StoredEvents {
     /// The events that must be merged together: everything said about one iCalendar UID (its
-    /// series, changed occurrences, replies and cancellations), else the event itself.
+    /// series, changed occurrences, replies and cancellations), one sender's appointments read
+    /// from text (a mail may move or cancel any of them), else the event itself.
     public static func group(of e: Event, messageID: String, sender: String?) -> String {
         if e.source == "icalendar", let uid = e.uid { return "uid\u{0}" + uid }
+        if e.source == "text" { return EventStore.textSenderKey(e, messageID: messageID, sender: sender) }
         return EventStore.key(e, messageID: messageID, sender: sender)
     }
 

@@ -37,6 +37,11 @@ struct TextAppointments {
         var line: String
         var confidence: Double
         var evidence: [String]
+        /// Where it was read: the date's line (of the text split at line ends), the date's
+        /// place on it (in characters), and the time's line.
+        var lineIndex = 0
+        var column = 0
+        var timeLineIndex = 0
     }
 
     /// A date that would have made an appointment but can be read day first or month first,
@@ -114,7 +119,8 @@ struct TextAppointments {
                 let local = CivilDate.dateText(days: day) + "T" + CivilDate.clockText(seconds: time * 60)
                 guard !found.contains(where: { $0.startLocal == local }) else { continue }
                 let description = timeLine == i ? lines[i].trimmingWhitespace : lines[i].trimmingWhitespace + "\n" + lines[timeLine].trimmingWhitespace
-                found.append(Found(startLocal: local, line: description, confidence: confidence, evidence: evidence))
+                found.append(Found(startLocal: local, line: description, confidence: confidence, evidence: evidence,
+                                   lineIndex: i, column: date.range.lowerBound, timeLineIndex: timeLine))
             }
         }
         return (found, unread)

@@ -151,7 +151,7 @@ public final class MailStore {
         if let from = migratedFrom {
             if from < 3 { try placeAfterSchema3() }
             if from < 5 { try placeReportsNamingNoMessage() }
-            if from < 6 { try deriveEveryEventGroup() }
+            if from < 9 { try deriveEveryEventGroup() }
             if from < 8 { try keepAttachmentsAfterSchema8() }
         }
     }

@@ -53,8 +53,9 @@ extension MailStore {
         }
     }
 
-    /// A store of schema 5 or older made current: every event derived again, for its sort key
-    /// tells events of the same start apart as event-group does (schema 6). Before schema 5 keys
+    /// A store of schema 8 or older made current: every event derived again, for its sort key
+    /// tells events of the same start apart as event-group does (schema 6), and a sender's
+    /// appointments read from text are one group (schema 9). Before schema 5 keys
     /// were written up to their first NUL, so an event's group was its kind alone ("uid": every
     /// iCalendar event one group, derived again at each invitation): each observation's group
     /// is written whole first.

@@ -5,7 +5,7 @@ import SQLite
 enum Schema {
     /// 'mlst': how a mailstore database is told from any other SQLite file.
     static let applicationID = 0x6D6C_7374
-    static let version = 8
+    static let version = 9
 
     /// The ids, dates and conversations of messages by row id, for searches (a load makes it
     /// last: a search then maps a few pages in a row rather than pages among the records').
@@ -214,6 +214,9 @@ enum Schema {
           FROM messages m, json_each(m.record, '$.attachments') a
           WHERE m.attachment_count > 0 AND json_type(m.record, '$.attachments') = 'array' AND a.type = 'object';
         """,
+        // 9: a sender's appointments read from text are one event group (a mail may move or
+        // cancel any of them); `MailStore.deriveEveryEventGroup` then groups the observations again
+        "SELECT 1;",
     ]
 
     /// The database at `db` made current: a new file gets the schema; an older version is
