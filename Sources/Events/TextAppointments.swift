@@ -5,7 +5,8 @@ import UTF8Text
 /// Appointments confirmed in plain text: "Your appointment with Dr. Lee is confirmed for
 /// Tuesday, March 12 at 10:30 AM", "Ihr Termin am Donnerstag, 14. März um 15:00 Uhr",
 /// "您預約的看診時間為 3月15日（星期五）上午9:30". A date and a time on one line (or the time
-/// on the next), a booking word on it or on the two lines before, none of the words that make
+/// on the next), a booking word on it or on the two lines before (before its block, for a date
+/// among labelled lines such as "Date: …"), none of the words that make
 /// it something else (a sale, a delivery, a proposal), no question, and a day that is still to
 /// come when the mail was sent. These are guesses, and precision matters more than recall: a
 /// reminder for a date that does not exist is worse than none.
@@ -77,13 +78,23 @@ struct TextAppointments {
             let timeNext = i + 1 < lines.count && lines[i + 1].count < 40
             guard numbers.hasTime(lines[i]) || timeNext && numbers.hasTime(lines[i + 1]) else { continue }
             let line = lowered(i)
+            /// The two lines before the date's; for a date in a block of labelled lines
+            /// ("Patient: …", "Date: …", "Time: …"), the two before the block, where the
+            /// sentence that says what the block is stands ("This confirms the following appointment:").
+            func contextStart(_ i: Int) -> Int {
+                var top = i
+                if isLabelled(line) {
+                    while top > 0, i - top < maximumLabelledBlock, isLabelled(lowered(top - 1)) { top -= 1 }
+                }
+                return max(0, top - 2)
+            }
             // what the lines around say, the same for every date of the line: read once, as a
             // line of a thousand dates must not read them a thousand times
             var contexts: [Int: Context] = [:]
             var written: [Character]?  // the line as written, for the dates left unread
             func context(_ timeLine: Int) -> Context {
                 if let known = contexts[timeLine] { return known }
-                let text = Array((max(0, i - 2)...timeLine).map(lowered).joined(separator: [" "]))
+                let text = Array((contextStart(i)...timeLine).map(lowered).joined(separator: [" "]))
                 let booked = contains(text, any: words.booking)
                     && !contains(line, any: words.not) && !contains(lowered(timeLine), any: words.not)
                     && !isQuestion(line) && !isQuestion(lowered(timeLine))
@@ -459,6 +470,16 @@ struct TextAppointments {
             }
         }
         return false
+    }
+
+    /// How many labelled lines above a date's are read as its block.
+    private let maximumLabelledBlock = 6
+
+    /// A line that starts with a short label and a colon: "Patient: Ethan Brooks", "Uhrzeit: 08:30 Uhr", "就診時間：…".
+    private func isLabelled(_ c: [Character]) -> Bool {
+        guard let colon = c.prefix(24).firstIndex(where: { $0 == ":" || $0 == "：" }), colon > 0 else { return false }
+        return c[..<colon].allSatisfy { $0.isLetter || $0 == " " || $0 == "-" || $0 == "." || $0 == "/" }
+            && c[..<colon].contains(where: \.isLetter)
     }
 
     private func isQuestion(_ c: [Character]) -> Bool { c.last == "?" || c.last == "？" }

@@ -22,7 +22,8 @@ extension EventStore {
                 guard let from = e.startLocal, let to = e.endLocal, from < to else { return false }
                 let sameSender = Self.textSenderKey(e, messageID: messageID, sender: sender)
                 cancelled = order.filter { k in
-                    guard k.hasPrefix(sameSender), let t = tracked[k]?.event, t.status != "cancelled", let s = t.startLocal else { return false }
+                    guard k.hasPrefix(sameSender), let t = tracked[k]?.event, t.kind == "appointment", t.status != "cancelled",
+                          let s = t.startLocal else { return false }
                     return s >= from && s < to
                 }
             }
@@ -38,7 +39,10 @@ extension EventStore {
         // the new time known already: the same mail again, or its confirmation
         guard tracked[key] == nil else { return false }
         let sameSender = Self.textSenderKey(e, messageID: messageID, sender: sender)
-        let booked = order.filter { k in k.hasPrefix(sameSender) && tracked[k].map { $0.event.status != "cancelled" } == true }
+        // a prescription to collect is no appointment a clinic moves
+        let booked = order.filter { k in
+            k.hasPrefix(sameSender) && tracked[k].map { $0.event.kind == "appointment" && $0.event.status != "cancelled" } == true
+        }
         func day(_ t: String?) -> Substring { (t ?? "").prefix(10) }
         let target: String
         if let old = e.replaces {
