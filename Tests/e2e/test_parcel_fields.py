@@ -128,7 +128,7 @@ def test_chat_render_shows_them(tmp_path):
     site = tmp_path / "site"
     r = subprocess.run([str(BIN / "chat-render"), "--store", str(db), "--out", str(site), "--zone", "Asia/Taipei"], capture_output=True)
     assert r.returncode == 0, r.stderr
-    page = (site / "parcels.html").read_text()
+    page = "".join(p.read_text() for p in site.glob("parcels*.html"))
     for text in ["7-ELEVEN 福美門市", "新北市中和區福美路88號", "綠野生活館", "GY20260315001", "1,280", "350", "30 Mar 2026"]:
         assert text in page, text
 
