@@ -173,11 +173,11 @@ struct WordFinder {
 /// The text in ASCII lower case, position for position.
 func asciiLowered(_ text: [UInt16]) -> [UInt16] { text.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 } }
 
-/// The range of the line around `position`.
-func lineRange(_ text: [UInt16], around position: Int) -> Range<Int> {
-    var start = min(position, text.count)
-    while start > 0 && text[start - 1] != 0x0A { start -= 1 }
+/// Where the line that `position` is on ends, looking at most `limit` characters on (a
+/// hostile mail's one long line is not read over and over).
+func lineEnd(_ text: [UInt16], from position: Int, limit: Int) -> Int {
     var end = min(position, text.count)
-    while end < text.count && text[end] != 0x0A { end += 1 }
-    return start..<end
+    let stop = min(text.count, position + limit)
+    while end < stop && text[end] != 0x0A { end += 1 }
+    return end
 }

@@ -68,13 +68,13 @@ final class ShipmentFactReader {
     // MARK: customs
 
     /// A notice that names customs and asks for duty (an amount on a line with a fee word, after
-    /// it) or says the parcel is held there; the first date after a pay-by word on a line of it.
+    /// it, within 60 characters) or says the parcel is held there; the first date within 40
+    /// characters after a pay-by word, on its line.
     private func customs(_ t: [UInt16], date: String?, context: MoneyContext) -> ShipmentFacts.Customs? {
         guard customsWords.contains(in: t) else { return nil }
         var amount: Money?
         for fee in customsFee.occurrences(in: t) {
-            let line = lineRange(t, around: fee.range.lowerBound)
-            if let found = money.first(in: t, fee.range.upperBound..<line.upperBound, context: context) {
+            if let found = money.first(in: t, fee.range.upperBound..<lineEnd(t, from: fee.range.upperBound, limit: 60), context: context) {
                 amount = found.money
                 break
             }
@@ -82,8 +82,7 @@ final class ShipmentFactReader {
         guard amount != nil || customsHold.contains(in: t) else { return nil }
         var payBy: String?
         for word in self.payBy.occurrences(in: t) {
-            let line = lineRange(t, around: word.range.lowerBound)
-            let end = min(line.upperBound, word.range.upperBound + 40)
+            let end = lineEnd(t, from: word.range.upperBound, limit: 40)
             if let d = firstDate(t, word.range.upperBound..<end, mailDate: date, currency: amount?.currency) {
                 payBy = d
                 break
@@ -101,23 +100,23 @@ final class ShipmentFactReader {
         let places = cod.occurrences(in: t)
         guard !places.isEmpty else { return nil }
         for place in places {
-            let line = lineRange(t, around: place.range.lowerBound)
-            let end = min(line.upperBound, place.range.upperBound + 24)
+            let end = lineEnd(t, from: place.range.upperBound, limit: 24)
             guard let found = money.first(in: t, place.range.upperBound..<end, context: context) else { continue }
             if codNot.first(in: t, from: place.range.upperBound, to: found.range.lowerBound) != nil { continue }
             return found.money
         }
-        for method in paymentMethod.occurrences(in: t) {
+        let starts = Dictionary(places.map { ($0.range.lowerBound, $0.range.upperBound) }, uniquingKeysWith: { a, _ in a })
+        let codAlone = paymentMethod.occurrences(in: t).contains { method in
             var i = method.range.upperBound
-            let line = lineRange(t, around: method.range.lowerBound)
-            while i < line.upperBound && isFillerBeforeValue(t[i]) { i += 1 }
-            guard let place = places.first(where: { $0.range.lowerBound == i }) else { continue }
-            let rest = t[place.range.upperBound..<line.upperBound].drop { isFillerBeforeValue($0) }
-            guard rest.isEmpty || rest.first == 0x28 || rest.first == 0xFF08 else { continue }
-            for label in total.occurrences(in: t) {
-                let l = lineRange(t, around: label.range.lowerBound)
-                if let found = money.first(in: t, label.range.upperBound..<l.upperBound, context: context) { return found.money }
-            }
+            while i < t.count && i - method.range.upperBound < 4 && isFillerBeforeValue(t[i]) { i += 1 }
+            guard let end = starts[i] else { return false }
+            let rest = t[end..<lineEnd(t, from: end, limit: 24)].drop { isFillerBeforeValue($0) }
+            return rest.isEmpty || rest.first == 0x28 || rest.first == 0xFF08
+        }
+        guard codAlone else { return nil }
+        for label in total.occurrences(in: t) {
+            let end = lineEnd(t, from: label.range.upperBound, limit: 40)
+            if let found = money.first(in: t, label.range.upperBound..<end, context: context) { return found.money }
         }
         return nil
     }
