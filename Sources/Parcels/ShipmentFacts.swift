@@ -123,7 +123,7 @@ final class ShipmentFactReader {
 
     // MARK: order number
 
-    /// The first token with a digit right after an order-number word: `訂單編號：GY2026…`,
+    /// The first token with three digits or more right after an order-number word: `訂單編號：GY2026…`,
     /// `Order #MP-10442`, `ご注文番号：SZ-240417-009`.
     private func orderNumber(_ text: [UInt16], _ t: [UInt16]) -> String? {
         for label in orderLabels.occurrences(in: t) {
@@ -135,7 +135,7 @@ final class ShipmentFactReader {
             }
             var j = i
             while j < t.count && j - i < 40 && (isASCIIAlnumUnit(t[j]) || ((t[j] == 0x2D || t[j] == 0x5F) && j + 1 < t.count && isASCIIAlnumUnit(t[j + 1]))) { j += 1 }
-            guard j - i >= 3, j - i < 40, t[i..<j].contains(where: { $0 &- 0x30 < 10 }) else { continue }
+            guard j - i >= 3, j - i < 40, t[i..<j].lazy.filter({ $0 &- 0x30 < 10 }).count >= 3 else { continue }
             return String(decoding: text[i..<j], as: UTF16.self)
         }
         return nil
@@ -155,7 +155,13 @@ final class ShipmentFactReader {
             if let name { return name }
             i = close + 1
         }
-        let domain = senderDomain
+        var domain = senderDomain, senderName = senderName
+        // a From header read as one name ("蝦皮購物 <info@mail.shopee.tw>"): its name and domain
+        if let written = senderName, let open = written.firstIndex(of: "<"), let at = written[open...].firstIndex(of: "@"),
+           let close = written[at...].firstIndex(of: ">") {
+            senderName = String(written[..<open])
+            if domain.isEmpty { domain = ASCII.lowercased(String(written[written.index(after: at)..<close])) }
+        }
         guard let senderName, let name = cleanShopName(senderName),
               !words.freemailDomains.contains(where: { LinkHost.host(domain, isWithin: $0) }) else { return nil }
         // a carrier's own mail names no shop, unless the carrier is a shop too (momo, Amazon)

@@ -114,6 +114,8 @@ private func money(_ amount: Int, _ currency: String) -> Money { Money(hundredth
         #expect(bracket?.facts.shop == "綠野生活館")
         let named = try shipment(subject: "出貨", text: "黑貓宅急便 託運單號：905123456781", name: "momo購物網 客服")
         #expect(named?.facts.shop == "momo購物網")
+        let header = try shipment(subject: "出貨", text: "黑貓宅急便 託運單號：905123456781", name: "蝦皮購物 <info@mail.shopee.tw>", from: "")
+        #expect(header?.facts.shop == "蝦皮購物")
         let carrier = try shipment(subject: "Delivered", text: "UPS 1Z999AA10123456784", name: "UPS", from: "mcinfo@ups.com")
         #expect(carrier != nil && carrier?.facts.shop == nil)
         let person = try shipment(subject: "包裹", text: "掛號 RR123456785TW", name: "Jenny Hughes", from: "jenny@gmail.com")
