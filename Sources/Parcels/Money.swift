@@ -52,9 +52,7 @@ final class MoneyReader {
         var hant = 0, hans = 0, kana = false
         for u in text where u >= 0x3040 {
             if u < 0x3100 { kana = true; continue }
-            guard let scalar = Unicode.Scalar(u) else { continue }
-            let ch = Character(scalar)
-            if words.hantCharacters.contains(ch) { hant += 1 } else if words.hansCharacters.contains(ch) { hans += 1 }
+            if words.hantCharacters.contains(u) { hant += 1 } else if words.hansCharacters.contains(u) { hans += 1 }
         }
         let lowered = asciiLowered(text)
         let ntd = lowered.indices.contains { i in i + 3 <= lowered.count && lowered[i] == 0x6E && lowered[i + 1] == 0x74 && lowered[i + 2] == 0x24 }

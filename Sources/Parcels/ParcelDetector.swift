@@ -102,7 +102,7 @@ final class ParcelDetector {
         let lowered = message.text.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
         // Pickup lines are read only in a message that tracks something, or in a reminder that
         // gives the pickup code of a carrier it names (no number: the code joins it to its parcel).
-        let pickup = pickupReader.read(message.text, date: date)
+        let pickup = pickupReader.read(message.text, lowered: lowered, date: date)
         if out.isEmpty {
             guard let pickup, pickup.code != nil, let (carrier, evidence) = namedCarrier(lowered, senderDomain: senderDomain) else { return [] }
             out = [Shipment(carrier: carrier, format: "pickup_code", trackingNumber: nil, checkDigit: nil, confidence: 0.7,

@@ -41,7 +41,8 @@ final class PickupReader {
         stores = StoreReader(words: words)
     }
 
-    func read(_ text: [UInt16], date: String?) -> Pickup? {
+    /// `lowered`: the text in ASCII lower case, when the caller has it.
+    func read(_ text: [UInt16], lowered: [UInt16]? = nil, date: String?) -> Pickup? {
         /// The named groups of the pattern's first match, nil when it does not match.
         func first(_ p: TextPattern, _ names: String...) -> [String?]? {
             var out: [String?]?
@@ -54,7 +55,7 @@ final class PickupReader {
             return out
         }
         var pickup = Pickup()
-        let lowered = asciiLowered(text)
+        let lowered = lowered ?? asciiLowered(text)
         pickup.store = stores.store(text, lowered)
         pickup.address = stores.address(text, lowered, storeKnown: pickup.store != nil)
         pickup.storeID = first(storeID, "id")?[0]

@@ -10,8 +10,8 @@ public struct ShipmentFactWords: ExtensibleData, Sendable {
     var dollarSigns: [String] = []
     var yenSigns: [String] = []
     var yuanWords: [String] = []
-    var hantCharacters: Set<Character> = []
-    var hansCharacters: Set<Character> = []
+    var hantCharacters: Set<UInt16> = []
+    var hansCharacters: Set<UInt16> = []
     /// Month names by month (1 = January).
     var months: [(name: String, month: Int)] = []
     var customs: [String] = []
@@ -77,7 +77,7 @@ public struct ShipmentFactWords: ExtensibleData, Sendable {
                 }
             case "zh_hant_characters", "zh_hans_characters":
                 guard let s = value.stringValue else { throw DataError(description: "\(key): expected a string") }
-                if key == "zh_hant_characters" { hantCharacters.formUnion(s) } else { hansCharacters.formUnion(s) }
+                if key == "zh_hant_characters" { hantCharacters.formUnion(s.utf16) } else { hansCharacters.formUnion(s.utf16) }
             case "months":
                 guard let groups = value.arrayValue, groups.count == 12 else { throw DataError(description: "months: expected 12 lists of names") }
                 for (k, g) in groups.enumerated() { months += try list(key, g).map { ($0, k + 1) } }
@@ -117,6 +117,8 @@ public struct ShipmentFactWords: ExtensibleData, Sendable {
 struct WordFinder {
     private let words: [(word: [UInt16], ascii: Bool, index: Int)]
     private let byFirst: [UInt16: [Int]]
+    /// Which code units start a word: most places are passed over with one bit test.
+    private var starts = [UInt64](repeating: 0, count: 1024)
 
     /// `words` in ASCII lower case; of two at one place the longer is found.
     init(_ words: [String]) {
@@ -125,7 +127,10 @@ struct WordFinder {
             .filter { !$0.word.isEmpty }.sorted { $0.word.count > $1.word.count }
         self.words = list
         var byFirst: [UInt16: [Int]] = [:]
-        for (k, w) in list.enumerated() { byFirst[w.word[0], default: []].append(k) }
+        for (k, w) in list.enumerated() {
+            byFirst[w.word[0], default: []].append(k)
+            starts[Int(w.word[0] >> 6)] |= 1 << (w.word[0] & 63)
+        }
         self.byFirst = byFirst
     }
 
@@ -136,8 +141,10 @@ struct WordFinder {
         var out: [(Range<Int>, Int)] = []
         var i = max(0, start)
         while i < end {
+            let c = text[i]
+            guard starts[Int(c >> 6)] & (1 << (c & 63)) != 0 else { i += 1; continue }
             var matched: (Int, Int)?
-            for k in byFirst[text[i]] ?? [] {
+            for k in byFirst[c] ?? [] {
                 let w = words[k]
                 guard i + w.word.count <= end, text[i..<(i + w.word.count)].elementsEqual(w.word) else { continue }
                 if w.ascii {

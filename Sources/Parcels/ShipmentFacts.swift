@@ -56,7 +56,9 @@ final class ShipmentFactReader {
 
     /// `senderName` and `senderDomain`: the mail's sender, or the forwarded notice's.
     func read(_ text: [UInt16], lowered: [UInt16], date: String?, senderName: String?, senderDomain: String) -> ShipmentFacts {
-        let context = money.context(text: text, senderDomain: senderDomain)
+        // the mail's conventions for $, ¥ and 元, read only when it has something to pay
+        let paying = customsWords.contains(in: lowered) || cod.contains(in: lowered)
+        let context = paying ? money.context(text: text, senderDomain: senderDomain) : MoneyContext()
         var facts = ShipmentFacts()
         facts.customs = customs(lowered, date: date, context: context)
         facts.cashOnDelivery = cashOnDelivery(lowered, context: context)
