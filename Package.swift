@@ -73,10 +73,10 @@ let package = Package(
         .target(name: "StructuredData", dependencies: ["HTMLDOM", "JSONLines", "UTF8Text"]),
         .target(name: "Events", dependencies: ["BodyText", "CivilTime", "CLibcExtras", "ICalendar", "JSONLines", "StructuredData", "UnixFilter", "UTF8Text",
                                                .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                resources: [.embedInCode("appointment-words.json")]),
+                resources: [.embedInCode("appointment-words.json"), .embedInCode("prescription-words.json")]),
 
-        .target(name: "ChatSite", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "ICalendar", "JSONLines", "MailStore", "MailSubject", "Parcels", "Sanitize", "UnixFilter", "UTF8Text"],
-                resources: [.embedInCode("templates")]),
+        .target(name: "ChatSite", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "ICalendar", "JSONLines", "MailStore", "MailSubject", "Parcels", "Sanitize", "UnicodeServices", "UnixFilter", "UTF8Text"],
+                resources: [.embedInCode("templates"), .embedInCode("words")]),
 
         .target(name: "ParcelOptions", dependencies: ["Events", "Parcels", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
@@ -106,7 +106,7 @@ let package = Package(
         .executableTarget(name: "chat-render", dependencies: ["ChatSite", "Events", "MailStore", "UnixFilter", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         .testTarget(name: "JSONLinesTests", dependencies: ["JSONLines"]),
-        .testTarget(name: "ChatSiteTests", dependencies: ["ChatSite", "ICalendar", "CivilTime"]),
+        .testTarget(name: "ChatSiteTests", dependencies: ["ChatSite", "ICalendar", "CivilTime", "JSONLines"]),
         .testTarget(name: "UnicodeServicesTests", dependencies: ["UnicodeServices", "UTF8Text"]),
         .testTarget(name: "HTMLDOMTests", dependencies: ["HTMLDOM"]),
         .testTarget(name: "StructuredDataTests", dependencies: ["StructuredData", "JSONLines"]),

@@ -4,8 +4,11 @@
 #define MAILPIPE_CICU_SHIM_H
 #include <unicode/ucal.h>
 #include <unicode/ucnv.h>
+#include <unicode/udat.h>
+#include <unicode/udatpg.h>
 #include <unicode/uidna.h>
 #include <unicode/unorm2.h>
+#include <unicode/upluralrules.h>
 #include <unicode/uregex.h>
 #include <unicode/ustring.h>
 #include <unicode/utypes.h>
@@ -74,5 +77,27 @@ static inline int32_t mp_ucal_getCanonicalTimeZoneID(const UChar *id, int32_t le
     int32_t n = ucal_getCanonicalTimeZoneID(id, length, result, capacity, &system, err);
     *isSystemID = system;
     return n;
+}
+// Dates by pattern (udat) in UTC: the caller hands wall-clock instants, so no zone is applied.
+static inline UDateFormat *mp_udat_open_pattern(const char *locale, const UChar *pattern, int32_t length, UErrorCode *err) {
+    static const UChar utc[] = {'U', 'T', 'C'};
+    return udat_open(UDAT_PATTERN, UDAT_PATTERN, locale, utc, 3, pattern, length, err);
+}
+static inline void mp_udat_close(UDateFormat *f) { udat_close(f); }
+static inline int32_t mp_udat_format(const UDateFormat *f, double millis, UChar *dest, int32_t capacity, UErrorCode *err) {
+    return udat_format(f, millis, dest, capacity, NULL, err);
+}
+static inline UDateTimePatternGenerator *mp_udatpg_open(const char *locale, UErrorCode *err) { return udatpg_open(locale, err); }
+static inline void mp_udatpg_close(UDateTimePatternGenerator *g) { udatpg_close(g); }
+static inline int32_t mp_udatpg_getBestPattern(UDateTimePatternGenerator *g, const UChar *skeleton, int32_t length,
+                                               UChar *dest, int32_t capacity, UErrorCode *err) {
+    return udatpg_getBestPattern(g, skeleton, length, dest, capacity, err);
+}
+
+// Plural categories (CLDR's rules) by locale.
+static inline UPluralRules *mp_uplrules_open(const char *locale, UErrorCode *err) { return uplrules_open(locale, err); }
+static inline void mp_uplrules_close(UPluralRules *r) { uplrules_close(r); }
+static inline int32_t mp_uplrules_select(const UPluralRules *r, double number, UChar *keyword, int32_t capacity, UErrorCode *err) {
+    return uplrules_select(r, number, keyword, capacity, err);
 }
 #endif

@@ -27,7 +27,7 @@ extension BubbleRenderer {
         var blocks = AttachmentBlocks()
         for a in attachments {
             if let cid = a["content_id"]?.stringValue, shownInFrame.contains(cid) { continue }
-            let name = a["filename"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? a["content_type"]?.stringValue ?? "attachment"
+            let name = a["filename"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? a["content_type"]?.stringValue ?? words.text(.attachment)
             switch pictures.show(a) {
             case let .picture(display, thumbnail, width, height):
                 blocks.pictureCount += 1
@@ -69,9 +69,9 @@ extension BubbleRenderer {
         out += Array("</span> ".utf8)
         var meta: [String] = []
         let type = a["detected_type"]?.stringValue ?? a["content_type"]?.stringValue
-        if let type { meta.append(Self.typeName(type)) }
+        if let type { meta.append(Self.typeName(type, words: words)) }
         if let size = a["size"]?.intValue { meta.append(Self.sizeText(size)) }
-        if download != nil { meta.append("download") }
+        if download != nil { meta.append(words.text(.download)) }
         out += Array("<span class=\"file-meta\">".utf8)
         HTMLEscape.text(meta.joined(separator: " · ").utf8, into: &out)
         out += Array("</span>".utf8)

@@ -14,6 +14,7 @@ import Sanitize
 /// folded away, its attachments, and cards for its parcels and events.
 struct BubbleRenderer {
     let templates: SiteTemplates
+    let words: SiteWords
     let remoteImages: Bool
     let site: SiteWriter
     let sanitizer: HTMLSanitizer
@@ -24,8 +25,9 @@ struct BubbleRenderer {
     /// The record of the parcel a shipment of a message is about (its latest status), when known.
     var parcelOf: (_ shipment: JSONValue) -> JSONValue? = { _ in nil }
 
-    init(templates: SiteTemplates, remoteImages: Bool, site: SiteWriter, subjectPrefixes: SubjectPrefixes) {
+    init(templates: SiteTemplates, words: SiteWords = .english, remoteImages: Bool, site: SiteWriter, subjectPrefixes: SubjectPrefixes) {
         self.templates = templates
+        self.words = words
         self.remoteImages = remoteImages
         self.site = site
         self.subjectPrefixes = subjectPrefixes
@@ -69,7 +71,7 @@ struct BubbleRenderer {
             // the message's HTML is written once, in a document of its own that both the preview
             // in the conversation and the message's full page show in a sandboxed frame
             let page = "m/" + anchor + ".html", document = anchor + ".frame.html"
-            let title = r.string("subject").flatMap { $0.isEmpty ? nil : $0 } ?? "Message from \(senderName)"
+            let title = r.string("subject").flatMap { $0.isEmpty ? nil : $0 } ?? words.text(.message_from, ["name": senderName])
             if documents {
                 try site.write("m/" + document, frameDocument(html, sanitized: r.value("sanitize").map { $0 != .null } ?? false,
                                                               attachments: attachments, title: title))
@@ -79,7 +81,7 @@ struct BubbleRenderer {
             HTMLEscape.text(title.utf8, into: &preview)
             preview += Array("\" sandbox=\"\(Self.sandbox)\" tabindex=\"-1\" loading=\"lazy\" src=\"../m/".utf8)
             HTMLEscape.text(document.utf8, into: &preview)
-            preview += Array("\"></iframe></div><p class=\"open-full\"><a href=\"../\(page)\">Open the whole message</a></p>".utf8)
+            preview += Array("\"></iframe></div><p class=\"open-full\"><a href=\"../\(page)\">\(words.html(.open_whole_message))</a></p>".utf8)
             f[.preview] = preview
         } else if !Self.isBlank(text) {
             // lines a program cut at a width flow again; format=flowed was undone by text-extract
@@ -96,19 +98,19 @@ struct BubbleRenderer {
         f[.forward] = forwardCard(r, clock: &clock)
 
         var folded: [UInt8] = []
-        var labels: [String] = []
+        var quotes = false, signs = false
         if let quoted = r.stringBytes("quoted_text"), !Self.isBlank(quoted) {
             LinkedText.html(quoted, into: &folded)
-            labels.append("quoted text")
+            quotes = true
         }
         if let signature = r.stringBytes("signature"), !Self.isBlank(signature) {
             if !folded.isEmpty { folded += Array("\n\n".utf8) }
             LinkedText.html(signature, into: &folded)
-            labels.append("signature")
+            signs = true
         }
         if !folded.isEmpty {
             f[.folded] = folded
-            f.set(.folded_label, "Show " + labels.joined(separator: " and "))
+            f.set(.folded_label, words.text(quotes && signs ? .show_quoted_text_and_signature : quotes ? .show_quoted_text : .show_signature))
         }
         let blocks = attachmentBlocks(attachments, shownInFrame: shownInFrame)
         f[.pictures] = blocks.pictures
@@ -125,22 +127,22 @@ struct BubbleRenderer {
         if let epoch {
             let (days, seconds) = clock.local(epoch)
             day = days
-            f.set(.time, LocalClock.clockText(seconds: seconds))
+            f.set(.time, words.clock(seconds))
             f.set(.datetime, CivilDate.rfc3339(epoch))
         }
-        if unread && !automated { f.set(.unread, "unread") }
+        if unread && !automated { f.set(.unread, words.text(.unread)) }
         switch sending?.state {
         case "sending":
-            f.set(.delivery, "Sending…")
+            f.set(.delivery, words.text(.sending))
             f.set(.delivery_class, "sending")
         case "failed":
-            f.set(.delivery, "Not sent" + (sending?.error.map { ": " + $0 } ?? ""))
+            f.set(.delivery, words.text(.not_sent) + (sending?.error.map { ": " + $0 } ?? ""))
             f.set(.delivery_class, "failed")
         default:
             break
         }
-        f[.reactions] = c.reactionRow(for: id)
-        f[.notes] = c.notes(for: id, day: day, clock: &clock)
+        f[.reactions] = c.reactionRow(for: id, words: words)
+        f[.notes] = c.notes(for: id, day: day, clock: &clock, words: words)
         var out: [UInt8] = []
         out.reserveCapacity(1024 + f.values.reduce(0) { $0 + $1.count })
         templates.bubble.render(f.values, into: &out)
@@ -234,7 +236,7 @@ struct BubbleRenderer {
     func fullPage(document: String, title: String, back: String) -> [UInt8] {
         var content = Array("<p class=\"back\"><a href=\"../".utf8)
         HTMLEscape.text(Array(back.utf8), into: &content)
-        content += Array("\">Back to the conversation</a></p><iframe class=\"full-frame\" title=\"".utf8)
+        content += Array("\">\(words.html(.back_to_conversation))</a></p><iframe class=\"full-frame\" title=\"".utf8)
         HTMLEscape.text(Array(title.utf8), into: &content)
         content += Array("\" sandbox=\"\(Self.sandbox)\" src=\"".utf8)
         HTMLEscape.text(document.utf8, into: &content)
@@ -245,14 +247,14 @@ struct BubbleRenderer {
     // MARK: attachments and cards
 
     /// "application/pdf" → "PDF", "image/png" → "PNG image".
-    static func typeName(_ type: String) -> String {
+    static func typeName(_ type: String, words: SiteWords) -> String {
         let parts = type.split(separator: "/", maxSplits: 1)
         guard parts.count == 2 else { return type }
         var sub = String(parts[1])
         if let plus = sub.firstIndex(of: "+") { sub = String(sub[..<plus]) }
         if sub.hasPrefix("x-") || sub.hasPrefix("vnd.") { sub = String(sub.split(separator: ".").last ?? Substring(sub)) }
         let name = sub.count <= 5 ? sub.uppercased() : sub
-        return parts[0] == "image" ? name + " image" : name
+        return parts[0] == "image" ? words.text(.image_type, ["type": name]) : name
     }
 
     static func sizeText(_ bytes: Int) -> String {
@@ -267,22 +269,22 @@ struct BubbleRenderer {
     func parcelCard(_ s: JSONValue, conversation: (title: String, href: String)? = nil, into out: inout [UInt8]) {
         var f = Fields<ParcelField>()
         if let status = s["status"]?.stringValue {
-            f.set(.status, Self.statusWords[status] ?? status)
+            f.set(.status, words.parcelStatus(status))
             f.set(.status_class, String(status.map { $0 == "_" ? "-" : $0 }))
         }
-        f.set(.expected, s["expected_delivery"]?.stringValue.flatMap { CivilDate.days(dateText: $0) }.map(LocalClock.dayText))
+        f.set(.expected, s["expected_delivery"]?.stringValue.flatMap { CivilDate.days(dateText: $0) }.map(words.day))
         let code = s["carrier"]?.stringValue ?? ""
         f.set(.carrier, CarrierNames.builtIn[code] ?? code)
         f.set(.number, s["tracking_number"]?.stringValue)
         f.set(.url, s["tracking_url"]?.stringValue.flatMap(Self.webLink))
         let pickup = s["pickup"]
         f.set(.store, pickup?["store"]?.stringValue)
-        f.set(.deadline, pickup?["deadline"]?.stringValue.flatMap { CivilDate.days(dateText: $0) }.map(LocalClock.dayText))
+        f.set(.deadline, pickup?["deadline"]?.stringValue.flatMap { CivilDate.days(dateText: $0) }.map(words.day))
         f.set(.code, pickup?["code"]?.stringValue)
         f.set(.address, pickup?["address"]?.stringValue)
         let customs = s["customs"]
         f.set(.duty, customs.flatMap(Self.moneyText))
-        f.set(.duty_by, customs?["pay_by"]?.stringValue.flatMap { CivilDate.days(dateText: $0) }.map(LocalClock.dayText))
+        f.set(.duty_by, customs?["pay_by"]?.stringValue.flatMap { CivilDate.days(dateText: $0) }.map(words.day))
         f.set(.cash_on_delivery, s["cash_on_delivery"].flatMap(Self.moneyText))
         f.set(.shop, s["shop"]?.stringValue)
         f.set(.order_number, s["order_number"]?.stringValue)
@@ -308,13 +310,6 @@ struct BubbleRenderer {
         return (m["currency"]?.stringValue).map { $0 + " " + text } ?? text
     }
 
-    /// What a parcel's status says to a person.
-    static let statusWords = [
-        "info_received": "Label created", "in_transit": "On the way", "out_for_delivery": "Out for delivery",
-        "available_for_pickup": "Waiting for pickup", "attempt_failed": "Delivery attempted", "delivered": "Delivered",
-        "picked_up": "Picked up", "returned": "Returned to sender", "exception": "Problem",
-    ]
-
     /// Only http(s) links are made links: a record is not trusted to hold a safe URL.
     static func webLink(_ url: String) -> String? {
         let lower = url.prefix(8).lowercased()
@@ -323,16 +318,16 @@ struct BubbleRenderer {
 
     func eventCard(_ e: Event, conversation: (title: String, href: String)? = nil, into out: inout [UInt8], clock: inout LocalClock) {
         var f = Fields<EventField>()
-        f.set(.summary, e.summary ?? "(no title)")
-        let (when, datetime) = Self.when(e, clock: &clock)
+        f.set(.summary, e.summary ?? words.text(.no_title))
+        let (when, datetime) = Self.when(e, clock: &clock, words: words)
         f.set(.when, when)
         f.set(.datetime, datetime)
         f.set(.location, e.location)
         f.set(.url, e.url.flatMap(Self.webLink))
-        let status = e.status == "cancelled" ? "Cancelled" : e.status == "tentative" ? "Tentative" : nil
-        f.set(.status, status)
+        let status: SiteWord? = e.status == "cancelled" ? .event_cancelled : e.status == "tentative" ? .event_tentative : nil
+        f.set(.status, status.map { words.text($0) })
         if e.status == "cancelled" { f.set(.cancelled, "cancelled") }
-        if let rule = e.recurrence?.rule { f.set(.repeats, Self.repeats(rule)) }
+        if let rule = e.recurrence?.rule { f.set(.repeats, words.text(Self.repeats(rule))) }
         if let conversation {
             f.set(.conversation, conversation.title)
             f.set(.conversation_href, conversation.href)
@@ -340,34 +335,38 @@ struct BubbleRenderer {
         templates.event.render(f.values, into: &out)
     }
 
-    static func repeats(_ rule: String) -> String {
-        for (freq, word) in [("DAILY", "Daily"), ("WEEKLY", "Weekly"), ("MONTHLY", "Monthly"), ("YEARLY", "Every year")]
+    static func repeats(_ rule: String) -> SiteWord {
+        for (freq, word) in [("DAILY", SiteWord.repeats_daily), ("WEEKLY", .repeats_weekly), ("MONTHLY", .repeats_monthly), ("YEARLY", .repeats_yearly)]
         where rule.contains("FREQ=" + freq) { return word }
-        return "Repeats"
+        return .repeats
     }
 
     /// When an event is, as text in the page's zone (all-day events on their dates, floating
     /// ones as written), and the `datetime` of its start.
-    static func when(_ e: Event, clock: inout LocalClock) -> (text: String, datetime: String) {
+    static func when(_ e: Event, clock: inout LocalClock, words: SiteWords) -> (text: String, datetime: String) {
         if e.allDay, let s = e.start ?? e.startLocal, let d = CivilDate.days(dateText: s) {
-            var text = LocalClock.dayText(days: d)
+            var text = words.day(d)
             if let end = e.end ?? e.endLocal, let last = CivilDate.days(dateText: end).map({ $0 - 1 }), last > d {
-                text += " – " + LocalClock.dayText(days: last)
+                text += " – " + words.day(last)
             }
             return (text, String(s.prefix(10)))
         }
         if let s = e.start, let start = CivilDate.epoch(rfc3339: s) {
             let (d, secs) = clock.local(start)
-            var text = LocalClock.dayText(days: d) + ", " + LocalClock.clockText(seconds: secs)
+            var text = words.dayAndTime(d, secs)
             if let end = e.end.flatMap({ CivilDate.epoch(rfc3339: $0) }), end > start {
                 let (d2, secs2) = clock.local(end)
-                text += " – " + (d2 == d ? "" : LocalClock.dayText(days: d2) + ", ") + LocalClock.clockText(seconds: secs2)
+                text += " – " + (d2 == d ? words.clock(secs2) : words.dayAndTime(d2, secs2))
             }
             return (text, s)
         }
         if let local = e.startLocal, let d = CivilDate.days(dateText: local) {
-            let clockPart = local.count >= 16 ? ", " + local.dropFirst(11).prefix(5) : ""
-            return (LocalClock.dayText(days: d) + clockPart, local)
+            let digits = Array(local.utf8.dropFirst(11).prefix(5))
+            if digits.count == 5, let h = Int(String(decoding: digits[0..<2], as: UTF8.self)),
+               let m = Int(String(decoding: digits[3..<5], as: UTF8.self)) {
+                return (words.dayAndTime(d, h * 3600 + m * 60), local)
+            }
+            return (words.day(d), local)
         }
         return ("", "")
     }

@@ -23,6 +23,10 @@ public struct ChatRender {
     public var now = Int(Glibc.time(nil))
     public var remoteImages = false
     public var templates = SiteTemplates.builtIn
+    /// The words the pages show, in their language (--lang, or the locale's).
+    public var words = SiteWords.english
+    /// Whether `templates` show `words` already.
+    private var localized = false
     /// Conversations on one page of a list, messages on one page of a conversation.
     public var listPageSize = 200
     public var messagesPerPage = 500
@@ -51,7 +55,17 @@ public struct ChatRender {
         var length: Int
     }
 
+    /// The run with the templates in the words' language.
+    func localizing() -> ChatRender? {
+        guard !localized else { return nil }
+        var render = self
+        render.templates = templates.localized(words)
+        render.localized = true
+        return render
+    }
+
     public func run(_ run: FilterRun) throws {
+        if let render = localizing() { return try render.run(run) }
         let subjectPrefixes = try SubjectPrefixes.load(run.diagnostics)
         guard var clock = LocalClock(zone: zone) else { throw Exit(.usage) }
         let site = try Self.endingOnWriteError(run) { try SiteWriter(root: out, folders: ["c", "m"]) }
@@ -60,7 +74,7 @@ public struct ChatRender {
         for name in Self.formerStateFiles { unlink(out + "/" + name) }
         let spool = try Self.endingOnWriteError(run) { try Spool(directory: out) }
         defer { spool.close() }
-        let renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site, subjectPrefixes: subjectPrefixes)
+        let renderer = BubbleRenderer(templates: templates, words: words, remoteImages: remoteImages, site: site, subjectPrefixes: subjectPrefixes)
         renderer.pictures.report = { run.diagnostics.note($0) }
         let source = try FileSource(reading: self, renderer: renderer, spool: spool, clock: &clock, run)
         let state: SiteState
@@ -96,7 +110,7 @@ public struct ChatRender {
     func readConversations(_ run: FilterRun) throws -> [ConversationSummary] {
         var files = Set<String>()
         return try Self.readLines(conversationsPath, run) { line in
-            var c = try ConversationSummary(try JSONRecord(line))
+            var c = try ConversationSummary(try JSONRecord(line), words: words)
             // two ids that make the same file name (a hashed one, in theory) get a suffix
             while !files.insert(c.file).inserted { c.file += "_" }
             return c
@@ -317,7 +331,7 @@ struct ConversationSummary {
 
     /// `withMessageIDs`: the ids are read (a site rendered from files looks each message's
     /// conversation up in them).
-    init(_ r: JSONRecord, withMessageIDs: Bool = true) throws {
+    init(_ r: JSONRecord, withMessageIDs: Bool = true, words: SiteWords = .english) throws {
         guard let id = r.string("conversation_id"), !id.isEmpty else { throw ChatRender.MissingField(name: "conversation_id") }
         guard r.member("message_ids") != nil else {
             throw ChatRender.MissingField(name: "message_ids (chat-render reads conversation-group's output without --embed)")
@@ -332,14 +346,14 @@ struct ConversationSummary {
         participants = r.value("participants")?.arrayValue?.compactMap(person) ?? []
         reports = r.value("reports")?.arrayValue?.compactMap(ReportNote.init) ?? []
         for note in r.value("reactions")?.arrayValue?.compactMap(ReactionNote.init) ?? [] { reactions[note.of, default: []].append(note) }
-        title = id == ConversationGroup.noticesID ? "Delivery notices" : Self.title(participants)
+        title = id == ConversationGroup.noticesID ? words.text(.delivery_notices) : Self.title(participants, words: words)
         isGroup = r.value("is_group") == .bool(true)
         isNewsletter = r.value("is_newsletter") == .bool(true)
         archived = r.value("archived") == .bool(true)
         messageCount = r.value("message_count")?.intValue ?? ids.count
         unreadCount = r.value("unread_count")?.intValue ?? 0
         lastDate = r.string("last_date") ?? ""
-        snippet = r.string("snippet") ?? reports.last?.text(names: [:]) ?? ""
+        snippet = r.string("snippet") ?? reports.last?.text(names: [:], words: words) ?? ""
         lastSender = person(r.value("last_sender"))
         shipments = r.value("shipments")?.arrayValue ?? []
         messageIDs = ids.compactMap(\.stringValue)
@@ -354,8 +368,8 @@ struct ConversationSummary {
     }
 
     /// The name a list shows: the other person, or the group's first names.
-    static func title(_ participants: [Person]) -> String {
-        if participants.isEmpty { return "Notes to self" }
+    static func title(_ participants: [Person], words: SiteWords) -> String {
+        if participants.isEmpty { return words.text(.notes_to_self) }
         if participants.count == 1 { return participants[0].name.map(TextFacts.displayName) ?? participants[0].address }
         return participants.map { TextFacts.isolatedIfRightToLeft(TextFacts.givenName(name: $0.name, address: $0.address)) }
             .joined(separator: ", ")
@@ -364,9 +378,9 @@ struct ConversationSummary {
     var avatarAddress: String { participants.first?.address ?? "" }
 
     /// The lines under message `id` (shown on local day `day`): its read receipts and bounces.
-    func notes(for id: String, day: Int?, clock: inout LocalClock) -> [UInt8] {
+    func notes(for id: String, day: Int?, clock: inout LocalClock, words: SiteWords) -> [UInt8] {
         var out: [UInt8] = []
-        for r in reports where r.of == id { r.item(names: names, day: day, clock: &clock, into: &out) }
+        for r in reports where r.of == id { r.item(names: names, day: day, clock: &clock, words: words, into: &out) }
         return out
     }
 

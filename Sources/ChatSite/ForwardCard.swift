@@ -15,7 +15,7 @@ extension BubbleRenderer {
         if name != nil { f.set(.address, address) }
         if let date = m["date"]?.stringValue, let epoch = CivilDate.epoch(rfc3339: date) {
             let (days, seconds) = clock.local(epoch)
-            f.set(.date, LocalClock.dayText(days: days) + ", " + LocalClock.clockText(seconds: seconds))
+            f.set(.date, words.dayAndTime(days, seconds))
             f.set(.datetime, date)
         }
         f.set(.subject, m["subject"]?.stringValue)

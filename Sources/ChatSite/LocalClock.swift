@@ -41,25 +41,4 @@ public struct LocalClock {
         guard let t = ICalTime.local(epoch: epoch, zone: zone) else { return 0 }
         return CivilDate.days(year: t.year, month: t.month, day: t.day) * 86400 + t.hour * 3600 + t.minute * 60 + t.second - epoch
     }
-
-    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// "Tue 10 Mar 2026": a day as a separator between a conversation's days shows it.
-    public static func dayText(days: Int) -> String {
-        let (y, m, d) = CivilDate.date(days: days)
-        return "\(weekdays[((days % 7) + 11) % 7]) \(d) \(months[m - 1]) \(y)"
-    }
-
-    /// "10 Mar 2026".
-    public static func shortDayText(days: Int) -> String {
-        let (y, m, d) = CivilDate.date(days: days)
-        return "\(d) \(months[m - 1]) \(y)"
-    }
-
-    /// "09:05".
-    public static func clockText(seconds: Int) -> String {
-        let h = seconds / 3600, m = seconds % 3600 / 60
-        return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
-    }
 }

@@ -11,21 +11,22 @@ struct PageWriter {
     let site: SiteWriter
     let remoteImages: Bool
     let bubbles: BubbleRenderer
+    var words: SiteWords { bubbles.words }
 
     enum Section: String, CaseIterable {
         case chats = "index", today, newsletters, lists, parcels, events, archived
         /// The parcels without news for 60 days: linked from the parcels' page, not from the navigation.
         case earlierParcels = "parcels-earlier"
-        var title: String {
+        var word: SiteWord {
             switch self {
-            case .chats: "Chats"
-            case .today: "Today"
-            case .newsletters: "Newsletters"
-            case .lists: "Discussion lists"
-            case .parcels: "Parcels"
-            case .events: "Events"
-            case .archived: "Archived"
-            case .earlierParcels: "Earlier parcels"
+            case .chats: .section_chats
+            case .today: .section_today
+            case .newsletters: .section_newsletters
+            case .lists: .section_lists
+            case .parcels: .section_parcels
+            case .events: .section_events
+            case .archived: .section_archived
+            case .earlierParcels: .section_earlier_parcels
             }
         }
         /// The page of the navigation that shows this one.
@@ -45,6 +46,7 @@ struct PageWriter {
         f.set(.title, title)
         f.set(.root, root)
         f.set(.csp, contentSecurityPolicy(remoteImages: remoteImages))
+        f.set(.lang, templates.language)
         f[.nav] = nav
         f[.content] = content
         var out: [UInt8] = []
@@ -58,7 +60,7 @@ struct PageWriter {
         for s in Section.allCases where s.navigation == s {
             out += Array("<li><a href=\"\(root)\(s.rawValue).html\"".utf8)
             if s == current?.navigation { out += Array(" aria-current=\"page\"".utf8) }
-            out += Array(">\(s.title)</a></li>".utf8)
+            out += Array(">\(words.html(s.word))</a></li>".utf8)
         }
         return out + Array("</ul>".utf8)
     }
@@ -102,7 +104,7 @@ struct PageWriter {
             if b.epoch != Int.min {
                 let (day, _) = clock.local(b.epoch)
                 if day != lastDay {
-                    content += Array("<li class=\"day\"><time datetime=\"\(CivilDate.dateText(days: day))\">\(LocalClock.dayText(days: day))</time></li>".utf8)
+                    content += Array("<li class=\"day\"><time datetime=\"\(CivilDate.dateText(days: day))\">\(words.day(day))</time></li>".utf8)
                     lastDay = day
                 }
             }
@@ -127,11 +129,11 @@ struct PageWriter {
 
     private func conversationPager(_ c: ConversationSummary, page: Int, of count: Int) -> [UInt8] {
         pager(previous: page > 1 ? Self.file(c, page: page - 1, of: count) : nil,
-              next: page < count ? Self.file(c, page: page + 1, of: count) : nil, labels: ("Older", "Newer"))
+              next: page < count ? Self.file(c, page: page + 1, of: count) : nil, labels: (.older, .newer))
     }
 
     private func conversationPage(_ c: ConversationSummary, page: Int, of count: Int, content: [UInt8]) -> [UInt8] {
-        Self.page(templates, title: c.title + (count > 1 ? " (\(page) of \(count))" : ""), root: "../", nav: nav(root: "../", current: nil),
+        Self.page(templates, title: pageTitle(c.title, page: page, of: count), root: "../", nav: nav(root: "../", current: nil),
                   content: content, remoteImages: remoteImages)
     }
 
@@ -154,11 +156,11 @@ struct PageWriter {
         for r in c.reports {
             let day = r.date.flatMap { CivilDate.epoch(rfc3339: $0) }.map { clock.local($0).days }
             if let day, day != lastDay {
-                out += Array("<li class=\"day\"><time datetime=\"\(CivilDate.dateText(days: day))\">\(LocalClock.dayText(days: day))</time></li>".utf8)
+                out += Array("<li class=\"day\"><time datetime=\"\(CivilDate.dateText(days: day))\">\(words.day(day))</time></li>".utf8)
                 lastDay = day
             }
             out += Array("<li class=\"message automated\"><ul class=\"notes\">".utf8)
-            r.item(names: [:], day: day, clock: &clock, into: &out)
+            r.item(names: [:], day: day, clock: &clock, words: words, into: &out)
             out += Array("</ul></li>".utf8)
         }
         return out
@@ -172,20 +174,25 @@ struct PageWriter {
         HTMLEscape.text(c.title.utf8, into: &out)
         out += Array("</h1><p class=\"members\" dir=\"auto\">".utf8)
         let members = c.participants.map { p in p.name.map { TextFacts.isolatedIfRightToLeft(TextFacts.displayName($0)) + " <\(p.address)>" } ?? p.address }
-        HTMLEscape.text((members.joined(separator: ", ") + (c.isNewsletter ? " · newsletter" : "")).utf8, into: &out)
+        HTMLEscape.text((members.joined(separator: ", ") + (c.isNewsletter ? " · " + words.text(.newsletter) : "")).utf8, into: &out)
         out += Array("</p></div></header>".utf8)
         return out
     }
 
     /// Links to the previous and the next page, named `labels`.
-    func pager(previous: String?, next: String?, labels: (previous: String, next: String)) -> [UInt8] {
-        var out = Array("<nav class=\"pager\" aria-label=\"Pages\">".utf8)
-        if let previous { out += Array("<a rel=\"prev\" href=\"\(Self.hrefText(previous))\">\(labels.previous)</a>".utf8) }
-        if let next { out += Array("<a rel=\"next\" href=\"\(Self.hrefText(next))\">\(labels.next)</a>".utf8) }
+    func pager(previous: String?, next: String?, labels: (previous: SiteWord, next: SiteWord)) -> [UInt8] {
+        var out = Array("<nav class=\"pager\" aria-label=\"\(words.html(.pages_label))\">".utf8)
+        if let previous { out += Array("<a rel=\"prev\" href=\"\(Self.hrefText(previous))\">\(words.html(labels.previous))</a>".utf8) }
+        if let next { out += Array("<a rel=\"next\" href=\"\(Self.hrefText(next))\">\(words.html(labels.next))</a>".utf8) }
         return out + Array("</nav>".utf8)
     }
 
     static func hrefText(_ s: String) -> String { String(decoding: HTMLEscape.text(s), as: UTF8.self) }
+
+    /// "Title (2 of 5)" for page `page` of `count`; the title alone when there is one page.
+    func pageTitle(_ title: String, page: Int, of count: Int) -> String {
+        count > 1 ? words.text(.page_of, ["title": title, "page": String(page), "count": String(count)]) : title
+    }
 
     // MARK: parcels and today
 
@@ -197,7 +204,7 @@ struct PageWriter {
     /// The parcels page's groups of the parcels with news, in order: those waiting at a store
     /// (the nearest deadline first), on their way, returned or in trouble, delivered or picked
     /// up (newest news first).
-    static func parcelGroups(_ parcels: [ParcelItem]) -> [(title: String, parcels: [ParcelItem])] {
+    static func parcelGroups(_ parcels: [ParcelItem], words: SiteWords) -> [(title: String, parcels: [ParcelItem])] {
         var groups: [[ParcelItem]] = Array(repeating: [], count: 4)
         for p in parcels {
             let status = p.facts.status
@@ -212,7 +219,7 @@ struct PageWriter {
             let (x, y) = (a.facts.deadline ?? "~", b.facts.deadline ?? "~")
             return x != y ? x < y : a.id < b.id
         }
-        let titles = ["Waiting for pickup", "On the way", "Returned or in trouble", "Delivered or picked up"]
+        let titles = [SiteWord.parcels_waiting, .parcels_on_the_way, .parcels_in_trouble, .parcels_done].map { words.html($0) }
         return zip(titles, groups).filter { !$0.1.isEmpty }.map { ($0.0, $0.1) }
     }
 
@@ -232,32 +239,32 @@ struct PageWriter {
 
     /// The pages of the parcels with news, ending with a link to the `earlierCount` earlier ones.
     func recentParcels(_ recent: [ParcelItem], earlierCount: Int, pageSize: Int) throws {
-        let all = Self.parcelGroups(recent).flatMap { g in g.parcels.map { (g.title, $0) } }
+        let all = Self.parcelGroups(recent, words: words).flatMap { g in g.parcels.map { (g.title, $0) } }
         var pages = Self.headedPages(all, pageSize: pageSize, list: "cards parcels") { p, content in content += p.card }
         if earlierCount > 0 {
-            let parcels = earlierCount == 1 ? "1 parcel" : "\(earlierCount) parcels"
-            let link = Array(("<h2>Earlier</h2><p class=\"more\"><a href=\"\(Section.earlierParcels.rawValue).html\">"
-                              + "\(parcels) with no news for \(ParcelGroup.openDays) days</a></p>").utf8)
+            let parcels = words.count(.earlier_parcels_link, earlierCount, ["days": String(ParcelGroup.openDays)])
+            var link = Array(("<h2>\(words.html(.earlier))</h2><p class=\"more\"><a href=\"\(Section.earlierParcels.rawValue).html\">").utf8)
+            link += HTMLEscape.text(parcels) + Array("</a></p>".utf8)
             if pages.isEmpty { pages = [link] } else { pages[pages.count - 1] += link }
         }
-        try write(.parcels, pages: pages, empty: "No parcels.")
+        try write(.parcels, pages: pages, empty: .no_parcels)
     }
 
     /// The earlier parcels' pages `pages`, each parcel's card written by `items`.
     func earlierParcels(_ layout: NewestFirstPages, pages: ClosedRange<Int>, items: (Range<Int>, inout [UInt8]) throws -> Void) throws {
-        try write(.earlierParcels, layout, pages: pages, list: "<ul class=\"cards parcels\">", end: "</ul>", empty: "No earlier parcels.", items: items)
+        try write(.earlierParcels, layout, pages: pages, list: "<ul class=\"cards parcels\">", end: "</ul>", empty: .no_earlier_parcels, items: items)
     }
 
     /// Today and tomorrow (in the site's zone): the events on them, the pickups due and the
     /// deliveries expected.
     func today(calendar: [EventStore.Tracked], eventConversation: (String) -> (String, String)?, parcels: [ParcelItem],
                now: Int, clock: inout LocalClock) throws {
-        var content = Array("<h1>Today</h1>".utf8)
+        var content = Array("<h1>\(words.html(.section_today))</h1>".utf8)
         let today = clock.local(now).days
-        for (k, name) in ["Today", "Tomorrow"].enumerated() {
+        for (k, name) in [words.html(.today), words.html(.tomorrow)].enumerated() {
             let day = today + k
             let date = CivilDate.dateText(days: day)
-            content += Array("<section class=\"today\"><h2>\(name) · <time datetime=\"\(date)\">\(LocalClock.dayText(days: day))</time></h2>".utf8)
+            content += Array("<section class=\"today\"><h2>\(name) · <time datetime=\"\(date)\">\(words.day(day))</time></h2>".utf8)
             var cards: [UInt8] = []
             if let window = EventGroup.day(date, zone: clock.zone) {
                 for record in StoredEvents.occurrences(of: calendar, in: window, zone: clock.zone) {
@@ -270,10 +277,10 @@ struct PageWriter {
                 }
             }
             for p in parcels where Self.agenda(date).keeps(p.facts) { cards += p.card }
-            content += cards.isEmpty ? Array("<p class=\"empty\">Nothing.</p>".utf8) : Array("<ul class=\"cards\">".utf8) + cards + Array("</ul>".utf8)
+            content += cards.isEmpty ? Array("<p class=\"empty\">\(words.html(.nothing))</p>".utf8) : Array("<ul class=\"cards\">".utf8) + cards + Array("</ul>".utf8)
             content += Array("</section>".utf8)
         }
-        try site.write("today.html", Self.page(templates, title: "Today", root: "", nav: nav(root: "", current: .today),
+        try site.write("today.html", Self.page(templates, title: words.text(.section_today), root: "", nav: nav(root: "", current: .today),
                                                 content: content, remoteImages: remoteImages))
     }
 
@@ -288,17 +295,17 @@ struct PageWriter {
     func conversationList(_ section: Section, _ layout: NewestFirstPages, pages: ClosedRange<Int>? = nil,
                           items: (Range<Int>, inout [UInt8]) throws -> Void) throws {
         try write(section, layout, pages: pages ?? 1...layout.pageCount, list: "<ol class=\"conversations\">", end: "</ol>",
-                  empty: "Nothing here.", items: items)
+                  empty: .nothing_here, items: items)
     }
 
     /// Pages of a list that is newest first, numbered from its oldest as a conversation's are.
-    private func write(_ section: Section, _ layout: NewestFirstPages, pages: ClosedRange<Int>, list: String, end: String, empty: String,
+    private func write(_ section: Section, _ layout: NewestFirstPages, pages: ClosedRange<Int>, list: String, end: String, empty: SiteWord,
                        items: (Range<Int>, inout [UInt8]) throws -> Void) throws {
         let count = layout.pageCount
         for page in pages {
-            var content = Array("<h1>\(section.title)</h1>".utf8)
+            var content = Array("<h1>\(words.html(section.word))</h1>".utf8)
             if layout.count == 0 {
-                content += Array("<p class=\"empty\">\(empty)</p>".utf8)
+                content += Array("<p class=\"empty\">\(words.html(empty))</p>".utf8)
             } else {
                 content += Array(list.utf8)
                 try items(layout.items(onPage: page), &content)
@@ -306,31 +313,31 @@ struct PageWriter {
             }
             if count > 1 {
                 content += pager(previous: page < count ? layout.file(section, page: page + 1) : nil,
-                                 next: page > 1 ? layout.file(section, page: page - 1) : nil, labels: ("Newer", "Older"))
+                                 next: page > 1 ? layout.file(section, page: page - 1) : nil, labels: (.newer, .older))
             }
-            let title = section.title + (count > 1 ? " (\(count - page + 1) of \(count))" : "")
+            let title = pageTitle(words.text(section.word), page: count - page + 1, of: count)
             try site.write(layout.file(section, page: page), Self.page(templates, title: title, root: "", nav: nav(root: "", current: section),
                                                                        content: content, remoteImages: remoteImages))
         }
     }
 
     /// The calendar's pages, soonest first: page 1 in `events.html`, page N in `events.pN.html`.
-    func write(_ section: Section, pages: [[UInt8]], empty: String) throws {
+    func write(_ section: Section, pages: [[UInt8]], empty: SiteWord) throws {
         let count = max(1, pages.count)
         func file(_ page: Int) -> String { page == 1 ? section.rawValue + ".html" : section.rawValue + ".p\(page).html" }
         for page in 1...count {
-            var content = Array("<h1>\(section.title)</h1>".utf8)
+            var content = Array("<h1>\(words.html(section.word))</h1>".utf8)
             if section == .events {
-                content += Array("<p class=\"subscribe\"><a href=\"\(CalendarFile.name)\" type=\"text/calendar\">Subscribe to this calendar (\(CalendarFile.name))</a></p>".utf8)
+                content += Array("<p class=\"subscribe\"><a href=\"\(CalendarFile.name)\" type=\"text/calendar\">\(words.html(.subscribe_calendar, ["file": CalendarFile.name]))</a></p>".utf8)
             }
             if pages.isEmpty {
-                content += Array("<p class=\"empty\">\(empty)</p>".utf8)
+                content += Array("<p class=\"empty\">\(words.html(empty))</p>".utf8)
             } else {
                 content += pages[page - 1]
             }
             // the calendar's order is soonest first, then the past latest first: neither newer nor older
-            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, labels: ("Previous", "Next")) }
-            let title = section.title + (count > 1 ? " (\(page) of \(count))" : "")
+            if count > 1 { content += pager(previous: page > 1 ? file(page - 1) : nil, next: page < count ? file(page + 1) : nil, labels: (.previous, .next)) }
+            let title = pageTitle(words.text(section.word), page: page, of: count)
             try site.write(file(page), Self.page(templates, title: title, root: "", nav: nav(root: "", current: section),
                                                   content: content, remoteImages: remoteImages))
         }
@@ -348,17 +355,18 @@ struct PageWriter {
         f.set(.initials, initials)
         f.set(.title, c.title)
         if c.lastFromMe {
-            f.set(.sender, "You")
+            f.set(.sender, words.text(.you))
         } else if c.isGroup, let s = c.lastSender {
             f.set(.sender, TextFacts.givenName(name: s.name, address: s.address))
         }
         f.set(.snippet, c.snippet)
         if let epoch = CivilDate.epoch(rfc3339: c.lastDate) {
-            f.set(.date, LocalClock.shortDayText(days: clock.local(epoch).days))
+            f.set(.date, words.shortDay(clock.local(epoch).days))
             f.set(.datetime, c.lastDate)
         }
         if c.unreadCount > 0 { f.set(.unread, String(c.unreadCount)) }
         f.set(.count, String(c.messageCount))
+        f.set(.messages, words.count(.messages_after_count, c.messageCount))
         templates.item.render(f.values, into: &out)
     }
 
@@ -370,11 +378,11 @@ struct PageWriter {
         for t in calendar { EventGroup.isUpcoming(t.event, now: now) ? upcoming.append(t) : past.append(t) }
         upcoming.sort { EventGroup.sortKey($0) < EventGroup.sortKey($1) }
         past.sort { EventGroup.sortKey($0) > EventGroup.sortKey($1) }
-        let all = upcoming.map { ("Upcoming", $0) } + past.map { ("Past", $0) }
+        let all = upcoming.map { (words.html(.upcoming), $0) } + past.map { (words.html(.past), $0) }
         let pages = Self.headedPages(all, pageSize: pageSize, list: "cards") { t, content in
             bubbles.eventCard(t.event, conversation: t.conversationID.flatMap(conversation), into: &content, clock: &clock)
         }
-        try write(.events, pages: pages, empty: "No events.")
+        try write(.events, pages: pages, empty: .no_events)
     }
 
     /// Items in parts, `pageSize` to a page: each page heads each part it holds, with a list of

@@ -29,13 +29,13 @@ extension ConversationSummary {
     /// The reactions row of message `id`: each emoji once, in the order first sent, with how
     /// many people reacted so, and who (as its title, and as text for screen readers). Empty
     /// when nobody reacted.
-    func reactionRow(for id: String) -> [UInt8] {
+    func reactionRow(for id: String, words: SiteWords = .english) -> [UInt8] {
         guard let reactions = self.reactions[id] else { return [] }
         let names = self.names
         var order: [String] = []
         var people: [String: [String]] = [:]
         for r in reactions {
-            let who = r.fromMe ? "You" : names[r.address.lowercased()] ?? r.name.map(TextFacts.displayName) ?? r.address
+            let who = r.fromMe ? words.text(.you) : names[r.address.lowercased()] ?? r.name.map(TextFacts.displayName) ?? r.address
             for e in r.emoji {
                 if people[e] == nil { order.append(e) }
                 people[e, default: []].append(who)
@@ -45,14 +45,14 @@ extension ConversationSummary {
         for e in order {
             let all = people[e]!
             // a hostile mailbox's thousands of senders are a count, not a page of names
-            let who = all.prefix(Self.namesShown).joined(separator: ", ")
-                + (all.count > Self.namesShown ? " and \(all.count - Self.namesShown) more" : "")
+            let named = all.prefix(Self.namesShown).joined(separator: ", ")
+            let who = all.count > Self.namesShown ? words.text(.reaction_and_more, ["names": named, "n": String(all.count - Self.namesShown)]) : named
             out += Array("<li class=\"reaction\" title=\"".utf8)
             HTMLEscape.text(who.utf8, into: &out)
             out += Array("\"><span aria-hidden=\"true\">".utf8)
             HTMLEscape.text(e.utf8, into: &out)
             out += Array(" <span class=\"reaction-count\">\(people[e]!.count)</span></span><span class=\"visually-hidden\">".utf8)
-            HTMLEscape.text("\(e) from \(who)".utf8, into: &out)
+            HTMLEscape.text(words.text(.reaction_from, ["emoji": e, "names": who]).utf8, into: &out)
             out += Array("</span></li>".utf8)
         }
         return out

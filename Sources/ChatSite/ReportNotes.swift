@@ -24,15 +24,15 @@ struct ReportNote {
 
     /// "Read by Alex", "Not delivered to jordan@example.org: user unknown"; `names` by
     /// lowercase address.
-    func text(names: [String: String]) -> String {
-        let address = recipient ?? "a recipient"
+    func text(names: [String: String], words: SiteWords) -> String {
+        let address = recipient ?? words.text(.a_recipient)
         let person = recipient.flatMap { names[$0.lowercased()] } ?? address
         switch type {
-        case "read": return "Read by \(person)"
-        case "not_read": return "Not read by \(person)"
-        case "delivered": return "Delivered to \(address)"
-        case "delayed": return "Not delivered yet to \(address)" + Self.reason(diagnostic)
-        default: return "Not delivered to \(address)" + Self.reason(diagnostic)
+        case "read": return words.text(.read_by, ["person": person])
+        case "not_read": return words.text(.not_read_by, ["person": person])
+        case "delivered": return words.text(.delivered_to, ["address": address])
+        case "delayed": return words.text(.not_delivered_yet_to, ["address": address]) + Self.reason(diagnostic)
+        default: return words.text(.not_delivered_to, ["address": address]) + Self.reason(diagnostic)
         }
     }
 
@@ -55,13 +55,17 @@ struct ReportNote {
     }
 
     /// The line as a list item, with the report's time (and its day, when not `day`).
-    func item(names: [String: String], day: Int?, clock: inout LocalClock, into out: inout [UInt8]) {
+    func item(names: [String: String], day: Int?, clock: inout LocalClock, words: SiteWords, into out: inout [UInt8]) {
         out += Array("<li class=\"\(type == "failed" ? "failed" : type == "read" ? "read" : "report")\">".utf8)
-        HTMLEscape.text(text(names: names).utf8, into: &out)
+        HTMLEscape.text(text(names: names, words: words).utf8, into: &out)
         if let date, let epoch = CivilDate.epoch(rfc3339: date) {
             let (days, seconds) = clock.local(epoch)
-            let when = (days == day ? "" : LocalClock.shortDayText(days: days) + " ") + LocalClock.clockText(seconds: seconds)
-            out += Array(" · <time datetime=\"\(date)\">\(when)</time>".utf8)
+            let when = (days == day ? "" : words.shortDay(days) + " ") + words.clock(seconds)
+            out += Array(" · <time datetime=\"".utf8)
+            HTMLEscape.text(date.utf8, into: &out)
+            out += Array("\">".utf8)
+            HTMLEscape.text(when.utf8, into: &out)
+            out += Array("</time>".utf8)
         }
         out += Array("</li>".utf8)
     }

@@ -52,6 +52,7 @@ extension ChatRender {
     }
 
     public func run(store: MailStore, _ run: FilterRun) throws {
+        if let render = localizing() { return try render.run(store: store, run) }
         let subjectPrefixes = try SubjectPrefixes.load(run.diagnostics)
         guard let clock = LocalClock(zone: zone) else { throw Exit(.usage) }
         let site = try Self.endingOnWriteError(run) { try SiteWriter(root: out, folders: ["c", "m"]) }
@@ -62,7 +63,7 @@ extension ChatRender {
             run.diagnostics.error("\(out)/\(SiteState.name): \(error)")
             throw Exit(.ioError)
         }
-        var renderer = BubbleRenderer(templates: templates, remoteImages: remoteImages, site: site, subjectPrefixes: subjectPrefixes)
+        var renderer = BubbleRenderer(templates: templates, words: words, remoteImages: remoteImages, site: site, subjectPrefixes: subjectPrefixes)
         renderer.parcelOf = { (try? store.parcel(of: $0)) ?? nil }
         renderer.pictures.report = { run.diagnostics.note($0) }
         var job = SiteRender(source: StoreSource(store: store, renderer: renderer, spool: spool), state: state, site: site, spool: spool,

@@ -42,7 +42,7 @@ struct StoreSource: SiteSource {
     /// A conversation read from the store.
     func summary(_ row: MailStore.ConversationRow) throws -> ConversationSummary? {
         guard let record = try store.conversationRecord(row.id) else { return nil }
-        var c = try ConversationSummary(try JSONRecord(record), withMessageIDs: false)
+        var c = try ConversationSummary(try JSONRecord(record), withMessageIDs: false, words: renderer.words)
         c.isList = row.isList
         c.lastFromMe = row.lastFromMe
         c.lastEpoch = CivilDate.epoch(rfc3339: c.lastDate) ?? Int.min

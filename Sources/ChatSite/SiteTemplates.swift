@@ -4,8 +4,8 @@ import Glibc
 import Hashing
 import UnixFilter
 
-public enum PageField: String, CaseIterable { case title, root, csp, nav, content }
-public enum ItemField: String, CaseIterable { case href, avatar, initials, title, sender, snippet, date, datetime, unread, count }
+public enum PageField: String, CaseIterable { case title, root, csp, nav, content, lang }
+public enum ItemField: String, CaseIterable { case href, avatar, initials, title, sender, snippet, date, datetime, unread, count, messages }
 public enum BubbleField: String, CaseIterable {
     case anchor, message_id, side, sender, subject, forwarded, text, lang, preview, forward, folded, folded_label, attachments, cards, time, datetime, unread, delivery, delivery_class, notes,
          pictures, pictures_layout, shape, reactions
@@ -27,8 +27,11 @@ public struct SiteTemplates: Sendable {
     public var event: Template<EventField>
     public var forward: Template<ForwardField>
     public var stylesheet: [UInt8]
-    /// The hex SHA-256 of all seven files: a site rendered with other templates is rendered whole.
+    /// The hex SHA-256 of all seven files (and of the words, once localized): a site rendered
+    /// with other templates or words is rendered whole.
     public var fingerprint: String
+    /// The language of the words the templates show (`<html lang>`).
+    public var language = "en"
 
     public static let fileNames = ["page.html", "item.html", "bubble.html", "parcel.html", "event.html", "forward.html", "style.css"]
 
@@ -65,6 +68,20 @@ public struct SiteTemplates: Sendable {
         forward = try parse("forward.html")
         stylesheet = try read("style.css")
         fingerprint = SHA256.hex(all)
+    }
+
+    /// The templates with their words (`{{@key}}`) in `words`' language.
+    public func localized(_ words: SiteWords) -> SiteTemplates {
+        var t = self
+        t.page = page.localized(words)
+        t.item = item.localized(words)
+        t.bubble = bubble.localized(words)
+        t.parcel = parcel.localized(words)
+        t.event = event.localized(words)
+        t.forward = forward.localized(words)
+        t.language = words.language
+        t.fingerprint = SHA256.hex(Array((fingerprint + " " + words.fingerprint).utf8))
+        return t
     }
 
     /// The built-in look with the files `directory` holds in place of their built-in ones.

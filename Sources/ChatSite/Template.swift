@@ -4,6 +4,7 @@
 ///     {{{name}}}             the field as it is (markup chat-render made and escaped itself)
 ///     {{#name}}…{{/name}}    the part when the field is not empty
 ///     {{^name}}…{{/name}}    the part when it is empty
+///     {{@key}}               a word of the site's (SiteWord) in the page's language
 ///
 /// A template names only fields its kind has (`Field`'s cases); an unknown one is an error when
 /// the template is read, not an empty hole in every page.
@@ -12,13 +13,14 @@ public struct Template<Field: CaseIterable & RawRepresentable<String> & Equatabl
         case text([UInt8])
         case field(Int, raw: Bool)
         case section(Int, inverted: Bool, [Node])
+        case word(SiteWord)
     }
 
     public struct SyntaxError: Error, CustomStringConvertible {
         public var description: String
     }
 
-    let nodes: [Node]
+    private(set) var nodes: [Node]
 
     public init(name: String, text: [UInt8]) throws(SyntaxError) {
         var index: [String: Int] = [:]
@@ -39,6 +41,13 @@ public struct Template<Field: CaseIterable & RawRepresentable<String> & Equatabl
             guard let end = Self.find(close, in: text, from: i + open) else { throw fail("'{{' without '}}'", at: i) }
             let tag = Substring(String(decoding: text[(i + open)..<end], as: UTF8.self)).trimmingSpaces
             flushText(upTo: i)
+            if !raw, tag.first == "@" {
+                guard let word = SiteWord(rawValue: String(tag.dropFirst())) else { throw fail("unknown word '\(tag.dropFirst())' (the words are words/en.json's keys)", at: i) }
+                stack[stack.count - 1].nodes.append(.word(word))
+                i = end + close.count
+                textStart = i
+                continue
+            }
             let sigil = raw ? nil : tag.first.flatMap { "#^/".contains($0) ? $0 : nil }
             let fieldName = sigil == nil ? tag : String(tag.dropFirst())
             guard let field = index[fieldName] else {
@@ -69,6 +78,23 @@ public struct Template<Field: CaseIterable & RawRepresentable<String> & Equatabl
         return nil
     }
 
+    /// The template with its words in `words`' language (unlocalized, it shows them in English).
+    public func localized(_ words: SiteWords) -> Template {
+        var copy = self
+        copy.nodes = Self.localized(nodes, words)
+        return copy
+    }
+
+    private static func localized(_ nodes: [Node], _ words: SiteWords) -> [Node] {
+        nodes.map { node in
+            switch node {
+            case .word(let w): .text(HTMLEscape.text(words.text(w)))
+            case .section(let f, let inverted, let inner): .section(f, inverted: inverted, localized(inner, words))
+            default: node
+            }
+        }
+    }
+
     /// Fields by their place in `Field.allCases`; a missing one is empty.
     public func render(_ fields: [[UInt8]], into out: inout [UInt8]) {
         Self.render(nodes, fields, into: &out)
@@ -83,6 +109,7 @@ public struct Template<Field: CaseIterable & RawRepresentable<String> & Equatabl
                 if raw { out += fields[f] } else { HTMLEscape.text(fields[f], into: &out) }
             case .section(let f, let inverted, let inner):
                 if (f < fields.count && !fields[f].isEmpty) != inverted { render(inner, fields, into: &out) }
+            case .word(let w): HTMLEscape.text(SiteWords.english.text(w).utf8, into: &out)
             }
         }
     }

@@ -21,6 +21,12 @@ public struct AppointmentWords: ExtensibleData, Sendable {
     /// any decoding.
     var bookingBytes: [[UInt8]] = []
     var monthBytes: [[UInt8]] = []
+    /// How each language (by its key, lowercased) and each country (by its code or top-level
+    /// domain) writes a day and a month in digits, where it says.
+    var languageOrders: [String: DayMonthOrder] = [:]
+    var countryOrders: [String: DayMonthOrder] = [:]
+    /// Each language's booking, confirmation, weekday and month words: what says a text is in it.
+    var languageWords: [String: [[Character]]] = [:]
 
     public struct DataError: Error, CustomStringConvertible {
         public var description: String
@@ -42,6 +48,15 @@ public struct AppointmentWords: ExtensibleData, Sendable {
         for (key, value) in members {
             switch key {
             case "comment": break
+            case "countries":
+                guard case .object(let orders) = value else { throw DataError(description: "'countries' must be an object") }
+                for (key, codes) in orders {
+                    guard let order = DayMonthOrder(key), let list = codes.arrayValue?.compactMap(\.stringValue),
+                          list.count == codes.arrayValue?.count else {
+                        throw DataError(description: "countries: expected 'day_first' or 'month_first' with a list of codes, not '\(key)'")
+                    }
+                    for code in list { countryOrders[code.lowercased()] = order }
+                }
             case "languages":
                 guard case .object(let languages) = value else { throw DataError(description: "'languages' must be an object") }
                 for (name, language) in languages { try add(language: name, language) }
@@ -66,24 +81,39 @@ public struct AppointmentWords: ExtensibleData, Sendable {
             }
             return try groups.enumerated().flatMap { k, g in try list(g).map { Word(text: $0.text, value: k + 1) } }
         }
+        var own: [Word] = []
         for (key, value) in members {
             switch key {
             case "booking":
                 let words = try list(value)
                 booking += words
                 bookingBytes += words.map(Self.lowercasedBytes)
-            case "confirmed": confirmed += try list(value)
+                own += words
+            case "confirmed":
+                let words = try list(value)
+                confirmed += words
+                own += words
             case "not": not += try list(value)
-            case "weekdays": weekdays += try numbered(value, count: 7, key)
+            case "weekdays":
+                let names = try numbered(value, count: 7, key)
+                weekdays += names
+                own += names
             case "months":
                 let names = try numbered(value, count: 12, key)
                 months += names
                 monthBytes += names.map(Self.lowercasedBytes)
+                own += names
+            case "numeric_dates":
+                guard let order = value.stringValue.flatMap(DayMonthOrder.init) else {
+                    throw DataError(description: "\(name): 'numeric_dates' must be \"day_first\" or \"month_first\"")
+                }
+                languageOrders[name.lowercased()] = order
             case "am": am += try list(value)
             case "pm": pm += try list(value)
             default: throw DataError(description: "\(name): unknown key '\(key)'")
             }
         }
+        languageWords[name.lowercased(), default: []] += own.map(\.text)
         // longest first, so that "tues" is read before "tue" and "de la tarde" whole
         for k in [\AppointmentWords.weekdays, \.months, \.am, \.pm] as [WritableKeyPath<AppointmentWords, [Word]>] {
             self[keyPath: k].sort { $0.text.count > $1.text.count }

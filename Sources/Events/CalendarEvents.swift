@@ -42,9 +42,11 @@ public struct Event: Hashable, Sendable {
     public var attendees: [Person] = []
     public var source = "icalendar"
     /// What is booked or met: `event` (an invitation, a ticket), `flight`, `lodging`,
-    /// `restaurant`, `rental_car`, `train`, `bus`, `boat`, `taxi`, `appointment`.
+    /// `restaurant`, `rental_car`, `train`, `bus`, `boat`, `taxi`, `appointment`, `prescription`.
     public var kind = "event"
     public var reservationNumber: String?
+    /// For a prescription: `collect` (ready at the pharmacy) or `reorder` (a repeat or refill due).
+    public var prescription: String?
     /// How sure the reading is (1 for calendars and markup), and what it rests on.
     public var confidence = 1.0
     public var evidence: [String] = []

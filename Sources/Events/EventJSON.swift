@@ -42,6 +42,7 @@ extension Event {
         w.field("source", source)
         w.field("kind", kind)
         w.field("reservation_number", reservationNumber)
+        w.field("prescription", prescription)
         w.key("confidence")
         w.fraction(confidence)
         w.field("evidence", strings: evidence)
@@ -78,6 +79,7 @@ extension Event {
         source = string("source") ?? "icalendar"
         kind = string("kind") ?? "event"
         reservationNumber = string("reservation_number")
+        prescription = string("prescription")
         if case .number(let c)? = v["confidence"], let value = Double(c) { confidence = value }
         evidence = strings(v["evidence"])
         defects = strings(v["defects"])

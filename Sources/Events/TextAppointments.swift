@@ -15,11 +15,21 @@ struct TextAppointments {
     private let monthInitials: Set<Character>
     /// Lines are read only where a time may be, on them or on the next.
     private let numbers: TimeAndDateBytes
+    /// The words that say which way round the text writes 08/04 (see DayMonthOrder), made
+    /// when a date first needs them: most runs read none.
+    private let orderWords: OrderWords
+
+    private final class OrderWords {
+        let words: AppointmentWords
+        lazy var list = words.orderWords()
+        init(_ words: AppointmentWords) { self.words = words }
+    }
 
     init(words: AppointmentWords) {
         self.words = words
         monthInitials = Set(words.months.compactMap(\.text.first))
         numbers = TimeAndDateBytes(words: words)
+        orderWords = OrderWords(words)
     }
 
     struct Found {
@@ -29,9 +39,25 @@ struct TextAppointments {
         var evidence: [String]
     }
 
+    /// A date that would have made an appointment but can be read day first or month first,
+    /// with nothing to say which (03/04/2026 from a .com sender in English): left unread.
+    struct UnreadDate: Equatable {
+        var text: String
+        var confidence: Double
+    }
+
     /// The appointments of `text` (the message's new text), for a message sent on day `sent`
     /// (days since 1970).
-    func find(in text: String, sent: Int) -> [Found] {
+    func find(in text: String, sent: Int) -> [Found] { read(text, sent: sent).found }
+
+    /// The appointments of `text` and the dates left unread; `senderOrder` is what the mail's
+    /// headers and sender say of dates written in digits alone, asked only for such a date.
+    func read(_ text: String, sent: Int, senderOrder: () -> DayMonthOrder? = { nil }) -> (found: [Found], unread: [UnreadDate]) {
+        var senderSays: DayMonthOrder??
+        func sender() -> DayMonthOrder? {
+            if senderSays == nil { senderSays = .some(senderOrder()) }
+            return senderSays!
+        }
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         var cache: [Int: [Character]] = [:]
         func lowered(_ k: Int) -> [Character] {
@@ -41,10 +67,25 @@ struct TextAppointments {
             return c
         }
         var found: [Found] = []
+        var unread: [UnreadDate] = []
         for i in lines.indices where lines[i].utf8.contains(where: { $0 &- 0x30 < 10 || $0 == 0xEF }) {  // a digit (or a full-width one)
             let timeNext = i + 1 < lines.count && lines[i + 1].count < 40
             guard numbers.hasTime(lines[i]) || timeNext && numbers.hasTime(lines[i + 1]) else { continue }
             let line = lowered(i)
+            // what the lines around say, the same for every date of the line: read once, as a
+            // line of a thousand dates must not read them a thousand times
+            var contexts: [Int: Context] = [:]
+            var written: [Character]?  // the line as written, for the dates left unread
+            func context(_ timeLine: Int) -> Context {
+                if let known = contexts[timeLine] { return known }
+                let text = Array((max(0, i - 2)...timeLine).map(lowered).joined(separator: [" "]))
+                let booked = contains(text, any: words.booking)
+                    && !contains(line, any: words.not) && !contains(lowered(timeLine), any: words.not)
+                    && !isQuestion(line) && !isQuestion(lowered(timeLine))
+                let made = Context(text: text, booked: booked, confirmed: booked && contains(text, any: words.confirmed))
+                contexts[timeLine] = made
+                return made
+            }
             for date in dates(in: line) {
                 var time = self.time(in: line, around: date.range)
                 var timeLine = i
@@ -53,23 +94,60 @@ struct TextAppointments {
                     timeLine = i + 1
                 }
                 guard let time else { continue }
-                let context = Array((max(0, i - 2)...timeLine).map(lowered).joined(separator: [" "]))
-                guard contains(context, any: words.booking) else { continue }
-                guard !contains(line, any: words.not), !contains(lowered(timeLine), any: words.not),
-                      !isQuestion(line), !isQuestion(lowered(timeLine)) else { continue }
-                guard let day = resolve(date, sent: sent) else { continue }
+                let around = context(timeLine)
+                guard around.booked else { continue }
                 var confidence = 0.5
                 var evidence = ["booking_word"]
-                if contains(context, any: words.confirmed) { confidence += 0.2; evidence.append("confirmation_word") }
+                if around.confirmed { confidence += 0.2; evidence.append("confirmation_word") }
                 if date.weekday != nil { confidence += 0.1; evidence.append("weekday") }
                 if date.year != nil { confidence += 0.1; evidence.append("year") }
+                let day: Int
+                switch read(date, sent: sent, order: { sender() ?? around.order(self) }) {
+                case .day(let d): day = d
+                case .none: continue
+                case .ambiguous:
+                    if written == nil { written = Array(lines[i].trimmingWhitespace) }
+                    let text = String((written!.count == line.count ? written! : line)[date.range])
+                    if !unread.contains(where: { $0.text == text }) { unread.append(UnreadDate(text: text, confidence: confidence)) }
+                    continue
+                }
                 let local = CivilDate.dateText(days: day) + "T" + CivilDate.clockText(seconds: time * 60)
                 guard !found.contains(where: { $0.startLocal == local }) else { continue }
                 let description = timeLine == i ? lines[i].trimmingWhitespace : lines[i].trimmingWhitespace + "\n" + lines[timeLine].trimmingWhitespace
                 found.append(Found(startLocal: local, line: description, confidence: confidence, evidence: evidence))
             }
         }
-        return found
+        return (found, unread)
+    }
+
+    /// The lines a date and its time are on and the two before, lowercased, and what they say.
+    private final class Context {
+        let text: [Character]
+        /// A booking word, and none of the words that make it something else, nor a question.
+        let booked: Bool
+        let confirmed: Bool
+        private var textOrder: DayMonthOrder??
+
+        init(text: [Character], booked: Bool, confirmed: Bool) {
+            (self.text, self.booked, self.confirmed) = (text, booked, confirmed)
+        }
+
+        func order(_ reader: TextAppointments) -> DayMonthOrder? {
+            if textOrder == nil { textOrder = .some(reader.order(of: text)) }
+            return textOrder!
+        }
+    }
+
+    /// The order the words of `c` say: those of languages that write one way only ("termin",
+    /// "預約"), when they agree.
+    private func order(of c: [Character]) -> DayMonthOrder? {
+        var said: DayMonthOrder?
+        for w in orderWords.list where contains(c, any: [w]) {
+            let order: DayMonthOrder = w.value == 1 ? .dayFirst : .monthFirst
+            if let said, said != order { return nil }
+            said = order
+        }
+        return said
     }
 
     // MARK: dates
@@ -79,8 +157,37 @@ struct TextAppointments {
         var day: Int, month: Int
         var year: Int?
         var weekday: Int?
-        /// Written `2/6` or `2/6/2026`: month first in the US and Taiwan, day first in Europe.
+        /// Written `2/6`, `2/6/2026` or `02-06-2026`: month first in the US and Taiwan, day first
+        /// in Europe (`month` holds the first number, `day` the second).
         var slashed = false
+    }
+
+    enum DayReading: Equatable { case day(Int), ambiguous, none }
+
+    /// The day a written date is (see `resolve`); for one written in digits alone, as the first
+    /// of these says: a weekday that fits one reading only, a date that can be read one way
+    /// only (24/03), `order` (the sender's signals, then the text's words). With none of them
+    /// it is ambiguous, when either reading would be a day to come.
+    func read(_ d: WrittenDate, sent: Int, order: () -> DayMonthOrder?) -> DayReading {
+        guard d.slashed else { return resolve(d, sent: sent).map(DayReading.day) ?? .none }
+        var monthFirst = d
+        monthFirst.slashed = false
+        var dayFirst = monthFirst
+        (dayFirst.day, dayFirst.month) = (d.month, d.day)
+        func isDate(_ x: WrittenDate) -> Bool { (1...12).contains(x.month) && (1...31).contains(x.day) }
+        guard d.day != d.month, isDate(monthFirst), isDate(dayFirst) else {
+            return resolve(isDate(monthFirst) ? monthFirst : dayFirst, sent: sent).map(DayReading.day) ?? .none
+        }
+        let readings = [resolve(monthFirst, sent: sent), resolve(dayFirst, sent: sent)]
+        if d.weekday != nil {
+            let fitting = readings.compactMap { $0 }
+            if fitting.count < 2 { return fitting.first.map(DayReading.day) ?? .none }
+        }
+        switch order() {
+        case .monthFirst: return readings[0].map(DayReading.day) ?? .none
+        case .dayFirst: return readings[1].map(DayReading.day) ?? .none
+        case nil: return readings.contains { $0 != nil } ? .ambiguous : .none
+        }
     }
 
     /// The day a written date is: in its year, or without one the next such day from the day
@@ -88,16 +195,6 @@ struct TextAppointments {
     /// unless its weekday says next year), more than two years away, or on another weekday than
     /// the one written: a wrong weekday is a wrong reading, never a reason to look further.
     func resolve(_ d: WrittenDate, sent: Int) -> Int? {
-        if d.slashed {
-            // only a weekday can say which way round; where both readings fit it, neither counts
-            guard d.weekday != nil else { return nil }
-            var swapped = d
-            (swapped.day, swapped.month, swapped.slashed) = (d.month, d.day, false)
-            var monthFirst = d
-            monthFirst.slashed = false
-            let readings = [resolve(monthFirst, sent: sent), d.day == d.month ? nil : resolve(swapped, sent: sent)].compactMap { $0 }
-            return readings.count == 1 ? readings[0] : nil
-        }
         guard (1...12).contains(d.month), (1...31).contains(d.day) else { return nil }
         func day(in year: Int) -> Int? {
             let day = CivilDate.days(year: year, month: d.month, day: d.day)
@@ -148,10 +245,13 @@ struct TextAppointments {
     func date(in c: [Character], at i: Int) -> WrittenDate? {
         // inside a word or a number; Chinese and Japanese write dates right after a word
         if i > 0, c[i - 1].isNumber || c[i - 1].isLetter && c[i - 1].unicodeScalars.first!.value < 0x2E80 { return nil }
+        // nor the end of a longer one (the 3/24 of 115/3/24 in an English text)
+        if i > 1, c[i - 1] == "/" || c[i - 1] == "-", c[i - 2].isNumber { return nil }
         if let (n, j) = number(c, i, max: 4) {
-            // 2026-03-12, 2026年3月15日
+            // 2026-03-12, 2026/3/24, 2026年3月15日: the year first, then always the month
             if j - i == 4 {
-                if at(c, j, "-"), let (m, k) = number(c, j + 1, max: 2), at(c, k, "-"), let (d, e) = number(c, k + 1, max: 2) {
+                for separator: Character in ["-", "/"] where at(c, j, separator) {
+                    guard let (m, k) = number(c, j + 1, max: 2), at(c, k, separator), let (d, e) = number(c, k + 1, max: 2) else { return nil }
                     return notFollowedByDigit(c, e) ? WrittenDate(range: i..<e, day: d, month: m, year: n) : nil
                 }
                 if at(c, j, "年"), let (m, k) = number(c, j + 1, max: 2), at(c, k, "月"), let (d, e) = number(c, k + 1, max: 2), at(c, e, "日") {
@@ -159,12 +259,29 @@ struct TextAppointments {
                 }
                 return nil
             }
+            // Taiwan's Minguo years (1912 is year 1): 115年3月24日 (after 民國 or not), and
+            // 115/3/24 in a Chinese text
+            if j - i == 3 {
+                guard c[i] != "0" else { return nil }
+                if at(c, j, "年"), let (m, k) = number(c, j + 1, max: 2), at(c, k, "月"), let (d, e) = number(c, k + 1, max: 2), at(c, e, "日") {
+                    return WrittenDate(range: i..<(e + 1), day: d, month: m, year: n + 1911)
+                }
+                if at(c, j, "/"), let (m, k) = number(c, j + 1, max: 2), at(c, k, "/"), let (d, e) = number(c, k + 1, max: 2),
+                   notFollowedByDigit(c, e), !at(c, e, "/"), isChinese(c) {
+                    return WrittenDate(range: i..<e, day: d, month: m, year: n + 1911)
+                }
+                return nil
+            }
             guard j - i <= 2 else { return nil }
-            // 2/6（五）, 3/12/2026: which is the month, only a weekday can tell (see resolve)
-            if at(c, j, "/"), let (m, k) = number(c, j + 1, max: 2) {
+            // 2/6（五）, 3/12/2026, 06/05/26, 24-03-2026: which is the month, see read(_:sent:order:)
+            if at(c, j, "/") || at(c, j, "-"), let (m, k) = number(c, j + 1, max: 2) {
+                let separator = c[j]
                 var year: Int?, end = k
-                if at(c, k, "/"), let (y, e) = number(c, k + 1, max: 4), e - k - 1 == 4 { (year, end) = (y, e) }
-                guard notFollowedByDigit(c, end), !at(c, end, "/") else { return nil }
+                if at(c, k, separator), let (y, e) = number(c, k + 1, max: 4), e - k - 1 == 4 || e - k - 1 == 2 && separator == "/" {
+                    (year, end) = (e - k - 1 == 2 ? 2000 + y : y, e)
+                }
+                // with dashes only with a year: 10-12 is more often a range than a date
+                guard separator == "/" || year != nil, notFollowedByDigit(c, end), !at(c, end, separator) else { return nil }
                 return WrittenDate(range: i..<end, day: m, month: n, year: year, slashed: true)
             }
             // 3月15日
@@ -258,6 +375,8 @@ struct TextAppointments {
         if at(c, j, ":"), let (m, e) = number(c, j + 1, max: 2), e - j - 1 == 2 {
             minute = m; k = e; certain = true
             if at(c, k, ":"), let (_, e2) = number(c, k + 1, max: 2) { k = e2 }  // seconds
+        } else if at(c, j, "."), let (m, e) = number(c, j + 1, max: 2), e - j - 1 == 2 {
+            minute = m; k = e  // 2.20pm, 14.30 Uhr: a time only with the marker after it
         } else if at(c, j, "h"), j + 1 >= c.count || !c[j + 1].isLetter {
             if let (m, e) = number(c, j + 1, max: 2), e - j - 1 == 2 { minute = m; k = e } else { k = j + 1 }
             certain = true
@@ -337,4 +456,15 @@ struct TextAppointments {
     }
 
     private func isQuestion(_ c: [Character]) -> Bool { c.last == "?" || c.last == "？" }
+
+    /// Whether a line is Chinese: Han characters and no kana (Japanese writes Han too).
+    private func isChinese(_ c: [Character]) -> Bool {
+        var han = false
+        for ch in c {
+            let v = ch.unicodeScalars.first!.value
+            if (0x3040...0x30FF).contains(v) { return false }
+            if (0x4E00...0x9FFF).contains(v) { han = true }
+        }
+        return han
+    }
 }

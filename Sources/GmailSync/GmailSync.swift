@@ -325,7 +325,10 @@ public final class GmailSync {
         render.out = site.folder
         render.zone = site.zone
         let run = FilterRun(program: "gmail-sync", options: try! CommonOptions.from(arguments: ["--no-progress"]))
-        do { try render.run(storeAt: settings.store, waiting: false, run) } catch {
+        do {
+            render.words = try SiteWords.chosen(lang: nil, run.diagnostics)  // the locale's, as mailpipe-site's
+            try render.run(storeAt: settings.store, waiting: false, run)
+        } catch {
             throw PassEnd(PassEnd.failed, "\(site.folder): the pages could not be rendered")
         }
     }

@@ -6,11 +6,18 @@ public enum MailKind: String, Sendable {
     case personal, newsletter, notification, list, automated
 }
 
+/// What care mail is about: a patient's appointment, or a prescription to collect or reorder.
+public enum Care: String, Sendable {
+    case appointment, prescription
+}
+
 public struct Verdict: Equatable, Sendable {
     public var kind: MailKind
     /// The signals that decided it, named (see newsletter-detect(1)).
     public var reasons: [String]
     public var unsubscribe: Unsubscribe?
+    /// Set when the mail is a notification about a patient's care (reason `care_mail`).
+    public var care: Care?
     public var isNewsletter: Bool { kind == .newsletter }
 }
 
@@ -105,9 +112,15 @@ struct Classifier {
         let conversational = m.isReply || subjectPrefixes.isReplyOrForward(m.subject)
         if transactionalSubject && !conversational { weak.append("transactional_subject") }
         if m.labels.contains("SENT") { return verdict(.personal, ["sent"]) }
+        // care words in the text count only with a sign of machine mail beside them: not read
+        // in mail that has none (most personal mail)
+        let signs = strong.count + weak.count + (m.hasShipments ? 1 : 0)
+        let care = conversational ? nil : self.care(m, newsletterPhrase: newsletterPhrase, readText: signs > 0)
         // A tracking number alone is no sign of machine mail (a friend writes one too): with one
-        // weak sign it is enough, as two weak signs are.
-        guard !strong.isEmpty || weak.count + (m.hasShipments ? 1 : 0) >= 2 else { return verdict(.personal, []) }
+        // weak sign it is enough, as two weak signs are. So is an appointment or a prescription
+        // read from the text; a subject that names one ("Appointment reminder") is enough alone.
+        guard !strong.isEmpty || care?.bySubject == true
+                || weak.count + (m.hasShipments ? 1 : 0) + (care != nil ? 1 : 0) >= 2 else { return verdict(.personal, []) }
 
         // Bulk: one transaction, or a mailing?
         var notification = 0, newsletter = 0
@@ -129,7 +142,48 @@ struct Classifier {
         if strong.contains("list_unsubscribe_post") { newsletter += 1 }
         if m.has("list-id") { newsletter += 1 }
         if m.has("list-unsubscribe") { newsletter += 1 }
+        // A patient's appointment or prescription is never a mailing, whatever its booking
+        // system adds (a no-reply sender, an ESP's headers, List-Unsubscribe, Precedence: bulk).
+        if let care {
+            var v = verdict(.notification, reasons + ["care_mail"])
+            v.care = care.kind
+            return v
+        }
         return verdict(notification > newsletter ? .notification : .newsletter, reasons)
+    }
+
+    /// Whether a mail is about one patient's appointment or prescription: a prescription
+    /// event-extract read from its text, or care words in its subject; else, in mail with no
+    /// sign of a clinic's or a pharmacy's own mailing (its newsletter, opening hours, flu
+    /// clinics, offers), an appointment event-extract read or care words at the start of its
+    /// text. A subject that says it is a mailing ("Praxis-Newsletter") outweighs them all.
+    func care(_ m: MessageFacts, newsletterPhrase: Bool, readText: Bool = true) -> (kind: Care, bySubject: Bool)? {
+        let subject = ASCII.lowercased(Array(m.subject.utf8))
+        guard !rules.careNewsletterPhrases.occurs(in: subject), !rules.careNewsletterSubjects.occurs(in: subject) else { return nil }
+        if !m.eventKinds.isEmpty, m.eventKinds.contains("prescription") { return (.prescription, false) }
+        if rules.carePrescriptionPhrases.occurs(in: subject) || rules.carePrescriptionSubjects.occurs(in: subject) {
+            return (.prescription, true)
+        }
+        if rules.careAppointmentPhrases.occurs(in: subject) || rules.careAppointmentSubjects.occurs(in: subject) {
+            return (.appointment, true)
+        }
+        guard readText else { return nil }
+        // an appointment read from the text is a booking word, a date and a time; words alone
+        // count only without a newsletter's footer
+        let appointment = !m.eventKinds.isEmpty && m.eventKinds.contains("appointment")
+        var found: Care? = appointment ? .appointment : nil
+        if found == nil, !newsletterPhrase {
+            if rules.carePrescriptionPhrases.occurs(in: m.bodyHead) {
+                found = .prescription
+            } else if rules.careAppointmentPhrases.occurs(in: m.bodyHead) {
+                found = .appointment
+            }
+        }
+        // a clinic's own mailing names its clinics' times and says "your appointment" too: its
+        // sender and its words leave it out
+        guard let found, !m.labels.contains("CATEGORY_PROMOTIONS"), !matchesLocalPart(m.localPart, rules.careNewsletterLocalParts),
+              !rules.careNewsletterPhrases.occurs(in: m.bodyHead) else { return nil }
+        return (found, false)
     }
 
     /// A sender local part that names its job: `news`, `news-tw`, `weekly.digest`.

@@ -19,6 +19,13 @@ public struct MailKindRules: Sendable, ExtensibleData {
     var bounceSubjects = PhraseList()
     var unsubscribePhrases = PhraseList()
     var newsletterPhrases = PhraseList()
+    var careAppointmentPhrases = PhraseList()
+    var careAppointmentSubjects = PhraseList()
+    var carePrescriptionPhrases = PhraseList()
+    var carePrescriptionSubjects = PhraseList()
+    var careNewsletterPhrases = PhraseList()
+    var careNewsletterSubjects = PhraseList()
+    var careNewsletterLocalParts: Set<String> = []
 
     public struct FileError: Error, CustomStringConvertible {
         public var description: String
@@ -51,6 +58,13 @@ public struct MailKindRules: Sendable, ExtensibleData {
             case "auto_reply_subject_endings": words.forEach { autoReplySubjectEndings.add($0) }
             case "unsubscribe_phrases": words.forEach { unsubscribePhrases.add($0) }
             case "newsletter_phrases": words.forEach { newsletterPhrases.add($0) }
+            case "care_appointment_phrases": words.forEach { careAppointmentPhrases.add($0) }
+            case "care_appointment_subjects": words.forEach { careAppointmentSubjects.add($0) }
+            case "care_prescription_phrases": words.forEach { carePrescriptionPhrases.add($0) }
+            case "care_prescription_subjects": words.forEach { carePrescriptionSubjects.add($0) }
+            case "care_newsletter_phrases": words.forEach { careNewsletterPhrases.add($0) }
+            case "care_newsletter_subjects": words.forEach { careNewsletterSubjects.add($0) }
+            case "care_newsletter_local_parts": careNewsletterLocalParts.formUnion(words)
             default: throw FileError(description: "unknown key '\(key)'")
             }
         }

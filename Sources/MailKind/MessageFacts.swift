@@ -17,8 +17,13 @@ struct MessageFacts {
     var hasCalendar = false
     /// The last part of the text and HTML bodies, ASCII-lowercased.
     var bodyTail: [UInt8] = []
+    /// The first part of the text (else the HTML), ASCII-lowercased: where a notice says what it is.
+    var bodyHead: [UInt8] = []
+    /// The kinds of the events event-extract read (`appointment`, `prescription`, ...).
+    var eventKinds: Set<String> = []
 
     static let bodyTailBytes = 8 << 10  // footers are short; the tail of a long newsletter is enough
+    static let bodyHeadBytes = 1 << 10
 
     struct MissingField: Error, CustomStringConvertible {
         var description: String { "no 'headers' object: not a mime-parse record" }
@@ -48,6 +53,10 @@ struct MessageFacts {
             let start = raw.count > Self.bodyTailBytes ? raw.endIndex - Self.bodyTailBytes : raw.startIndex
             bodyTail += ASCII.lowercased(raw[start...])
             bodyTail.append(0x0A)
+            if bodyHead.isEmpty { bodyHead = ASCII.lowercased(raw.prefix(Self.bodyHeadBytes)) }
+        }
+        if let raw = record.rawValue("events"), raw.count > 2, case .array(let events)? = record.value("events") {
+            eventKinds = Set(events.compactMap { $0["kind"]?.stringValue })
         }
     }
 

@@ -59,11 +59,14 @@ public struct NewsletterDetect {
         } else {
             unsubscribe.null()
         }
+        var care = JSONWriter(capacity: 16)
+        if let c = v.care { care.string(c.rawValue) } else { care.null() }
         return [
             ("mail_kind", kind.bytes),
             ("is_newsletter", Array((v.isNewsletter ? "true" : "false").utf8)),
             ("newsletter_reasons", reasons.bytes),
             ("unsubscribe", unsubscribe.bytes),
+            ("care", care.bytes),
         ]
     }
 

@@ -1,13 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import UTF8Text
 
 /// Words and phrases matched case-insensitively (ASCII letters fold; other scripts match as
 /// written) anywhere in a text, by byte search.
 struct PhraseList: Sendable {
     private(set) var phrases: [[UInt8]] = []
+    /// The phrases by their first two bytes, for `occurs(in:)`: one pass over a text for a long
+    /// list, where a search per phrase reads the text once each.
+    private var byPair: [UInt16: [Int]] = [:]
+    /// Whether a pair of bytes starts a phrase, one bit each (8 KB): most pairs start none.
+    private var pairBits = [UInt64](repeating: 0, count: 1024)
 
     mutating func add(_ phrase: String) {
         let bytes = ASCII.lowercased(Array(phrase.utf8))
-        if !bytes.isEmpty && !phrases.contains(bytes) { phrases.append(bytes) }
+        if !bytes.isEmpty && !phrases.contains(bytes) {
+            let pair = UInt16(bytes[0]) << 8 | UInt16(bytes.count > 1 ? bytes[1] : 0)
+            byPair[pair, default: []].append(phrases.count)
+            pairBits[Int(pair >> 6)] |= 1 << (pair & 63)
+            phrases.append(bytes)
+        }
+    }
+
+    /// Whether any phrase is in `lowered` (already passed through `ASCII.lowercased`).
+    func occurs(in lowered: [UInt8]) -> Bool {
+        if phrases.contains(where: { $0.count < 2 }) { return firstMatch(in: lowered) != nil }
+        return lowered.withUnsafeBufferPointer { b in
+            guard b.count >= 2 else { return false }
+            for i in 0..<(b.count - 1) {
+                let pair = UInt16(b[i]) << 8 | UInt16(b[i + 1])
+                guard pairBits[Int(pair >> 6)] & (1 << (pair & 63)) != 0, let candidates = byPair[pair] else { continue }
+                for k in candidates where phrases[k].count <= b.count - i
+                    && phrases[k].withUnsafeBufferPointer({ p in memcmp(p.baseAddress!, b.baseAddress! + i, p.count) == 0 }) {
+                    return true
+                }
+            }
+            return false
+        }
     }
 
     /// The first phrase found in `lowered` (already passed through `ASCII.lowercased`).

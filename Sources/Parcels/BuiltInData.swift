@@ -8,7 +8,7 @@ extension PackageResources {
         amazon_json, canadapost_json, canpar_json, dhl_json, dpd_json, fedex_json, gofo_json, landmark_json,
         lasership_json, old_dominion_json, ontrac_json, purolator_json, s10_json, speedee_json, ups_json,
         usps_json, yodel_json, yunexpress_json,
-        taiwan_json, context_json, statuses_json,
+        taiwan_json, japan_json, crossborder_json, context_json, statuses_json,
     ]
 }
 

@@ -152,8 +152,24 @@ public final class CarrierSpecs: ExtensibleData {
     /// What notices say happened (statuses.json): phrases to a status, or to nil for the
     /// phrases that hide a status phrase inside them.
     var statusPhrases: [(phrase: String, status: String?)] = []
-    /// The statuses, surest first: of several a message states, the first wins.
+    /// The statuses and readings, surest first: of several a message states, the first wins.
     var statusPrecedence: [String] = ShipmentStatus.all
+    /// Readings: named groups of phrases that state a status but take their own place in the
+    /// precedence ("redelivery_booked" is in_transit, and outweighs the failed attempt it follows).
+    var statusReadings: [String: String] = [:]
+    /// Words that, earlier in a status phrase's clause, make it a condition or a plan ("if",
+    /// "otherwise", "將", "場合"), and words that do so right after it ("いたします").
+    var conditionsBefore: [String] = []
+    var conditionsAfter: [String] = []
+    /// Words that open a conditional sentence ("if", "若", "場合は、"): earlier anywhere in a
+    /// status phrase's sentence, past its commas, they make it a condition.
+    var conditionsInSentence: [String] = []
+    /// The statuses whose phrases no condition word touches (a notice that it comes today is
+    /// about what happens next by nature).
+    var unconditionalStatuses: Set<String> = []
+    /// Words that, in the clause of a "delivered" phrase, say where it waits to be collected
+    /// (a store, a locker, a post office): the parcel is available_for_pickup.
+    var pickupPlaces: [String] = []
     var expectedLabels: [String] = []
     var otherDateLabels: [String] = []
     var schemaOrgStatuses: [String: String] = [:]
@@ -189,6 +205,14 @@ public final class CarrierSpecs: ExtensibleData {
         let root: JSONValue
         do { root = try JSONValue.parse(json) } catch { throw .init(error.description) }
         guard case .object(let members) = root else { throw .init("expected a JSON object") }
+        if case .object(let readings)? = root["readings"] {
+            for (name, status) in readings {
+                guard let status = status.stringValue, ShipmentStatus.all.contains(status), !ShipmentStatus.all.contains(name) else {
+                    throw .init("readings: '\(name)' needs a known status, and a name that is not a status")
+                }
+                statusReadings[name] = status
+            }
+        }
         if root["courier_code"] != nil {
             try addCourier(root, checking: checking)
             return
@@ -203,18 +227,31 @@ public final class CarrierSpecs: ExtensibleData {
             case ("labels", .array(let items)): labels += items.compactMap(\.stringValue).map(ASCII.lowercased)
             case ("not_labels", .array(let items)): notLabels += items.compactMap(\.stringValue).map(ASCII.lowercased)
             case ("own_mail_labels", .array(let items)): ownMailLabels += items.compactMap(\.stringValue).map(ASCII.lowercased)
+            case ("readings", _): break
             case ("statuses", .object(let byStatus)):
                 for (status, phrases) in byStatus {
-                    guard ShipmentStatus.all.contains(status) else { throw .init("unknown status '\(status)' (one of \(ShipmentStatus.all.joined(separator: ", ")))") }
+                    guard ShipmentStatus.all.contains(status) || statusReadings[status] != nil else {
+                        throw .init("unknown status '\(status)' (one of \(ShipmentStatus.all.joined(separator: ", ")), or a reading)")
+                    }
                     statusPhrases += (phrases.arrayValue ?? []).compactMap(\.stringValue).map { (ASCII.lowercased($0), status) }
                 }
             case ("not_statuses", .array(let items)): statusPhrases += items.compactMap(\.stringValue).map { (ASCII.lowercased($0), nil) }
             case ("precedence", .array(let items)):
                 let order = items.compactMap(\.stringValue)
-                guard Set(order) == Set(ShipmentStatus.all), order.count == ShipmentStatus.all.count else {
-                    throw .init("precedence must list each status once: \(ShipmentStatus.all.joined(separator: ", "))")
+                let names = ShipmentStatus.all + statusReadings.keys.sorted()
+                guard Set(order) == Set(names), order.count == names.count else {
+                    throw .init("precedence must list each status and reading once: \(names.joined(separator: ", "))")
                 }
                 statusPrecedence = order
+            case ("conditions_before", .array(let items)): conditionsBefore += items.compactMap(\.stringValue).map(ASCII.lowercased)
+            case ("conditions_in_sentence", .array(let items)): conditionsInSentence += items.compactMap(\.stringValue).map(ASCII.lowercased)
+            case ("conditions_after", .array(let items)): conditionsAfter += items.compactMap(\.stringValue).map(ASCII.lowercased)
+            case ("unconditional", .array(let items)):
+                for status in items.compactMap(\.stringValue) {
+                    guard ShipmentStatus.all.contains(status) || statusReadings[status] != nil else { throw .init("unconditional: unknown status '\(status)'") }
+                    unconditionalStatuses.insert(status)
+                }
+            case ("pickup_places", .array(let items)): pickupPlaces += items.compactMap(\.stringValue).map(ASCII.lowercased)
             case ("expected_labels", .array(let items)): expectedLabels += items.compactMap(\.stringValue).map(ASCII.lowercased)
             case ("other_date_labels", .array(let items)): otherDateLabels += items.compactMap(\.stringValue).map(ASCII.lowercased)
             case ("schema_org", .object(let values)):

@@ -60,6 +60,11 @@ final class ParcelDetector {
     let factReader: ShipmentFactReader
     let statusReader: StatusReader
     private let trackingHosts: Set<ArraySlice<UInt8>>
+    /// The carriers of the numbers earlier messages of this run tracked (the number without its
+    /// hyphens → carrier): a shop's later notice that gives the number under a label but names
+    /// no carrier ("貨件 057379043510 已配達") is the same parcel's. Bounded: emptied when full.
+    private(set) var knownCarriers: [String: String] = [:]
+    static let knownCarriersLimit = 100_000
 
     init(specs: CarrierSpecs, facts: ShipmentFactWords = .builtIn) {
         self.specs = specs
@@ -243,6 +248,18 @@ final class ParcelDetector {
             }
             if rank(c) > rank(current) { best[key(c.number)] = c }
         }
+        // A labelled number no carrier is named for, which an earlier message tracked at a
+        // carrier whose format reads it, is that carrier's.
+        for k in order {
+            guard let c = best[k], c.confidence < minimumConfidence, c.context == 0, c.evidence.contains("label"),
+                  let known = knownCarriers[k],
+                  var earlier = candidates.first(where: { key($0.number) == k && $0.carrier == known }) else { continue }
+            earlier.context = 1
+            earlier.confidence = min(earlier.confidence + 0.2, 0.99)
+            earlier.evidence.append("earlier_message")
+            best[k] = earlier
+            candidates.append(earlier)
+        }
         var out: [Shipment] = []
         for k in order {
             guard let c = best[k], c.confidence >= minimumConfidence else { continue }
@@ -254,6 +271,8 @@ final class ParcelDetector {
                                 confidence: (c.confidence * 100).rounded() / 100, evidence: evidence,
                                 trackingURL: c.trackingURL, pickup: nil))
         }
+        if knownCarriers.count + out.count > Self.knownCarriersLimit { knownCarriers.removeAll() }
+        for s in out { if let n = s.trackingNumber { knownCarriers[key(n)] = s.carrier } }
         return out
     }
 
@@ -407,7 +426,11 @@ final class ParcelDetector {
                 guard !isDegenerate(number), let v = validated, v.valid else { return true }
                 let position = region.lowerBound + (places?[r.lowerBound] ?? r.lowerBound)
                 var label = labelBefore(lowered, position)
-                if label == .inOwnMail { label = ownCarriers.contains(format.carrier) ? .tracking : .notParcel }
+                if label == .inOwnMail {
+                    // (or a number an earlier message tracked at this carrier: "your item 8932801916 was delivered")
+                    let known = knownCarriers[String(decoding: number.filter { $0 != UInt16(UInt8(ascii: "-")) }, as: UTF16.self)]
+                    label = ownCarriers.contains(format.carrier) || known == format.carrier ? .tracking : .notParcel
+                }
                 let hasLetters = number.contains(where: { $0 &- 0x41 < 26 })
                 // "Order #", "Tel:" before a number say what it is, unless its shape alone is a
                 // parcel's (letters and a check digit: UPS 1Z, UPU S10), which no order number has.
@@ -453,7 +476,8 @@ final class ParcelDetector {
             }
         }
         if ownMail > max(label, other) && lowered[ownMail..<position].allSatisfy(isLabelPunctuation) { return .inOwnMail }
-        if other > label && lowered[other..<position].allSatisfy(isLabelPunctuation) { return .notParcel }
+        // (a word for another number that ends where a label does is the longer of the two: 訂單號, 單號)
+        if other >= 0 && other >= label && lowered[other..<position].allSatisfy(isLabelPunctuation) { return .notParcel }
         return label >= 0 ? .tracking : .none
     }
 

@@ -3,9 +3,10 @@ import UnicodeServices
 
 /// What a notice says happened to its parcel, when, and when it is expected.
 public struct ShipmentStatus: Equatable, Sendable {
-    /// The statuses, AfterShip's with `picked_up` and `returned` split out.
+    /// The statuses, AfterShip's with `picked_up` and `returned` split out, and `customs_hold`
+    /// (AfterShip's exception sub-status of a parcel held for customs or duty).
     public static let all = ["info_received", "in_transit", "out_for_delivery", "available_for_pickup", "attempt_failed",
-                             "delivered", "picked_up", "returned", "exception"]
+                             "delivered", "picked_up", "returned", "exception", "customs_hold"]
     public var status: String?
     /// RFC 3339 UTC.
     public var time: String?
@@ -53,20 +54,44 @@ func dateHeaderOffset(_ header: String) -> Int? {
 /// Reads the status phrases of statuses.json and the dates around them.
 final class StatusReader {
     private let phrases: [UInt16: [(word: [UInt16], status: Int?)]]
+    /// The statuses and readings, surest first; `names[i]` is the status reported for `precedence[i]`.
     private let precedence: [String]
+    private let names: [String]
+    private let conditionsBefore: [[UInt16]]
+    private let conditionsInSentence: [[UInt16]]
+    private let conditionsAfter: [[UInt16]]
+    /// Precedence indices whose phrases conditions do not touch.
+    private let unconditional: Set<Int>
+    private let pickupPlaces: [[UInt16]]
+    private let delivered: Int?
+    private let availableForPickup: Int?
     private let expectedLabels: [[UInt16]]
     private let otherLabels: [[UInt16]]
 
     init(specs: CarrierSpecs) {
-        precedence = specs.statusPrecedence
+        var precedence = specs.statusPrecedence
+        // a reading the precedence leaves out goes just before its status
+        for (reading, status) in specs.statusReadings.sorted(by: { $0.key < $1.key }) where !precedence.contains(reading) {
+            precedence.insert(reading, at: precedence.firstIndex(of: status) ?? precedence.count)
+        }
+        for status in ShipmentStatus.all where !precedence.contains(status) { precedence.append(status) }
+        self.precedence = precedence
+        names = precedence.map { specs.statusReadings[$0] ?? $0 }
         var phrases: [UInt16: [(word: [UInt16], status: Int?)]] = [:]
         for (phrase, status) in specs.statusPhrases {
             let word = Array(phrase.utf16)
             guard let first = word.first else { continue }
-            phrases[first, default: []].append((word, status.flatMap { specs.statusPrecedence.firstIndex(of: $0) }))
+            phrases[first, default: []].append((word, status.flatMap { precedence.firstIndex(of: $0) }))
         }
         // longest first, so the first that matches at a place is the longest
         self.phrases = phrases.mapValues { $0.sorted { $0.word.count > $1.word.count } }
+        conditionsBefore = specs.conditionsBefore.map { Array($0.utf16) }.filter { !$0.isEmpty }
+        conditionsInSentence = specs.conditionsInSentence.map { Array($0.utf16) }.filter { !$0.isEmpty }
+        conditionsAfter = specs.conditionsAfter.map { Array($0.utf16) }.filter { !$0.isEmpty }
+        unconditional = Set(precedence.indices.filter { specs.unconditionalStatuses.contains(precedence[$0]) })
+        pickupPlaces = specs.pickupPlaces.map { Array($0.utf16) }.filter { !$0.isEmpty }
+        delivered = precedence.firstIndex(of: "delivered")
+        availableForPickup = precedence.firstIndex(of: "available_for_pickup")
         expectedLabels = specs.expectedLabels.map { Array($0.utf16) }
         otherLabels = specs.otherDateLabels.map { Array($0.utf16) }
     }
@@ -88,7 +113,10 @@ final class StatusReader {
                 }
             }
             if let (length, status) = matched {
-                if let status { found.append((i..<(i + length), status)) }
+                if var status, unconditional.contains(status) || !isConditional(lowered, i..<(i + length)) {
+                    if status == delivered, let availableForPickup, waitsAtAPlace(lowered, i..<(i + length)) { status = availableForPickup }
+                    found.append((i..<(i + length), status))
+                }
                 i += length
             } else {
                 i += 1
@@ -97,7 +125,7 @@ final class StatusReader {
         var result = ShipmentStatus()
         let inSubject = found.filter { $0.range.lowerBound < subjectEnd }
         if let best = (inSubject.isEmpty ? found : inSubject).map(\.status).min() {
-            result.status = precedence[best]
+            result.status = names[best]
             let places = found.filter { $0.status == best }.map(\.range.lowerBound)
             result.time = statusTime(text: text, lowered: lowered, places: places, clock: clock)
         }
@@ -106,6 +134,49 @@ final class StatusReader {
             result.expectedDelivery = CivilDate.dateText(days: day)
         }
         return result
+    }
+
+    // MARK: a phrase in its clause
+
+    /// The clause around a phrase: from the punctuation or line break before it to the one after.
+    private func clause(_ lowered: [UInt16], _ phrase: Range<Int>, reach: Int, ends: (UInt16) -> Bool = isClauseEnd) -> (before: Range<Int>, after: Range<Int>) {
+        var start = phrase.lowerBound
+        while start > 0 && phrase.lowerBound - start < reach && !ends(lowered[start - 1]) { start -= 1 }
+        var end = phrase.upperBound
+        while end < lowered.count && end - phrase.upperBound < reach && !ends(lowered[end]) { end += 1 }
+        return (start..<phrase.lowerBound, phrase.upperBound..<end)
+    }
+
+    /// Whether a condition word comes earlier in the phrase's clause, or right after it: "if
+    /// nobody home", "逾期將退回", "保管期限を過ぎますと、差出人へ返送いたします".
+    private func isConditional(_ lowered: [UInt16], _ phrase: Range<Int>) -> Bool {
+        let (before, _) = clause(lowered, phrase, reach: 60)
+        for word in conditionsBefore where word.count <= before.count {
+            if contains(lowered, before, word) { return true }
+        }
+        let (sentence, _) = clause(lowered, phrase, reach: 80, ends: isSentenceEnd)
+        for word in conditionsInSentence where word.count <= sentence.count {
+            if contains(lowered, sentence, word) { return true }
+        }
+        var after = phrase.upperBound
+        if after < lowered.count && lowered[after] == 0x20 { after += 1 }
+        for word in conditionsAfter where lowered[after...].starts(with: word) { return true }
+        return false
+    }
+
+    /// Whether the clause of a "delivered" phrase names a store, locker or post office.
+    private func waitsAtAPlace(_ lowered: [UInt16], _ phrase: Range<Int>) -> Bool {
+        let (before, after) = clause(lowered, phrase, reach: 40)
+        return pickupPlaces.contains { contains(lowered, before, $0) || contains(lowered, after, $0) }
+    }
+
+    private func contains(_ lowered: [UInt16], _ range: Range<Int>, _ word: [UInt16]) -> Bool {
+        guard word.count <= range.count else { return false }
+        for j in range.lowerBound...(range.upperBound - word.count)
+        where lowered[j] == word[0] && lowered[j..<(j + word.count)].elementsEqual(word) && isWordBoundary(lowered, j, j + word.count, word) {
+            return true
+        }
+        return false
     }
 
     // MARK: dates
@@ -280,6 +351,24 @@ final class StatusReader {
 }
 
 @inline(__always) private func isLetter(_ c: UInt16) -> Bool { (c | 0x20) &- 0x61 < 26 }
+
+/// Punctuation that ends a sentence: full stops, exclamation and question marks, semicolons,
+/// line breaks (ASCII, CJK and full-width).
+@inline(__always) private func isSentenceEnd(_ c: UInt16) -> Bool {
+    switch c {
+    case 0x0A, 0x2E, 0x21, 0x3F, 0x3B, 0x3002, 0xFF01, 0xFF1F, 0xFF1B, 0xFF0E: return true
+    default: return false
+    }
+}
+
+/// Punctuation that ends a clause: sentence ends, commas, semicolons, line breaks (ASCII,
+/// CJK and full-width).
+@inline(__always) private func isClauseEnd(_ c: UInt16) -> Bool {
+    switch c {
+    case 0x0A, 0x2E, 0x21, 0x3F, 0x2C, 0x3B, 0x3002, 0x3001, 0xFF0C, 0xFF01, 0xFF1F, 0xFF1B, 0xFF0E: return true
+    default: return false
+    }
+}
 
 /// An ASCII phrase matches whole words: no letter or digit touches its ends.
 private func isWordBoundary(_ text: [UInt16], _ start: Int, _ end: Int, _ word: [UInt16]) -> Bool {

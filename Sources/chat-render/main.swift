@@ -58,6 +58,10 @@ struct ChatRenderCommand: ParsableCommand, ZoneOptionHelp, NowOptionHelp {
     @Option(help: ArgumentHelp("A folder of templates and a stylesheet to use instead of the built-in ones (any of page.html, item.html, bubble.html, parcel.html, event.html, forward.html, style.css).", valueName: "dir"))
     var templates: String?
 
+    @Option(help: ArgumentHelp("The language of the pages' words and dates: a BCP 47 tag (en, de, ja, zh-Hant or zh-TW, zh-Hans or zh-CN, or one of $XDG_CONFIG_HOME/mailpipe/site-words.json's); default: the locale (LC_ALL, LC_MESSAGES, LANG), else English.", valueName: "tag"),
+            completion: .list(["en", "de", "ja", "zh-Hant", "zh-Hans", "zh-TW", "zh-CN"]))
+    var lang: String?
+
     @Option(help: ArgumentHelp("Messages on one page of a conversation.", valueName: "n"))
     var messagesPerPage = 500
 
@@ -67,6 +71,7 @@ struct ChatRenderCommand: ParsableCommand, ZoneOptionHelp, NowOptionHelp {
     func validate() throws {
         if messagesPerPage < 1 || listPageSize < 1 { throw ValidationError("page sizes must be at least 1") }
         if out.isEmpty { throw ValidationError("--out: give a folder") }
+        if let lang, lang.isEmpty { throw ValidationError("--lang: give a language tag, as de or zh-TW") }
         if (conversations == nil) == (store == nil) { throw ValidationError("give --conversations and the message files, or --store") }
         if store != nil && !common.inputs.isEmpty { throw ValidationError("--store renders the database: give no message files") }
         if store != nil && parcels != nil { throw ValidationError("--store has its parcels: give no --parcels") }
@@ -90,9 +95,15 @@ struct ChatRenderCommand: ParsableCommand, ZoneOptionHelp, NowOptionHelp {
             }
         }
         if let store {
-            FilterRun.main(program: "chat-render", options: common) { try tool.run(storeAt: store, waiting: !takeTurns, background: background, $0) }
+            FilterRun.main(program: "chat-render", options: common) {
+                tool.words = try SiteWords.chosen(lang: lang, $0.diagnostics)
+                try tool.run(storeAt: store, waiting: !takeTurns, background: background, $0)
+            }
         }
-        FilterRun.main(program: "chat-render", options: common) { try tool.run($0) }
+        FilterRun.main(program: "chat-render", options: common) {
+            tool.words = try SiteWords.chosen(lang: lang, $0.diagnostics)
+            try tool.run($0)
+        }
     }
 }
 

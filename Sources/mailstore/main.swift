@@ -162,6 +162,10 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
     static let zoneHelp = "With --site: the IANA time zone times are shown in (default: TZ, else the system's)."
     @OptionGroup var zone: ZoneOption<Deliver>
 
+    @Option(help: ArgumentHelp("With --site: the language of the pages, as chat-render --lang (default: the locale).", valueName: "tag"),
+            completion: .list(["en", "de", "ja", "zh-Hant", "zh-Hans", "zh-TW", "zh-CN"]))
+    var lang: String?
+
     @OptionGroup var output: OutputOptions
 
     /// The stages, made from the start of the process (main.swift).
@@ -240,7 +244,10 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
         var render = ChatRender()
         render.out = site
         render.zone = zone.id
-        do { try render.run(storeAt: database, waiting: false, run) } catch {
+        do {
+            render.words = try SiteWords.chosen(lang: lang, run.diagnostics)
+            try render.run(storeAt: database, waiting: false, run)
+        } catch {
             run.diagnostics.note("\(site): the pages are not up to date; the mail is delivered")
         }
     }

@@ -5,10 +5,12 @@ import UnixFilter
 struct NewsletterDetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "newsletter-detect",
-        abstract: "Say what kind of mail each message is: mail_kind, is_newsletter, newsletter_reasons, unsubscribe.",
+        abstract: "Say what kind of mail each message is: mail_kind, is_newsletter, newsletter_reasons, unsubscribe, care.",
         discussion: """
-            Kinds: personal, newsletter, notification (receipts, shipping, password resets), \
-            list (posts to a discussion list) and automated (auto-replies, bounces). The signals \
+            Kinds: personal, newsletter, notification (receipts, shipping, password resets, and \
+            care mail: a patient's appointments and prescriptions, whatever bulk headers they \
+            carry, with care set), list (posts to a discussion list) and automated (auto-replies, \
+            bounces). The signals \
             live in a data file; add your own with --rules or ~/.config/mailpipe/mail-kind.json. \
             See newsletter-detect(1) and mailpipe(5).
 

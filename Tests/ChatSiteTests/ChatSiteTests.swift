@@ -105,8 +105,8 @@ func rendered(_ template: String, _ values: [F: String]) throws -> String {
     }
 
     @Test func dayNames() {
-        #expect(LocalClock.dayText(days: 0) == "Thu 1 Jan 1970")
-        #expect(LocalClock.dayText(days: -1) == "Wed 31 Dec 1969")
+        #expect(SiteWords.english.day(0) == "Thu 1 Jan 1970")
+        #expect(SiteWords.english.day(-1) == "Wed 31 Dec 1969")
         var clock = LocalClock(zone: "Asia/Taipei")!
         #expect(clock.local(1_773_100_800).seconds == 8 * 3600)  // 2026-03-10T00:00Z is 08:00 in Taipei
     }

@@ -30,6 +30,12 @@ def detect(carrier_detect=BIN / "carrier-detect", mime_parse=BIN / "mime-parse")
     return {m["file"]: r for m, r in zip(t["messages"], records)}
 
 
+def same_status(given, wanted):
+    """The truth here was written before issue 46's customs_hold (AfterShip's exception
+    sub-status for a parcel held for customs or duty): it says exception for those."""
+    return given == wanted or (given == "customs_hold" and wanted == "exception")
+
+
 def shipment(want, record):
     """The shipment a message's truth is about: its number, else its pickup code, else the first."""
     ships = record.get("shipments") or []
@@ -53,7 +59,7 @@ def score(carrier_detect=BIN / "carrier-detect", mime_parse=BIN / "mime-parse"):
         s = shipment(want, got[want["file"]])
         status = s.get("status") if s else None
         name = want["file"].removesuffix(".eml")
-        messages[name] = (status == want["status"], status, want["status"])
+        messages[name] = (same_status(status, want["status"]), status, want["status"])
     for story in t["stories"]:
         told = []
         for want in t["messages"]:
@@ -64,7 +70,7 @@ def score(carrier_detect=BIN / "carrier-detect", mime_parse=BIN / "mime-parse"):
             if s and s.get("status"):
                 told.append((s.get("status_time") or rec["date"], rec["date"], s["status"]))
         final = max(told)[2] if told else None
-        stories[story["story"]] = (final == story["final"], final, story["final"])
+        stories[story["story"]] = (same_status(final, story["final"]), final, story["final"])
     return messages, stories
 
 

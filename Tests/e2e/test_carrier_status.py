@@ -17,7 +17,7 @@ def test_heldout():
     messages, stories = parcel_status.score(BIN / "carrier-detect", BIN / "mime-parse")
     misses = {case for verdicts in (messages, stories) for case, (ok, _, _) in verdicts.items() if not ok}
     assert misses == listed_misses(), {c: (messages.get(c) or stories.get(c)) for c in misses ^ listed_misses()}
-    assert sum(ok for ok, _, _ in messages.values()) >= 69
+    assert sum(ok for ok, _, _ in messages.values()) >= 71
     assert sum(ok for ok, _, _ in stories.values()) >= 25
 
 
@@ -27,7 +27,7 @@ def test_every_shipment_has_the_three_members():
     ships = [s for r in out for s in r["shipments"]]
     assert ships and all({"status", "status_time", "expected_delivery"} <= s.keys() for s in ships)
     assert {s["status"] for s in ships} <= {None, "info_received", "in_transit", "out_for_delivery", "available_for_pickup",
-                                           "attempt_failed", "delivered", "picked_up", "returned", "exception"}
+                                           "attempt_failed", "delivered", "picked_up", "returned", "exception", "customs_hold"}
 
 
 def test_generated_truth(tmp_path):
@@ -36,7 +36,10 @@ def test_generated_truth(tmp_path):
     carrier-detect finds the shipment (2026-11-25); 91.6% and 95.7% once plain nouns label a
     number (包裹, 貨件, your shipment) and a carrier's own mail says "your item" (2026-11-27).
     Most of the rest are numbers the number search does not find (a shop's notice that names no
-    carrier, or that says "your item"), which no status reading can fix. The thresholds leave about two points for changes in the words."""
+    carrier, or that says "your item"), which no status reading can fix. 98.4% and 98.7% once
+    words are read in their clause and a number an earlier message tracked is known (issue 46,
+    2026-11-28; customs_hold counts as the truth's exception). The thresholds leave about a point
+    for changes in the words."""
     mbox, truth = tmp_path / "p.mbox", tmp_path / "p.truth.jsonl"
     subprocess.run(["python3", str(need_shared("gen/gen_mbox.py")), "--messages", "3000", "--seed", "31",
                     "--parcel-stories-rate", "0.3", "--out", str(mbox), "--truth", str(truth)], check=True, capture_output=True)
@@ -52,8 +55,9 @@ def test_generated_truth(tmp_path):
         s = parcel_status.shipment({"tracking_number": ps["tracking_number"], "pickup": ps["pickup"]}, rec)
         if s:
             found += 1
-            right_found += s["status"] == ps["status"]
-        right += (s or {}).get("status") == ps["status"]
+            ok = s is not None and parcel_status.same_status(s["status"], ps["status"])
+        right_found += ok
+        right += ok
     assert total > 800
-    assert right / total >= 0.9, (right, total)
-    assert right_found / found >= 0.93, (right_found, found)
+    assert right / total >= 0.97, (right, total)
+    assert right_found / found >= 0.975, (right_found, found)

@@ -56,7 +56,7 @@ def test_fields_on_the_sample_and_other_fields_untouched():
     for o, b in zip(out, before):
         assert list(o)[:len(b)] == list(b)  # key order kept, new fields appended
         assert {k: o[k] for k in b} == b
-        assert set(o) - set(b) == {"mail_kind", "is_newsletter", "newsletter_reasons", "unsubscribe"}
+        assert set(o) - set(b) == {"mail_kind", "is_newsletter", "newsletter_reasons", "unsubscribe", "care"}
     assert {o["mail_kind"] for o in out} >= {"personal", "newsletter"}
 
 
