@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "MailKind", dependencies: ["CLibcExtras", "JSONLines", "MailParse", "MailSubject", "UnixFilter", "UTF8Text"],
                 resources: [.embedInCode("mail-kind.json")]),
         .target(name: "Parcels", dependencies: ["CivilTime", "CLibcExtras", "JSONLines", "StructuredData", "UnicodeServices", "UnixFilter", "UTF8Text"],
-                resources: [.embedInCode("carriers")]),
+                resources: [.embedInCode("carriers"), .embedInCode("shipment-facts.json")]),
 
         .target(name: "StructuredData", dependencies: ["HTMLDOM", "JSONLines", "UTF8Text"]),
         .target(name: "Events", dependencies: ["BodyText", "CivilTime", "CLibcExtras", "ICalendar", "JSONLines", "StructuredData", "UnixFilter", "UTF8Text",

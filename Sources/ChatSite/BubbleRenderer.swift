@@ -281,11 +281,33 @@ struct BubbleRenderer {
         f.set(.store, pickup?["store"]?.stringValue)
         f.set(.deadline, pickup?["deadline"]?.stringValue.flatMap { CivilDate.days(dateText: $0) }.map(words.day))
         f.set(.code, pickup?["code"]?.stringValue)
+        f.set(.address, pickup?["address"]?.stringValue)
+        let customs = s["customs"]
+        f.set(.duty, customs.flatMap(Self.moneyText))
+        f.set(.duty_by, customs?["pay_by"]?.stringValue.flatMap { CivilDate.days(dateText: $0) }.map(words.day))
+        f.set(.cash_on_delivery, s["cash_on_delivery"].flatMap(Self.moneyText))
+        f.set(.shop, s["shop"]?.stringValue)
+        f.set(.order_number, s["order_number"]?.stringValue)
         if let conversation {
             f.set(.conversation, conversation.title)
             f.set(.conversation_href, conversation.href)
         }
         templates.parcel.render(f.values, into: &out)
+    }
+
+    /// {"amount": 1280, "currency": "TWD"} → "TWD 1,280"; "GBP 8.00"; nil without an amount.
+    static func moneyText(_ m: JSONValue) -> String? {
+        guard case .number(let written)? = m["amount"], let amount = Double(written), amount >= 0, amount < 1e13 else { return nil }
+        let hundredths = Int((amount * 100).rounded())
+        var whole = String(hundredths / 100)
+        var grouped = ""
+        while whole.count > 3 {
+            grouped = "," + whole.suffix(3) + grouped
+            whole = String(whole.dropLast(3))
+        }
+        let cents = hundredths % 100
+        let text = whole + grouped + (cents == 0 ? "" : "." + (cents < 10 ? "0" : "") + String(cents))
+        return (m["currency"]?.stringValue).map { $0 + " " + text } ?? text
     }
 
     /// Only http(s) links are made links: a record is not trusted to hold a safe URL.

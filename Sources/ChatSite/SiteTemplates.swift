@@ -10,7 +10,10 @@ public enum BubbleField: String, CaseIterable {
     case anchor, message_id, side, sender, subject, forwarded, text, lang, preview, forward, folded, folded_label, attachments, cards, time, datetime, unread, delivery, delivery_class, notes,
          pictures, pictures_layout, shape, reactions
 }
-public enum ParcelField: String, CaseIterable { case carrier, number, url, store, deadline, code, conversation, conversation_href, status, status_class, expected }
+public enum ParcelField: String, CaseIterable {
+    case carrier, number, url, store, deadline, code, conversation, conversation_href, status, status_class, expected
+    case address, duty, duty_by, cash_on_delivery, shop, order_number
+}
 public enum EventField: String, CaseIterable { case summary, when, datetime, location, url, status, cancelled, repeats, conversation, conversation_href }
 public enum ForwardField: String, CaseIterable { case from, address, date, datetime, subject, to, text, lang, pictures, attachments }
 

@@ -23,6 +23,7 @@ public enum SiteWord: String, CaseIterable, Sendable {
     // parcels
     case parcels_waiting, parcels_on_the_way, parcels_in_trouble, parcels_done, earlier, earlier_parcels_link
     case parcel, parcel_pick_up_at, parcel_by, parcel_pick_up_by, parcel_code, parcel_expected
+    case parcel_duty_to_pay, parcel_pay_by, parcel_pay_on_delivery, parcel_shop, parcel_order
     case status_info_received, status_in_transit, status_out_for_delivery, status_available_for_pickup, status_attempt_failed,
          status_delivered, status_picked_up, status_returned, status_exception
     // events

@@ -8,6 +8,8 @@ public struct CarrierDetect {
     /// Carrier files (or folders of them) named on the command line, read after the user's.
     public var carrierFiles: [String] = []
     public var minimumConfidence = 0.5
+    /// Files (or folders of them) of shipment-facts words named on the command line.
+    public var factFiles: [String] = []
 
     public init() {}
 
@@ -21,8 +23,14 @@ public struct CarrierDetect {
         try stage(run.diagnostics).run(run)
     }
 
+    /// The built-in words of `shipment-facts.json`, then `$XDG_CONFIG_HOME/mailpipe/shipment-facts.json`
+    /// and `shipment-facts/*.json`, then each `--facts` file.
+    public func loadFactWords(_ diagnostics: Diagnostics) throws -> ShipmentFactWords {
+        try DataFiles.extend(ShipmentFactWords.builtIn, user: ["shipment-facts.json", "shipment-facts"], extra: factFiles, diagnostics: diagnostics)
+    }
+
     public func stage(_ diagnostics: Diagnostics) throws -> RecordStage {
-        let detector = ParcelDetector(specs: try loadSpecs(diagnostics))
+        let detector = ParcelDetector(specs: try loadSpecs(diagnostics), facts: try loadFactWords(diagnostics))
         detector.minimumConfidence = minimumConfidence
         return RecordStage(name: "carrier-detect") { record in
             let shipments = try Self.shipments(in: record, detector)
@@ -52,6 +60,8 @@ public struct CarrierDetect {
                 if s.status == told.status { s.time = told.time }
                 if s.expectedDelivery == nil { s.expectedDelivery = told.expectedDelivery }
                 declared.shipments[k].status = s
+                declared.shipments[k].facts = detector.factReader.read(message.text, lowered: lowered, date: record.string("date"),
+                                                                       senderName: record.value("from")?["name"]?.stringValue, senderDomain: senderDomain(record))
             }
         }
         var all = declared.shipments + found.filter { !declaredNumbers.contains($0.trackingNumber) }
@@ -78,7 +88,8 @@ public struct CarrierDetect {
         var domain = ""
         if let address, let at = address.lastIndex(of: "@") { domain = ASCII.lowercased(String(address[address.index(after: at)...])) }
         let message = MessageText(subject: subject, body: text, html: nil)
-        return detector.detect(message, senderDomain: domain, date: f["date"]?.stringValue ?? record.string("date"), mailOffset: mailOffset(record))
+        return detector.detect(message, senderDomain: domain, senderName: from?["name"]?.stringValue,
+                               date: f["date"]?.stringValue ?? record.string("date"), mailOffset: mailOffset(record))
             .map { s in
                 var s = s
                 s.forwardedFrom = (from?["name"]?.stringValue, address)
@@ -121,11 +132,14 @@ public struct CarrierDetect {
             message = MessageText(subject: subject, body: nil, html: htmlWorth ? record.string("html").map { Array($0.utf8) } : nil)
             message.links += links
         }
-        var domain = ""
-        if let address = record.value("from")?["address"]?.stringValue, let at = address.lastIndex(of: "@") {
-            domain = ASCII.lowercased(String(address[address.index(after: at)...]))
-        }
-        return detector.detect(message, senderDomain: domain, date: record.string("date"), mailOffset: mailOffset(record))
+        return detector.detect(message, senderDomain: senderDomain(record), senderName: record.value("from")?["name"]?.stringValue,
+                               date: record.string("date"), mailOffset: mailOffset(record))
+    }
+
+    /// The domain of the record's sender, in lower case ("" when unknown).
+    static func senderDomain(_ record: JSONRecord) -> String {
+        guard let address = record.value("from")?["address"]?.stringValue, let at = address.lastIndex(of: "@") else { return "" }
+        return ASCII.lowercased(String(address[address.index(after: at)...]))
     }
 
     static func json(_ shipments: [Shipment]) -> [UInt8] {
@@ -145,6 +159,7 @@ public struct CarrierDetect {
                 w.key("pickup")
                 w.beginObject()
                 w.field("store", p.store)
+                w.field("address", p.address)
                 w.field("store_id", p.storeID)
                 w.field("code", p.code)
                 w.field("deadline", p.deadline)
@@ -153,6 +168,7 @@ public struct CarrierDetect {
             w.field("status", s.status.status)
             w.field("status_time", s.status.time)
             w.field("expected_delivery", s.status.expectedDelivery)
+            s.facts.write(into: &w)
             w.key("forwarded_from")
             if let f = s.forwardedFrom {
                 w.beginObject()

@@ -16,12 +16,15 @@ public struct Shipment: Equatable, Sendable {
     public var status: ShipmentStatus
     /// Who sent the notice when a mail forwarded it (text-extract's `forwarded_message`).
     public var forwardedFrom: (name: String?, address: String?)?
+    /// Customs, cash on delivery, order number and shop (ShipmentFacts.swift).
+    public var facts = ShipmentFacts()
 
     public static func == (a: Shipment, b: Shipment) -> Bool {
         (a.carrier, a.format, a.trackingNumber, a.checkDigit) == (b.carrier, b.format, b.trackingNumber, b.checkDigit)
             && (a.confidence, a.evidence, a.trackingURL) == (b.confidence, b.evidence, b.trackingURL)
             && a.pickup == b.pickup && a.status == b.status
             && a.forwardedFrom?.name == b.forwardedFrom?.name && a.forwardedFrom?.address == b.forwardedFrom?.address
+            && a.facts == b.facts
     }
 
     public init(carrier: String, format: String, trackingNumber: String?, checkDigit: String?, confidence: Double,
@@ -53,7 +56,8 @@ final class ParcelDetector {
     private let labelWords: [UInt16: [(word: [UInt16], kind: Label)]]
     /// Which characters start one of them: most positions are passed over with one bit test.
     private var labelStarts = [UInt64](repeating: 0, count: 1024)
-    private let pickupReader = PickupReader()
+    private let pickupReader: PickupReader
+    let factReader: ShipmentFactReader
     let statusReader: StatusReader
     private let trackingHosts: Set<ArraySlice<UInt8>>
     /// The carriers of the numbers earlier messages of this run tracked (the number without its
@@ -62,8 +66,10 @@ final class ParcelDetector {
     private(set) var knownCarriers: [String: String] = [:]
     static let knownCarriersLimit = 100_000
 
-    init(specs: CarrierSpecs) {
+    init(specs: CarrierSpecs, facts: ShipmentFactWords = .builtIn) {
         self.specs = specs
+        pickupReader = PickupReader(words: facts)
+        factReader = ShipmentFactReader(words: facts, specs: specs)
         statusReader = StatusReader(specs: specs)
         trackingHosts = Set(specs.trackingHosts.values.joined().map { Array($0.utf8)[...] })
         var labelWords: [UInt16: [(word: [UInt16], kind: Label)]] = [:]
@@ -96,12 +102,12 @@ final class ParcelDetector {
 
     /// The shipments a message tracks, each with the status the message states. `mailOffset`:
     /// the zone of its Date header, in minutes east of UTC.
-    func detect(_ message: MessageText, senderDomain: String, date: String?, mailOffset: Int? = nil) -> [Shipment] {
+    func detect(_ message: MessageText, senderDomain: String, senderName: String? = nil, date: String?, mailOffset: Int? = nil) -> [Shipment] {
         var out = numbers(message, senderDomain: senderDomain, date: date)
         let lowered = message.text.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 }
         // Pickup lines are read only in a message that tracks something, or in a reminder that
         // gives the pickup code of a carrier it names (no number: the code joins it to its parcel).
-        let pickup = pickupReader.read(message.text, date: date)
+        let pickup = pickupReader.read(message.text, lowered: lowered, date: date)
         if out.isEmpty {
             guard let pickup, pickup.code != nil, let (carrier, evidence) = namedCarrier(lowered, senderDomain: senderDomain) else { return [] }
             out = [Shipment(carrier: carrier, format: "pickup_code", trackingNumber: nil, checkDigit: nil, confidence: 0.7,
@@ -118,6 +124,8 @@ final class ParcelDetector {
             }
             out[k].status = s
         }
+        let facts = factReader.read(message.text, lowered: lowered, date: date, senderName: senderName, senderDomain: senderDomain)
+        for k in out.indices { out[k].facts = facts }
         return out
     }
 

@@ -41,6 +41,12 @@ public struct ParcelGroup {
         var pickup: Pickup?
         var expectedDelivery: String?
         var trackingURL: String?
+        /// carrier-detect's members as the shipment writes them (null when not stated).
+        var forwardedFrom: JSONValue?
+        var customs: JSONValue?
+        var cashOnDelivery: JSONValue?
+        var orderNumber: String?
+        var shop: String?
         var messageID: String
         var conversationID: String?
         var order: Int
@@ -111,15 +117,21 @@ public struct ParcelGroup {
         let number = s["tracking_number"]?.stringValue.map(normalized).flatMap { $0.isEmpty || $0 == pickup?.code ? nil : $0 }
         guard number != nil || pickup?.code != nil else { return nil }
         let statusTime = s["status_time"]?.stringValue
+        func object(_ key: String) -> JSONValue? {
+            if case .object? = s[key] { return s[key] }
+            return nil
+        }
         return Observation(carrier: s["carrier"]?.stringValue, number: number, status: s["status"]?.stringValue,
                            time: statusTime ?? date, stated: statusTime != nil, pickup: pickup,
                            expectedDelivery: s["expected_delivery"]?.stringValue, trackingURL: s["tracking_url"]?.stringValue,
+                           forwardedFrom: object("forwarded_from"), customs: object("customs"), cashOnDelivery: object("cash_on_delivery"),
+                           orderNumber: s["order_number"]?.stringValue, shop: s["shop"]?.stringValue,
                            messageID: messageID, conversationID: conversationID, order: order)
     }
 
     static func pickup(_ v: JSONValue) -> Pickup? {
-        let p = Pickup(store: v["store"]?.stringValue, storeID: v["store_id"]?.stringValue, code: v["code"]?.stringValue,
-                       deadline: v["deadline"]?.stringValue)
+        let p = Pickup(store: v["store"]?.stringValue, address: v["address"]?.stringValue, storeID: v["store_id"]?.stringValue,
+                       code: v["code"]?.stringValue, deadline: v["deadline"]?.stringValue)
         return p == Pickup() ? nil : p
     }
 
@@ -187,12 +199,15 @@ public struct ParcelGroup {
             return current
         }
 
-        /// The latest stated store, store id, code and deadline, each on its own.
+        /// The latest stated store (with its address: a new store's is its own), store id, code
+        /// and deadline, each on its own.
         var pickup: Pickup? {
             var merged = Pickup()
             for o in observations {
                 guard let p = o.pickup else { continue }
+                if let store = p.store, store != merged.store { merged.address = nil }
                 merged.store = p.store ?? merged.store
+                merged.address = p.address ?? merged.address
                 merged.storeID = p.storeID ?? merged.storeID
                 merged.code = p.code ?? merged.code
                 merged.deadline = p.deadline ?? merged.deadline
@@ -230,6 +245,7 @@ public struct ParcelGroup {
             if let p = pickup {
                 w.beginObject()
                 w.field("store", p.store)
+                w.field("address", p.address)
                 w.field("store_id", p.storeID)
                 w.field("code", p.code)
                 w.field("deadline", p.deadline)
@@ -238,6 +254,15 @@ public struct ParcelGroup {
                 w.null()
             }
             w.field("expected_delivery", expectedDelivery)
+            // carrier-detect's other facts, each the latest its mail states
+            for (key, value) in [("customs", observations.last(where: { $0.customs != nil })?.customs),
+                                 ("cash_on_delivery", observations.last(where: { $0.cashOnDelivery != nil })?.cashOnDelivery),
+                                 ("forwarded_from", observations.last(where: { $0.forwardedFrom != nil })?.forwardedFrom)] {
+                w.key(key)
+                if let value { w.value(value) } else { w.null() }
+            }
+            w.field("order_number", observations.last(where: { $0.orderNumber != nil })?.orderNumber)
+            w.field("shop", observations.last(where: { $0.shop != nil })?.shop)
             w.field("tracking_url", observations.last(where: { $0.trackingURL != nil })?.trackingURL)
             w.field("conversation_id", observations.last?.conversationID)
             w.field("message_ids", strings: messageIDs)
