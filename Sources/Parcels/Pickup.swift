@@ -103,8 +103,8 @@ func taiwanDate(_ rfc3339: String, plusDays days: Int) -> String? {
 
 /// A pickup store's name and address: after a store label (取件門市：, Pickup store:), else
 /// a chain's name and a branch's in running text (7-ELEVEN 福美門市, 全家 中和福美店, OK mart 永和中正店).
-/// What follows a label is no store when it greets (the "Hi jennyhughes_tw" a label left empty
-/// meets on the next line), holds an address's `@` or `_`, or has no letter.
+/// What follows a label is no store when it greets (the "Hi jennyhughes_tw" or "周郁婷 您好" a
+/// label left empty meets on the next line), holds an address's `@` or `_`, or has no letter.
 final class StoreReader {
     private let words: ShipmentFactWords
     private let labels, chains, endings, storeAddressLabels, addressLabels, notAddressBefore, greetings: WordFinder
@@ -173,7 +173,10 @@ final class StoreReader {
     private func isStoreName(_ r: Range<Int>, _ lowered: [UInt16]) -> Bool {
         let v = lowered[r]
         guard r.count <= 40, !v.contains(0x40), !v.contains(0x5F), v.contains(where: { ($0 | 0x20) &- 0x61 < 26 || $0 >= 0x3040 }) else { return false }
-        return greetings.occurrences(in: lowered, from: r.lowerBound, to: r.upperBound).first?.range.lowerBound != r.lowerBound
+        // "Hi jennyhughes_tw", and Chinese and Japanese greet after the name: "周郁婷 您好"
+        return !greetings.occurrences(in: lowered, from: r.lowerBound, to: r.upperBound).contains {
+            $0.range.lowerBound == r.lowerBound || $0.range.upperBound == r.upperBound
+        }
     }
 
     /// The end of a branch's name after a chain's (福美門市 after 7-ELEVEN): at most twelve

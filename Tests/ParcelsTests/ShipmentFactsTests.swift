@@ -59,6 +59,13 @@ private func money(_ amount: Int, _ currency: String) -> Money { Money(hundredth
         let s = try shipment(subject: "【交貨便】商品已到店，請於 7 日內取件取件門市",
                              text: "Hi jennyhughes_tw\n交貨便服務代碼：86027135-4128", from: "service@myship.7-11.com.tw")
         #expect(s != nil && s?.pickup?.store == nil)
+        // Chinese and Japanese greet after the name; the chain and branch later in the text are the store
+        let after = try shipment(subject: "您的包裹已送達取件門市",
+                                 text: "陳怡君 您好：\n您的包裹已送達 7-ELEVEN 大安門市，交貨便代碼：880314672209")
+        #expect(after?.pickup?.store == "7-ELEVEN 大安門市")
+        let sama = try shipment(subject: "お受け取り店舗のご案内 受取店舗",
+                                text: "山田様 こんにちは\n全家 中和福美店 配送編號：20564718924")
+        #expect(sama?.pickup?.store != "山田様 こんにちは")
     }
 
     @Test func aChainWithoutABranchIsNoStore() throws {
