@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
 . bench/lib.sh
-bin=.build/release
+bin=${MAILPIPE_BIN:-.build/release}
 me=meiling.chen@gmail.com
 
 for size in ${*:-50m 1g}; do

@@ -168,8 +168,9 @@ def story_misses(story, ids, calendar):
     return out
 
 
-def main(argv):
-    bin_dir = pathlib.Path(argv[1]) if len(argv) > 1 else HERE.parent.parent / ".build" / "release"
+def score(bin_dir):
+    """(right, total, misses): per class the cases right and all, and per class the misses as
+    (case, [what differs]); a case is a story's name (its files' common prefix) or a file's."""
     truth = json.loads((DATA / "truth.json").read_text())
     files = sorted(DATA / name for name in truth["files"])
     records, calendar, parcels = pipeline(bin_dir, files)
@@ -195,7 +196,7 @@ def main(argv):
         total[s["class"]] += 1
         right[s["class"]] += not found
         if found:
-            misses[s["class"]].append((f"{s['files'][0].rsplit('-', 1)[0]} ({s['note']})", found))
+            misses[s["class"]].append((s['files'][0].rsplit('-', 1)[0], found, s['note']))
     for name, t in truth["files"].items():
         if name in in_story:
             continue
@@ -203,14 +204,19 @@ def main(argv):
         total[t["class"]] += 1
         right[t["class"]] += not found
         if found:
-            misses[t["class"]].append((name, found))
+            misses[t["class"]].append((name.removesuffix(".eml"), found, None))
+    return right, total, misses
 
+
+def main(argv):
+    bin_dir = pathlib.Path(argv[1]) if len(argv) > 1 else HERE.parent.parent / ".build" / "release"
+    right, total, misses = score(bin_dir)
     for c in CLASSES:
         print(f"{c}: {right[c]} of {total[c]}")
     print(f"all: {sum(right.values())} of {sum(total.values())}")
     for c in CLASSES:
-        for name, found in misses[c]:
-            print(f"\nmiss [{c}] {name}")
+        for name, found, note in misses[c]:
+            print(f"\nmiss [{c}] {name}" + (f" ({note})" if note else ""))
             for m in found:
                 print(f"  {m}")
     return 0
