@@ -57,7 +57,9 @@ final class ParcelDetector {
     /// Which characters start one of them: most positions are passed over with one bit test.
     private var labelStarts = [UInt64](repeating: 0, count: 1024)
     private let pickupReader: PickupReader
-    let factReader: ShipmentFactReader
+    private let factWords: ShipmentFactWords
+    /// Made at the first message that tracks something: most of a delivery's mail does not.
+    private(set) lazy var factReader = ShipmentFactReader(words: factWords, specs: specs)
     let statusReader: StatusReader
     private let trackingHosts: Set<ArraySlice<UInt8>>
     /// The carriers of the numbers earlier messages of this run tracked (the number without its
@@ -69,7 +71,7 @@ final class ParcelDetector {
     init(specs: CarrierSpecs, facts: ShipmentFactWords = .builtIn) {
         self.specs = specs
         pickupReader = PickupReader(words: facts)
-        factReader = ShipmentFactReader(words: facts, specs: specs)
+        factWords = facts
         statusReader = StatusReader(specs: specs)
         trackingHosts = Set(specs.trackingHosts.values.joined().map { Array($0.utf8)[...] })
         var labelWords: [UInt16: [(word: [UInt16], kind: Label)]] = [:]
