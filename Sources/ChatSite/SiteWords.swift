@@ -77,19 +77,39 @@ public struct SiteWordCatalog: Sendable, ExtensibleData {
         public var description: String
     }
 
-    public static let builtIn: SiteWordCatalog = {
+    /// The built-in files, by the language each holds.
+    static let builtInFiles: [(language: String, json: [UInt8])] = [
+        ("en", PackageResources.en_json), ("de", PackageResources.de_json), ("ja", PackageResources.ja_json),
+        ("zh-Hans", PackageResources.zh_Hans_json), ("zh-Hant", PackageResources.zh_Hant_json),
+    ]
+
+    /// Every built-in language's words.
+    public static let builtIn = builtIn(languages: builtInFiles.map(\.language))
+
+    /// The built-in words of `languages` and of English (whose words stand in for any missing):
+    /// a run reads only the files of the language it shows.
+    static func builtIn(languages: some Sequence<String>) -> SiteWordCatalog {
+        let wanted = Set(languages).union(["en"])
         var catalog = SiteWordCatalog()
-        for file in [PackageResources.en_json, PackageResources.de_json, PackageResources.ja_json, PackageResources.zh_Hans_json,
-                     PackageResources.zh_Hant_json] {
-            do { try catalog.add(json: file) } catch { fatalError("built-in site words: \(error)") }
+        for file in builtInFiles where wanted.contains(file.language) {
+            do { try catalog.add(json: file.json) } catch { fatalError("built-in site words: \(error)") }
         }
         if let missing = catalog.missing(in: "en").first { fatalError("built-in site words: en has no '\(missing.rawValue)'") }
         return catalog
-    }()
+    }
 
     /// The built-in words, then the user's site-words.json (or the files of a folder site-words).
     public static func load(_ diagnostics: Diagnostics) throws -> SiteWordCatalog {
-        try DataFiles.extend(builtIn, user: ["site-words.json", "site-words"], extra: [], diagnostics: diagnostics)
+        try DataFiles.extend(builtIn, user: userFiles, extra: [], diagnostics: diagnostics)
+    }
+
+    static let userFiles = ["site-words.json", "site-words"]
+
+    /// `other`'s words over these.
+    mutating func add(_ other: SiteWordCatalog) {
+        for (language, words) in other.languages {
+            for (word, entry) in words { languages[language, default: [:]][word] = entry }
+        }
     }
 
     public init() {}
@@ -154,7 +174,7 @@ public final class SiteWords: @unchecked Sendable {
     public let fingerprint: String
 
     public static let english: SiteWords = {
-        do { return try SiteWords(language: "en", catalog: .builtIn) } catch { fatalError("built-in English words: \(error)") }
+        do { return try SiteWords(language: "en", catalog: .builtIn(languages: ["en"])) } catch { fatalError("built-in English words: \(error)") }
     }()
 
     public struct Failure: Error, CustomStringConvertible {
@@ -204,10 +224,13 @@ public final class SiteWords: @unchecked Sendable {
 
     /// The words for `--lang` (nil: the locale), from the built-in and the user's files.
     public static func chosen(lang: String?, _ diagnostics: Diagnostics) throws -> SiteWords {
-        let catalog = try SiteWordCatalog.load(diagnostics)
+        let user = try DataFiles.extend(SiteWordCatalog(), user: SiteWordCatalog.userFiles, extra: [], diagnostics: diagnostics)
         let tag = lang ?? localeTag(environment: { getenv($0).map { String(cString: $0) } })
+        let language = resolve(tag ?? "en", available: Set(SiteWordCatalog.builtInFiles.map(\.language)).union(user.languages.keys))
+        var catalog = SiteWordCatalog.builtIn(languages: [language])
+        catalog.add(user)
         do {
-            return try SiteWords(language: resolve(tag ?? "en", available: Set(catalog.languages.keys)), catalog: catalog)
+            return try SiteWords(language: language, catalog: catalog)
         } catch {
             diagnostics.error(error.description)
             throw Exit(.dataError)

@@ -56,6 +56,7 @@ public final class DateFormat: @unchecked Sendable {
     /// The locale's patterns for several skeletons, from one generator (opening one loads the
     /// locale's data: a few milliseconds).
     public static func bestPatterns(locale: String, skeletons: [String]) -> [String?] {
+        guard !skeletons.isEmpty else { return [] }
         var status = U_ZERO_ERROR
         guard let generator = mp_udatpg_open(icuLocale(locale), &status), mp_u_failure(status) == 0 else {
             return skeletons.map { _ in nil }
