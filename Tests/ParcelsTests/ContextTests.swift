@@ -94,17 +94,7 @@ import JSONLines
 
 @Suite struct NumbersKnownFromEarlierMessages {
     func shipments(_ detector: ParcelDetector, subject: String, text: String, from: String) throws -> [Shipment] {
-        var w = JSONWriter()
-        w.beginObject()
-        w.field("subject", subject)
-        w.field("text", text)
-        w.key("from")
-        w.beginObject()
-        w.field("address", from)
-        w.endObject()
-        w.field("date", "2026-03-10T02:00:00Z")
-        w.endObject()
-        return try CarrierDetect.shipments(in: JSONRecord(w.bytes), detector)
+        try CarrierDetect.shipments(in: mailRecord(subject: subject, text: text, from: from, date: "2026-03-10T02:00:00Z"), detector)
     }
 
     @Test func aShopsLaterNoticeThatNamesNoCarrierIsTheParcelsOfTheEarlierOne() throws {

@@ -2,9 +2,9 @@ import Testing
 import JSONLines
 @testable import Parcels
 
-/// The shipments carrier-detect finds in a message with these fields.
-func shipments(subject: String = "Your order", text: String? = nil, html: String? = nil, from: String = "orders@shop.example",
-               date: String? = nil, specs: CarrierSpecs = .builtIn()) throws -> [Shipment] {
+/// A message record with these fields, as mime-parse writes them.
+func mailRecord(subject: String, text: String? = nil, html: String? = nil, name: String? = nil,
+                from: String = "orders@shop.example", date: String? = nil) throws -> JSONRecord {
     var w = JSONWriter()
     w.beginObject()
     w.field("subject", subject)
@@ -12,11 +12,18 @@ func shipments(subject: String = "Your order", text: String? = nil, html: String
     w.field("html", html)
     w.key("from")
     w.beginObject()
+    w.field("name", name)
     w.field("address", from)
     w.endObject()
     w.field("date", date)
     w.endObject()
-    return try CarrierDetect.shipments(in: JSONRecord(w.bytes), ParcelDetector(specs: specs))
+    return try JSONRecord(w.bytes)
+}
+
+/// The shipments carrier-detect finds in a message with these fields.
+func shipments(subject: String = "Your order", text: String? = nil, html: String? = nil, from: String = "orders@shop.example",
+               date: String? = nil, specs: CarrierSpecs = .builtIn()) throws -> [Shipment] {
+    try CarrierDetect.shipments(in: mailRecord(subject: subject, text: text, html: html, from: from, date: date), ParcelDetector(specs: specs))
 }
 
 func numbers(_ s: [Shipment]) -> [String] { s.map { $0.carrier + ":" + ($0.trackingNumber ?? "-") } }

@@ -5,18 +5,8 @@ import JSONLines
 /// The shipment carrier-detect finds in a mail from `name <address>` (the first, or nil).
 private func shipment(subject: String, text: String, name: String? = nil, from: String = "orders@shop.example",
                       date: String = "2026-03-18T06:20:00Z", facts: ShipmentFactWords = .builtIn) throws -> Shipment? {
-    var w = JSONWriter()
-    w.beginObject()
-    w.field("subject", subject)
-    w.field("text", text)
-    w.key("from")
-    w.beginObject()
-    w.field("name", name)
-    w.field("address", from)
-    w.endObject()
-    w.field("date", date)
-    w.endObject()
-    return try CarrierDetect.shipments(in: JSONRecord(w.bytes), ParcelDetector(specs: .builtIn(), facts: facts)).first
+    try CarrierDetect.shipments(in: mailRecord(subject: subject, text: text, name: name, from: from, date: date),
+                                ParcelDetector(specs: .builtIn(), facts: facts)).first
 }
 
 private func money(_ amount: Int, _ currency: String) -> Money { Money(hundredths: amount, currency: currency) }
