@@ -18,7 +18,8 @@ extension EventStore {
         if e.method == "CANCEL" {
             // the appointment at its time; a day or a session closed: the sender's in it
             var cancelled = [key]
-            if tracked[key] == nil {
+            // (a prescription reminder on the closed day has the closure's key: not it either)
+            if tracked[key]?.event.kind != "appointment" {
                 guard let from = e.startLocal, let to = e.endLocal, from < to else { return false }
                 let sameSender = Self.textSenderKey(e, messageID: messageID, sender: sender)
                 cancelled = order.filter { k in

@@ -134,4 +134,25 @@ struct TextChangesTests {
         let group = { (e: Event) in StoredEvents.group(of: e, messageID: "x", sender: a) }
         #expect(group(text("2026-03-17T10:40:00", from: a)) == group(text("2026-03-19T15:20:00", from: a, replaces: "2026-03-17T10:40:00")))
     }
+
+    /// A surgery's change or closure is about its appointments, not about the prescription
+    /// reminder the same sender's notice made (kind prescription, an all-day text event).
+    @Test func aPrescriptionIsNoAppointmentAChangeNames() {
+        let a = "surgery@example.org"
+        var prescription = Event(source: "text", kind: "prescription", evidence: ["prescription_word"])
+        (prescription.startLocal, prescription.endLocal, prescription.allDay) = ("2026-03-31", "2026-04-01", true)
+        prescription.organizer = Event.Person(address: a)
+        var closedDay = text("2026-03-31", from: a, cancel: true)
+        closedDay.endLocal = "2026-04-01"
+        var got = calendar([("1", "2026-03-05T09:00:00Z", prescription),
+                            ("2", "2026-03-06T09:00:00Z", text("2026-03-31T10:00:00", from: a)),
+                            ("3", "2026-03-13T09:00:00Z", closedDay)])
+        #expect(got.map { $0.0 } == ["2026-03-31", "2026-03-31T10:00:00"])
+        #expect(got.map { $0.1 } == [nil, "cancelled"])
+        // moved with no old time: the latest appointment still to come, not a later reminder
+        got = calendar([("1", "2026-03-05T09:00:00Z", text("2026-03-20T16:00:00", from: a)),
+                        ("2", "2026-03-06T09:00:00Z", prescription),
+                        ("3", "2026-03-12T09:00:00Z", text("2026-03-23T17:15:00", from: a, moved: true))])
+        #expect(got.map { $0.0 } == ["2026-03-23T17:15:00", "2026-03-31"])
+    }
 }
