@@ -510,3 +510,16 @@ def test_the_site_chat_render_makes_is_readable_as_before_and_mailpipe_sites_is_
     r = subprocess.run([SITE, "--store", db, log, tmp_path / "private"], env=hook_env(tmp_path), capture_output=True)
     assert r.returncode == 0, r.stderr
     assert oct((tmp_path / "private").stat().st_mode & 0o777) == "0o700"
+
+
+def test_event_extract_reads_a_line_of_many_dates_once():
+    """A confirmation repeated on one line: the words around a line's dates are read once per
+    line, not once per date (2,000 copies took minutes when each date read them again; 200
+    took 12.7 s)."""
+    line = "Your appointment is confirmed for Tuesday 24 March 2026 at 10:30. " * 2000
+    record = json.dumps({"id": "x", "subject": "Appointment", "date": "2026-03-05T09:00:00Z",
+                         "from": {"name": "Clinic", "address": "desk@clinic.example"}, "text": line})
+    start = time.monotonic()
+    out = records(run("event-extract", input=record + "\n", timeout=60).stdout)
+    assert [e["start_local"] for e in out[0]["events"]] == ["2026-03-24T10:30:00"]
+    assert time.monotonic() - start < 30
