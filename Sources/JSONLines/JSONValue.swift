@@ -112,7 +112,7 @@ struct JSONValueParser {
                 if c == UInt8(ascii: "]") { return .array(items) }
             }
         case UInt8(ascii: "\""):
-            return .string(String(decoding: decodeString(), as: UTF8.self))
+            return .string(parseString())
         case UInt8(ascii: "t"):
             i += 4
             return .bool(true)
@@ -128,6 +128,17 @@ struct JSONValueParser {
             guard i > start else { throw JSONError("unexpected character", at: i) }
             return .number(String(decoding: bytes[start..<i], as: UTF8.self))
         }
+    }
+
+    /// The string at `i` (on its opening quote): made straight from its bytes when it has no
+    /// escape, as most keys and values have none, without a copy in between.
+    mutating func parseString() -> String {
+        let start = i + 1
+        var end = JSONBytes.skipWords(bytes, from: start, flags: JSONBytes.needsEscape).index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end &+= 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return String(decoding: decodeString(), as: UTF8.self) }
+        i = end + 1
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 
     /// Decodes the string at `i` (on its opening quote) to UTF-8; lone surrogates become U+FFFD.
