@@ -57,24 +57,8 @@ public final class CueIndex: Sendable {
         self.masks = masks
         var singleASCII = [Int32](repeating: -1, count: 128)
         var singleOther: [UInt16] = [], singleOtherLiteral: [Int] = []
-        // the trie as it grows: node 0 is the root
-        var children: [[UInt16: Int]] = [[:]]
-        var literalAt: [Int32] = [-1]
-        for (n, l) in literals.enumerated() {
-            if l.count > 1 {
-                var node = 0
-                for u in l {
-                    if let next = children[node][u] {
-                        node = next
-                    } else {
-                        children.append([:])
-                        literalAt.append(-1)
-                        children[node][u] = children.count - 1
-                        node = children.count - 1
-                    }
-                }
-                literalAt[node] = Int32(n)
-            } else if l[0] < 128 {
+        for (n, l) in literals.enumerated() where l.count == 1 {
+            if l[0] < 128 {
                 singleASCII[Int(l[0])] = Int32(n)
             } else {
                 singleOther.append(l[0])
@@ -84,23 +68,40 @@ public final class CueIndex: Sendable {
         self.singleASCII = singleASCII
         self.singleOther = singleOther
         self.singleOtherLiteral = singleOtherLiteral
+        // The longer literals in order: a trie node is a run of them sharing its prefix, and its
+        // children are the runs that share one more unit, found in order without building a map.
+        let sorted = literals.indices.filter { literals[$0].count > 1 }
+            .sorted { literals[$0].lexicographicallyPrecedes(literals[$1]) }
+        func children(of run: Range<Int>, depth: Int) -> [(unit: UInt16, run: Range<Int>, literal: Int32)] {
+            var kids: [(unit: UInt16, run: Range<Int>, literal: Int32)] = []
+            var k = run.lowerBound
+            while k < run.upperBound, literals[sorted[k]].count == depth { k += 1 }  // ends at this node
+            while k < run.upperBound {
+                let unit = literals[sorted[k]][depth]
+                var end = k + 1
+                while end < run.upperBound, literals[sorted[end]][depth] == unit { end += 1 }
+                kids.append((unit, k..<end, literals[sorted[k]].count == depth + 1 ? Int32(sorted[k]) : -1))
+                k = end
+            }
+            return kids
+        }
         // laid out breadth first from the second level, each node's children together
-        var secondLevel: [(units: UInt32, node: Int)] = []
-        for (a, first) in children[0].sorted(by: { $0.key < $1.key }) {
-            for (b, second) in children[first].sorted(by: { $0.key < $1.key }) {
-                secondLevel.append((UInt32(a) << 16 | UInt32(b), second))
+        var secondLevel: [(units: UInt32, run: Range<Int>, literal: Int32)] = []
+        for first in children(of: 0..<sorted.count, depth: 0) {
+            for second in children(of: first.run, depth: 1) {
+                secondLevel.append((UInt32(first.unit) << 16 | UInt32(second.unit), second.run, second.literal))
             }
         }
-        var queue: [(unit: UInt16, node: Int)] = secondLevel.map { (UInt16(truncatingIfNeeded: $0.units), $0.node) }
+        var queue: [(run: Range<Int>, depth: Int)] = secondLevel.map { ($0.run, 2) }
         var head = 0
-        var trie = queue.map { TrieNode(unit: $0.unit, literal: literalAt[$0.node]) }
+        var trie = secondLevel.map { TrieNode(unit: UInt16(truncatingIfNeeded: $0.units), literal: $0.literal) }
         while head < queue.count {
-            let kids = children[queue[head].node].sorted { $0.key < $1.key }
+            let kids = children(of: queue[head].run, depth: queue[head].depth)
             trie[head].firstChild = Int32(trie.count)
             trie[head].childCount = Int32(kids.count)
-            for (u, child) in kids {
-                queue.append((u, child))
-                trie.append(TrieNode(unit: u, literal: literalAt[child]))
+            for kid in kids {
+                queue.append((kid.run, queue[head].depth + 1))
+                trie.append(TrieNode(unit: kid.unit, literal: kid.literal))
             }
             head += 1
         }

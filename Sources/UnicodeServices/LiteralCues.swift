@@ -60,7 +60,8 @@ private enum PieceInfo {
     /// Without the strings that hold another of the set: a text holding "kind regards" holds
     /// "regards".
     static func minimal(_ set: Set<[UInt16]>) -> Set<[UInt16]> {
-        set.filter { s in !set.contains { t in t != s && t.count < s.count && contains(s, t) } }
+        guard set.count > 1 else { return set }
+        return set.filter { s in !set.contains { t in t != s && t.count < s.count && contains(s, t) } }
     }
 
     private static func contains(_ s: [UInt16], _ t: [UInt16]) -> Bool {
@@ -81,7 +82,7 @@ private enum CueAnalysis {
         switch node {
         case .literal(let scalars):
             var units: [UInt16] = []
-            for c in scalars { units += String(c).utf16 }
+            for c in scalars { units.append(contentsOf: c.utf16) }
             return .exact([CaseFolding.folded(units)])
         case .set(let set?) where !set.negated && set.items.count <= 4:
             var strings: Set<[UInt16]> = []
