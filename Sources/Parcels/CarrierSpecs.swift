@@ -15,6 +15,9 @@ final class TrackingFormat {
     /// Read when first needed: a built-in pattern is compiled when first used.
     private(set) lazy var serialGroup = verify.group(named: "SerialNumber")
     private(set) lazy var checkGroup = verify.group(named: "CheckDigit")
+    /// The group each required lookup reads (nil when the pattern has no such group: the
+    /// lookup then decides nothing), found when first needed, as the pattern is compiled.
+    private(set) lazy var requiredGroups = required.map { verify.group(named: $0.groupName) }
     let checksum: Checksum?
     /// `serial_number_format.prepend_if`: when the serial matches, the content goes first.
     let prepend: (pattern: TextPattern, content: String)?
@@ -30,7 +33,7 @@ final class TrackingFormat {
 
     struct Lookup {
         var name: String
-        var group: Int
+        var groupName: String
         var exact: Set<String>
         var patterns: [TextPattern]
 
@@ -81,7 +84,7 @@ final class TrackingFormat {
         var required: [Lookup] = []
         for item in spec["additional"]?.arrayValue ?? [] {
             guard let lname = item["name"]?.stringValue, mustExist.contains(lname),
-                  let gname = item["regex_group_name"]?.stringValue, let group = verify.group(named: gname) else { continue }
+                  let gname = item["regex_group_name"]?.stringValue else { continue }
             var exact: Set<String> = []
             var patterns: [TextPattern] = []
             for entry in item["lookup"]?.arrayValue ?? [] {
@@ -90,7 +93,7 @@ final class TrackingFormat {
                     do { patterns.append(try pattern(r)) } catch { throw .init("\(carrier): \(error)") }
                 }
             }
-            required.append(Lookup(name: lname, group: group, exact: exact, patterns: patterns))
+            required.append(Lookup(name: lname, groupName: gname, exact: exact, patterns: patterns))
         }
         self.required = required
         trackingURL = spec["tracking_url"]?.stringValue
@@ -121,8 +124,8 @@ final class TrackingFormat {
             guard let g, g < m.groups.count, let r = m.groups[g] else { return nil }
             return number[r].filter { $0 != 0x20 && $0 != 0x09 }
         }
-        for lookup in required {
-            guard let value = text(lookup.group), lookup.finds(value) else { return (false, nil) }
+        for (lookup, group) in zip(required, requiredGroups) where group != nil {
+            guard let value = text(group), lookup.finds(value) else { return (false, nil) }
         }
         let check = text(checkGroup).map { String(decoding: $0, as: UTF16.self) }
         guard let checksum else { return (true, check) }
