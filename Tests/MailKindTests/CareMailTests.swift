@@ -54,6 +54,22 @@ import JSONLines
         }
     }
 
+    /// A care phrase that ends in a word ("appointment with") is not found inside a longer one
+    /// ("without", "online", "attendance", "format"); the same words before a name still are.
+    @Test func aCarePhraseIsNotFoundInsideALongerWord() {
+        for subject in ["How to see a GP appointment without the queue", "Appointment online booking is here",
+                        "Appointment attendance figures for 2025", "A new appointment format from April",
+                        "Termin ambulant oder stationär? Unser Ratgeber"] {
+            let v = verdict(withSubject(subject), body: "Hello.\n")
+            #expect(v.kind == .newsletter && v.care == nil, "\(subject)")
+        }
+        for subject in ["Your appointment with Dr Shah", "Appointment on 12 March", "Appointment at Elmfield Surgery",
+                        "Appointment for Sam Taylor", "Termin am 12.03. in der Praxis"] {
+            let v = verdict(withSubject(subject), body: "Hello.\n")
+            #expect(v.kind == .notification && v.care == .appointment, "\(subject)")
+        }
+    }
+
     @Test func parcelsAndRecipesAreNotCare() {
         let parcel = verdict(withSubject("Your parcel is ready to collect"), body: "Collect it from the Post Office by 14 March.\n")
         #expect(parcel.care == nil)

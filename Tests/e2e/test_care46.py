@@ -15,4 +15,4 @@ def test_heldout_misses_are_the_listed_ones():
     right, total, misses = care46_truth.score(BIN)
     found = {name: what for cases in misses.values() for name, what, _ in cases}
     assert set(found) == listed_misses(), {name: found.get(name, "now right") for name in set(found) ^ listed_misses()}
-    assert sum(right.values()) >= 52 and sum(total.values()) == 71
+    assert sum(right.values()) >= 53 and sum(total.values()) == 71
