@@ -12,9 +12,24 @@ extension MailStore {
     /// --strip-plus).
     public var rules: AddressRules { normalizer.rules }
 
-    static func rules(_ json: String?) -> AddressRules {
-        let names = json.map(strings) ?? []
+    static func rules(_ json: String) -> AddressRules {
+        let names = strings(json)
         return AddressRules(gmailCanonical: names.contains("gmail-canonical"), stripPlus: names.contains("strip-plus"))
+    }
+
+    /// The address rules recorded in `db`. A database that records none was made before Gmail
+    /// folding was the default (issue 47) and keyed its messages without it: it keeps that
+    /// (`mailstore config --gmail-canonical` folds); one that holds no message yet takes today's
+    /// defaults. Either is written down when the database may be written, so that its keys
+    /// never change under it.
+    static func recordedRules(_ db: Database, writable: Bool) throws -> AddressRules {
+        if let json = try db.text("SELECT value FROM config WHERE key = 'address_rules'") { return rules(json) }
+        let keyed = try db.integer("SELECT EXISTS(SELECT 1 FROM messages)") == 1
+        let kept = keyed ? AddressRules.plain : AddressRules()
+        if writable {
+            try db.run("INSERT OR IGNORE INTO config(key, value) VALUES('address_rules', ?)", .text(json(kept)))
+        }
+        return kept
     }
 
     static func json(_ rules: AddressRules) -> String {
