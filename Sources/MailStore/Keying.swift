@@ -53,15 +53,15 @@ extension MailStore {
             own = fresh
             try setConfig("me", Self.json(given))
             try setConfig("address_rules", Self.json(newRules))
-            var rowids: [Int] = []
-            try db.query("SELECT rowid FROM messages") { rowids.append($0.integer(0)) }
-            for r in rowids { try rekey(r, recipientsToo: true) }
+            try keyEveryMessageAgain(recipientsToo: true)
         }
     }
 
     /// Adds the addresses the records show to be the user's (participant-hash's --me-auto),
     /// when the database knows none: what was inferred, or nil when nothing was (then everyone
-    /// is a participant until they are known: `keysWithoutOwnAddresses`).
+    /// is a participant until they are known: `keysWithoutOwnAddresses`). The messages stored
+    /// before (deliveries that showed no address of yours) are keyed again as `setKeying`
+    /// keys them: you are no longer a member of your own conversations.
     public func inferOwnAddresses(_ inference: OwnAddressInference) throws -> String? {
         let addresses = inference.addresses
         guard own.isEmpty else { return nil }
@@ -69,9 +69,26 @@ extension MailStore {
             keysWithoutOwnAddresses = true
             return nil
         }
-        for a in addresses { own.add(a) }
-        try batch { try setConfig("me", Self.json(own.addresses)) }
+        do {
+            try batch {
+                for a in addresses { own.add(a) }
+                try setConfig("me", Self.json(own.addresses))
+                try keyEveryMessageAgain(recipientsToo: false)
+            }
+        } catch {
+            own = OwnAddresses()  // the database took none of them
+            throw error
+        }
         return inference.report
+    }
+
+    /// The one rule of a change of your addresses or the address rules: every stored message
+    /// keyed again (with `recipientsToo`, its normalized recipients stored again, as a change of
+    /// the rules needs).
+    private func keyEveryMessageAgain(recipientsToo: Bool) throws {
+        var rowids: [Int] = []
+        try db.query("SELECT rowid FROM messages") { rowids.append($0.integer(0)) }
+        for r in rowids { try rekey(r, recipientsToo: recipientsToo) }
     }
 
 

@@ -99,7 +99,7 @@ struct KeyingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Your address (repeat for each); remembered in the database.", valueName: "addr"))
     var me: [String] = []
 
-    @Flag(name: .customLong("me-auto"), help: "When the database knows none of your addresses: infer them from the mail as participant-hash --me-auto does, once.")
+    @Flag(name: .customLong("me-auto"), help: "When the database knows none of your addresses: infer them from the mail as participant-hash --me-auto does, once; the messages stored before are keyed again.")
     var meAuto = false
 
     @OptionGroup(title: "Address rules (as participant-hash takes them; remembered)") var addressFlags: AddressRuleFlags
