@@ -105,8 +105,6 @@ public final class RecordsFileOriginals: Originals {
 }
 
 extension StoreOriginals {
-    /// The store's address rules, with those given turned on too.
-    public func rules(adding given: AddressRules) -> AddressRules {
-        AddressRules(gmailCanonical: store.rules.gmailCanonical || given.gmailCanonical, stripPlus: store.rules.stripPlus || given.stripPlus)
-    }
+    /// The store's address rules, with those given on the command line in their place.
+    public func rules(with given: AddressRuleFlags) -> AddressRules { given.applied(to: store.rules) }
 }

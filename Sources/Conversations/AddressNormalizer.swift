@@ -2,31 +2,45 @@ import ArgumentParser
 import UnicodeServices
 
 /// Which optional rules make two addresses one person.
-public struct AddressRules: Sendable {
-    /// `j.doe+news@googlemail.com` is `jdoe@gmail.com`: Gmail ignores dots and `+tag`.
-    public var gmailCanonical = false
+public struct AddressRules: Equatable, Sendable {
+    /// `j.doe+news@googlemail.com` is `jdoe@gmail.com`: Gmail ignores dots and `+tag`. On by
+    /// default (issue 47): the two forms are one mailbox, and so one participant.
+    public var gmailCanonical = true
     /// `jdoe+anything@x` is `jdoe@x`, for every domain.
     public var stripPlus = false
 
-    public init(gmailCanonical: Bool = false, stripPlus: Bool = false) {
+    public init(gmailCanonical: Bool = true, stripPlus: Bool = false) {
         self.gmailCanonical = gmailCanonical
         self.stripPlus = stripPlus
     }
+
+    /// Neither rule: addresses as written (casefolded).
+    public static let plain = AddressRules(gmailCanonical: false, stripPlus: false)
 }
 
 /// The flags that set `AddressRules`, shared by participant-hash and conversation-group
 /// (which must be given the same). ArgumentParser's values exist only once parsed, so the
 /// rules themselves stay a plain value.
 public struct AddressRuleFlags: ParsableArguments {
-    @Flag(name: .customLong("gmail-canonical"), help: "In gmail.com and googlemail.com addresses, ignore dots and +tags, as Gmail does.")
-    var gmailCanonical = false
+    @Flag(name: .customLong("gmail-canonical"), inversion: .prefixedNo,
+          help: "In gmail.com and googlemail.com addresses, ignore dots and +tags, as Gmail does (the default; --no-gmail-canonical keeps them as written).")
+    var gmailCanonical: Bool?
 
     @Flag(name: .customLong("strip-plus"), help: "Ignore +tags in every address.")
     var stripPlus = false
 
     public init() {}
 
-    public var rules: AddressRules { AddressRules(gmailCanonical: gmailCanonical, stripPlus: stripPlus) }
+    /// The rules the flags give, the defaults where none was given.
+    public var rules: AddressRules { AddressRules(gmailCanonical: gmailCanonical ?? true, stripPlus: stripPlus) }
+
+    /// Whether any rule was given on the command line.
+    public var givesAny: Bool { gmailCanonical != nil || stripPlus }
+
+    /// `base` (a store's recorded rules) with the rules given on the command line in their place.
+    public func applied(to base: AddressRules) -> AddressRules {
+        AddressRules(gmailCanonical: gmailCanonical ?? base.gmailCanonical, stripPlus: stripPlus || base.stripPlus)
+    }
 }
 
 /// Addresses in the form a conversation key uses: the local part NFKC-casefolded, the domain

@@ -12,9 +12,24 @@ extension MailStore {
     /// --strip-plus).
     public var rules: AddressRules { normalizer.rules }
 
-    static func rules(_ json: String?) -> AddressRules {
-        let names = json.map(strings) ?? []
+    static func rules(_ json: String) -> AddressRules {
+        let names = strings(json)
         return AddressRules(gmailCanonical: names.contains("gmail-canonical"), stripPlus: names.contains("strip-plus"))
+    }
+
+    /// The address rules recorded in `db`. A database that records none was made before Gmail
+    /// folding was the default (issue 47) and keyed its messages without it: it keeps that
+    /// (`mailstore config --gmail-canonical` folds); one that holds no message yet takes today's
+    /// defaults. Either is written down when the database may be written, so that its keys
+    /// never change under it.
+    static func recordedRules(_ db: Database, writable: Bool) throws -> AddressRules {
+        if let json = try db.text("SELECT value FROM config WHERE key = 'address_rules'") { return rules(json) }
+        let keyed = try db.integer("SELECT EXISTS(SELECT 1 FROM messages)") == 1
+        let kept = keyed ? AddressRules.plain : AddressRules()
+        if writable {
+            try db.run("INSERT OR IGNORE INTO config(key, value) VALUES('address_rules', ?)", .text(json(kept)))
+        }
+        return kept
     }
 
     static func json(_ rules: AddressRules) -> String {
@@ -38,15 +53,15 @@ extension MailStore {
             own = fresh
             try setConfig("me", Self.json(given))
             try setConfig("address_rules", Self.json(newRules))
-            var rowids: [Int] = []
-            try db.query("SELECT rowid FROM messages") { rowids.append($0.integer(0)) }
-            for r in rowids { try rekey(r, recipientsToo: true) }
+            try keyEveryMessageAgain(recipientsToo: true)
         }
     }
 
     /// Adds the addresses the records show to be the user's (participant-hash's --me-auto),
     /// when the database knows none: what was inferred, or nil when nothing was (then everyone
-    /// is a participant until they are known: `keysWithoutOwnAddresses`).
+    /// is a participant until they are known: `keysWithoutOwnAddresses`). The messages stored
+    /// before (deliveries that showed no address of yours) are keyed again as `setKeying`
+    /// keys them: you are no longer a member of your own conversations.
     public func inferOwnAddresses(_ inference: OwnAddressInference) throws -> String? {
         let addresses = inference.addresses
         guard own.isEmpty else { return nil }
@@ -54,9 +69,26 @@ extension MailStore {
             keysWithoutOwnAddresses = true
             return nil
         }
-        for a in addresses { own.add(a) }
-        try batch { try setConfig("me", Self.json(own.addresses)) }
+        do {
+            try batch {
+                for a in addresses { own.add(a) }
+                try setConfig("me", Self.json(own.addresses))
+                try keyEveryMessageAgain(recipientsToo: false)
+            }
+        } catch {
+            own = OwnAddresses()  // the database took none of them
+            throw error
+        }
         return inference.report
+    }
+
+    /// The one rule of a change of your addresses or the address rules: every stored message
+    /// keyed again (with `recipientsToo`, its normalized recipients stored again, as a change of
+    /// the rules needs).
+    private func keyEveryMessageAgain(recipientsToo: Bool) throws {
+        var rowids: [Int] = []
+        try db.query("SELECT rowid FROM messages") { rowids.append($0.integer(0)) }
+        for r in rowids { try rekey(r, recipientsToo: recipientsToo) }
     }
 
 

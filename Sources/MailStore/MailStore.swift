@@ -144,7 +144,7 @@ public final class MailStore {
         // a load makes messages_listing, what searches read most, at its end from the finished
         // table, so that the index's pages lie together rather than among the records'
         if built != nil { try db.execute("DROP INDEX messages_listing") }
-        normalizer = AddressNormalizer(rules: Self.rules(try db.text("SELECT value FROM config WHERE key = 'address_rules'")))
+        normalizer = AddressNormalizer(rules: try Self.recordedRules(db, writable: access != .read))
         for a in try config("me").map(Self.strings) ?? [] { normalizer.normalize(a).map { own.add($0) } }
         try db.query("SELECT address FROM lists") { savedLists.insert($0.text(0) ?? "") }
         lists = savedLists

@@ -88,7 +88,7 @@ struct MailComposeCommand: ParsableCommand, ZoneOptionHelp, NowOptionHelp {
                     let s = try StoreOriginals(path: path)
                     originals = s
                     addresses += try s.ownAddresses()
-                    rules = s.rules(adding: rules)
+                    rules = s.rules(with: addressFlags)
                 } catch {
                     run.diagnostics.error("\(path): \(error)")
                     throw Exit(.noInput)

@@ -39,12 +39,11 @@ func withStore(_ database: String, access: MailStore.Access, options: CommonOpti
 }
 
 /// Your addresses and the address rules, when the command line gives others than the
-/// database's: every message is keyed again.
-func changeKeying(_ store: MailStore, me: [String], rules: AddressRules) throws {
-    let rulesGiven = rules.gmailCanonical || rules.stripPlus
+/// database's (a rule not given stays as the database records it): every message is keyed again.
+func changeKeying(_ store: MailStore, me: [String], rules given: AddressRuleFlags) throws {
     let newMe = try !me.isEmpty && me != store.givenAddresses()
-    let newRules = rulesGiven && (rules.gmailCanonical != store.rules.gmailCanonical || rules.stripPlus != store.rules.stripPlus)
-    if newMe || newRules { try store.setKeying(addresses: me.isEmpty ? nil : me, rules: rulesGiven ? rules : nil) }
+    let rules = given.applied(to: store.rules)
+    if newMe || rules != store.rules { try store.setKeying(addresses: me.isEmpty ? nil : me, rules: rules) }
 }
 
 /// Options of the commands that only write records: no inputs of their own.
@@ -85,7 +84,7 @@ struct Add: ParsableCommand {
     func run() throws {
         withStore(database, access: .load, options: common) { store, run in
             store.attachments.maxBytes = attachments.maxAttachment
-            try changeKeying(store, me: keying.me, rules: keying.addressFlags.rules)
+            try changeKeying(store, me: keying.me, rules: keying.addressFlags)
             if keying.meAuto, store.own.isEmpty {
                 run.diagnostics.note(meAutoNote(try store.inferOwnAddresses(store.observeOwnAddresses(run)), database))
             }
@@ -100,7 +99,7 @@ struct KeyingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Your address (repeat for each); remembered in the database.", valueName: "addr"))
     var me: [String] = []
 
-    @Flag(name: .customLong("me-auto"), help: "When the database knows none of your addresses: infer them from the mail as participant-hash --me-auto does, once.")
+    @Flag(name: .customLong("me-auto"), help: "When the database knows none of your addresses: infer them from the mail as participant-hash --me-auto does, once; the messages stored before are keyed again.")
     var meAuto = false
 
     @OptionGroup(title: "Address rules (as participant-hash takes them; remembered)") var addressFlags: AddressRuleFlags
@@ -206,7 +205,7 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
         let delivery = try Self.preparing?.value.get() ?? Delivery(run.diagnostics)
         store.attachments.maxBytes = attachments.maxAttachment
         delivery.keepAttachments(with: store.attachments)
-        try changeKeying(store, me: keying.me, rules: keying.addressFlags.rules)
+        try changeKeying(store, me: keying.me, rules: keying.addressFlags)
         let log = try journal.map { path in
             let log = try Journal(path: path)
             if log.cut > 0 { run.diagnostics.note("\(path): \(log.cut) bytes of a record left half written (a delivery killed, or a full disk) were cut") }
@@ -396,18 +395,18 @@ struct Config: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if plainAddresses && (addressFlags.rules.gmailCanonical || addressFlags.rules.stripPlus) {
+        if plainAddresses && addressFlags.givesAny {
             throw ValidationError("--plain-addresses turns the address rules off: give it alone")
         }
     }
 
     func run() throws {
-        let changes = !me.isEmpty || plainAddresses || addressFlags.rules.gmailCanonical || addressFlags.rules.stripPlus
+        let changes = !me.isEmpty || plainAddresses || addressFlags.givesAny
         withStore(database, access: changes ? .write : .read, options: output.common) { store, run in
             if plainAddresses {
-                try store.setKeying(addresses: me.isEmpty ? nil : me, rules: AddressRules())
+                try store.setKeying(addresses: me.isEmpty ? nil : me, rules: .plain)
             } else {
-                try changeKeying(store, me: me, rules: addressFlags.rules)
+                try changeKeying(store, me: me, rules: addressFlags)
             }
             try run.write(try store.configRecord())
         }

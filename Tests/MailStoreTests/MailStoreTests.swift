@@ -241,3 +241,24 @@ func collect(_ body: (([UInt8]) throws -> Void) throws -> Void) rethrows -> [JSO
     #expect(throws: StoreError.self) { try MailStore(path: tmp.path, access: .write) }
     #expect(try db.integer("SELECT count(*) FROM sqlite_schema") == 1)
 }
+
+/// Issue 47: an address learned late (the first deliveries showed none) keys the messages
+/// stored before as `config --me` does.
+@Test func anAddressLearnedLateKeysTheEarlierMessagesAgain() throws {
+    let temporary = TemporaryStore()
+    let store = try MailStore(path: temporary.path, access: .write)
+    func delivered(_ id: String, deliveredTo: String? = nil) throws {
+        let headers = deliveredTo.map { #","headers":{"delivered-to":["\#($0)"]}"# } ?? #","headers":{}"#
+        let r = record(id, from: "alex@example.com", to: ["me@example.org"], date: "2026-03-02T0\(id.count):00:00Z",
+                       subject: "Hi", extra: headers)
+        _ = try store.deliver(r, journal: nil, meAuto: true)
+    }
+    try delivered("a1")
+    #expect(store.own.isEmpty && store.keysWithoutOwnAddresses)
+    try delivered("a22", deliveredTo: "me@example.org")
+    #expect(store.own.addresses == ["me@example.org"])
+    var conversations = Set<String>()
+    try store.db.query("SELECT conversation_id FROM messages") { conversations.insert($0.text(0) ?? "") }
+    #expect(conversations.count == 1, "one conversation with alex, not one with alex and me")
+    try store.close()
+}

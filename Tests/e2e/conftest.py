@@ -97,6 +97,17 @@ def run(tool, *args, input=None, timeout=120, env=None):
                           timeout=timeout, env=dict(ENV, **(env or {})))
 
 
+def gmail_canonical(address):
+    """An address (of the generator's truth, say) in the form participant-hash keys it by default
+    (issue 47): lowercased, and in gmail.com and googlemail.com without dots or a +tag, in gmail.com."""
+    local, _, domain = address.lower().rpartition("@")
+    if domain in ("gmail.com", "googlemail.com"):
+        if not local.startswith("+"):
+            local = local.split("+", 1)[0]
+        return local.replace(".", "") + "@gmail.com"
+    return address.lower()
+
+
 def records(stdout):
     return [json.loads(line) for line in stdout.decode().splitlines() if line.strip()]
 
