@@ -18,6 +18,8 @@ public struct ActedBy: Equatable, Sendable {
 }
 
 extension Classifier {
+    private static let tlsrpt = Array("tlsrpt".utf8)
+
     /// A report of the mail system other than a bounce or a receipt: an SMTP TLS report (RFC
     /// 8460) or a DMARC aggregate report, with the reason that says so.
     func systemReport(_ m: MessageFacts, conversational: Bool) -> (kind: AutomatedKind, reason: String)? {
@@ -27,10 +29,10 @@ extension Classifier {
         let subject = ASCII.lowercased(Array(m.subject.utf8))
         let reportSubject = !conversational && rules.reportSubjects.occurs(in: subject)
         let dmarcSender = rules.dmarcLocalParts.occurs(in: Array(m.localPart.utf8))
-        // Only these need the attachments read: most mail is neither.
-        guard reportSubject || dmarcSender || ByteSearch.contains(ASCII.lowercased(m.record?.rawValue("attachments") ?? []), Array("tlsrpt".utf8)) else {
-            return nil
-        }
+        // Only these need the attachments read: most mail is neither. (mime-parse writes
+        // content types in lowercase.)
+        let tlsType = m.record?.rawValue("attachments")?.withUnsafeBufferPointer { ByteSearch.contains($0, Self.tlsrpt) } ?? false
+        guard reportSubject || dmarcSender || tlsType else { return nil }
         let attachments = m.attachments
         if attachments.contains(where: { rules.tlsReportContentTypes.occurs(in: Array($0.type.utf8)) }) {
             return (.tlsReport, "tls_report_content_type")
@@ -54,7 +56,9 @@ extension Classifier {
         if rules.calendarReplySubjects.tagMatch(of: subject) != nil,
            m.calendarMethods.contains("reply") || ((fromService || senderService) && ByteSearch.contains(m.fromAddress + " " + m.senderAddress, "calendar")) {
             // a calendar program answers from the person's own address, else a calendar service for them
-            if !fromService, let name = plausibleName(m.fromName) ?? plausibleName(MessageFacts.localPart(m.fromAddress)) {
+            if !fromService, !m.fromAddress.isEmpty {
+                let written = m.fromName.trimmed.trimmingQuotes
+                let name = written.isEmpty || written.contains("@") ? MessageFacts.localPart(m.fromAddress) : written
                 return (ActedBy(name: name, address: m.fromAddress), .calendarReply)
             }
             return actor(m, fromService: fromService, phraseAt: nil).map { ($0, .calendarReply) }
@@ -73,11 +77,12 @@ extension Classifier {
         return nil
     }
 
-    /// The person a service names: in its From name as sent for them (`Alex Rivera (via Google
-    /// Drive)`), before the words of the action in the text (`Sam Okafor (sam@example.net)
-    /// invited you`) or the subject (`Sam Okafor shared …`), in Reply-To, or as the From name of
-    /// a service's address (`Maria Garcia <no-reply@sharepointonline.com>`). A service's own
-    /// name (`Friendbook`) is a person's only when nothing else names one.
+    /// The person a service names, the first of: its From name as sent for them (`Alex Rivera
+    /// (via Google Drive)`); the words before the action's in the text (`Sam Okafor
+    /// (sam@example.net) invited you`), else in the subject (`Sam Okafor shared …`); Reply-To's
+    /// name; the From name on a file service's domain (`Maria Garcia
+    /// <no-reply@sharepointonline.com>`). A shop's or a network's own name (`Friendbook`) is
+    /// never taken for a person's.
     private func actor(_ m: MessageFacts, fromService: Bool, phraseAt: (text: String, index: Int)?) -> ActedBy? {
         let named = nameBeforePhrase(m)
         func address(for name: String) -> String? {
@@ -90,13 +95,16 @@ extension Classifier {
             return ActedBy(name: name, address: address(for: name))
         }
         if let named { return named }
-        if let phraseAt, let name = plausibleName(lastSegment(prefix(phraseAt.text, phraseAt.index))) {
+        // "Spreadsheet shared with you" names a thing, "Sam shared “Photos” with you" a person
+        if let phraseAt, !ASCII.lowercased(String(decoding: phraseAt.text.utf8.dropFirst(phraseAt.index).prefix(14), as: UTF8.self)).hasPrefix(" shared with "),
+           let name = plausibleName(lastSegment(prefix(phraseAt.text, phraseAt.index))) {
             return ActedBy(name: name, address: address(for: name))
         }
         if let r = m.replyTo, !isServiceAddress(r.address), let name = plausibleName(r.name), !namesService(ASCII.lowercased(name)) {
             return ActedBy(name: name, address: r.address)
         }
-        if fromService, let name = plausibleName(m.fromName), !namesService(ASCII.lowercased(name)) {
+        // a file service writes the person's name on its own address; a shop's no-reply name is the shop's
+        if isServiceDomain(m.domain), let name = plausibleName(m.fromName), !namesService(ASCII.lowercased(name)) {
             return ActedBy(name: name, address: address(for: name))
         }
         return nil
@@ -142,8 +150,11 @@ extension Classifier {
         let local = MessageFacts.localPart(address)
         if rules.noreplyLocalParts.contains(where: { ByteSearch.contains(local, $0) }) { return true }
         if rules.notificationLocalParts.contains(local) { return true }
-        let domain = MessageFacts.domain(address)
-        return rules.serviceDomains.contains { domain == $0 || domain.hasSuffix("." + $0) }
+        return isServiceDomain(MessageFacts.domain(address))
+    }
+
+    private func isServiceDomain(_ domain: String) -> Bool {
+        rules.serviceDomains.contains { domain == $0 || domain.hasSuffix("." + $0) }
     }
 
     /// A person's name in a sender's display name that says a service sent it for them:

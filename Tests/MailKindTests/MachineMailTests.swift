@@ -105,6 +105,15 @@ import Testing
         }
     }
 
+    @Test func aThingSharedByAShopNamesNoPerson() {
+        let v = verdict("""
+            From: Acme Billing <noreply@acme.example>
+            To: mei@example.tw
+            Subject: Invoice shared with you
+            """)
+        #expect(v.serviceAction == nil && v.actedBy == nil && v.kind == .notification)
+    }
+
     @Test func aUsersRulesAddAServiceAndItsWords() throws {
         let mail = """
             From: Kaito Mori <notify@files.example.jp>
