@@ -81,7 +81,7 @@ struct Classifier {
         case "read", "not_read": found(.readReceipt, "read_receipt")
         default: break
         }
-        if let report = systemReport(m, conversational: subjectPrefixes.isReplyOrForward(m.subject)) { found(report.kind, report.reason) }
+        if let report = systemReport(m, lowerSubject: lowerSubject, conversational: subjectPrefixes.isReplyOrForward(m.subject)) { found(report.kind, report.reason) }
         // One kind for what says several: a report's own kind before the auto-reply headers
         // bounces and receipts carry too.
         if let kind = [AutomatedKind.tlsReport, .dmarcReport, .bounce, .readReceipt, .autoReply].first(where: kinds.contains) {
@@ -142,7 +142,7 @@ struct Classifier {
         if m.labels.contains("SENT") { return verdict(.personal, ["sent"]) }
 
         // A service acting for a person: a share, a comment, a calendar answer.
-        if let (person, action) = serviceNotification(m) {
+        if let (person, action) = serviceNotification(m, lowerSubject: lowerSubject) {
             var v = verdict(.notification, ["service_for_person", "service_action:" + action.rawValue] + strong + weak)
             v.actedBy = person
             v.serviceAction = action

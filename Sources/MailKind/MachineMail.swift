@@ -22,11 +22,11 @@ extension Classifier {
 
     /// A report of the mail system other than a bounce or a receipt: an SMTP TLS report (RFC
     /// 8460) or a DMARC aggregate report, with the reason that says so.
-    func systemReport(_ m: MessageFacts, conversational: Bool) -> (kind: AutomatedKind, reason: String)? {
-        if let h = m.headerNames.first(where: rules.tlsReportHeaders.contains) { return (.tlsReport, "tls_report_header:" + h) }
-        let contentType = ASCII.lowercased(Array((m.header("content-type") ?? "").utf8))
-        if rules.tlsReportContentTypes.occurs(in: contentType) { return (.tlsReport, "tls_report_content_type") }
-        let subject = ASCII.lowercased(Array(m.subject.utf8))
+    func systemReport(_ m: MessageFacts, lowerSubject subject: [UInt8], conversational: Bool) -> (kind: AutomatedKind, reason: String)? {
+        if let h = rules.tlsReportHeaders.first(where: m.has) { return (.tlsReport, "tls_report_header:" + h) }
+        if let contentType = m.header("content-type"), rules.tlsReportContentTypes.occurs(in: ASCII.lowercased(Array(contentType.utf8))) {
+            return (.tlsReport, "tls_report_content_type")
+        }
         let reportSubject = !conversational && rules.reportSubjects.occurs(in: subject)
         let dmarcSender = rules.dmarcLocalParts.occurs(in: Array(m.localPart.utf8))
         // Only these need the attachments read: most mail is neither. (mime-parse writes
@@ -49,10 +49,9 @@ extension Classifier {
     /// calendar answer, sent by a service (or, for a calendar answer, by a calendar program's
     /// REPLY), with the person named. Nil for anything else, a person's own words about a file
     /// included.
-    func serviceNotification(_ m: MessageFacts) -> (ActedBy, ServiceAction)? {
+    func serviceNotification(_ m: MessageFacts, lowerSubject subject: [UInt8]) -> (ActedBy, ServiceAction)? {
         let fromService = isServiceAddress(m.fromAddress)
         let senderService = !m.senderAddress.isEmpty && isServiceAddress(m.senderAddress)
-        let subject = ASCII.lowercased(Array(m.subject.utf8))
         if rules.calendarReplySubjects.tagMatch(of: subject) != nil,
            m.calendarMethods.contains("reply") || ((fromService || senderService) && ByteSearch.contains(m.fromAddress + " " + m.senderAddress, "calendar")) {
             // a calendar program answers from the person's own address, else a calendar service for them
@@ -67,11 +66,14 @@ extension Classifier {
         if let (action, at) = firstAction(in: m.subject) {
             return actor(m, fromService: fromService, phraseAt: (m.subject, at)).map { ($0, action) }
         }
-        if let (action, at) = firstAction(in: m.textHead) {
-            return actor(m, fromService: fromService, phraseAt: (m.textHead, at)).map { ($0, action) }
+        // the text's start, lowercased as the record holds it, says whether to read it
+        guard rules.actionPhrases.occurs(in: m.bodyHead) else { return nil }
+        let text = m.textHead
+        if let (action, at) = firstAction(in: text) {
+            return actor(m, fromService: fromService, phraseAt: (text, at)).map { ($0, action) }
         }
         // HTML only: the person comes from the sender's name
-        if let (action, _) = firstAction(in: String(decoding: m.bodyHead, as: UTF8.self)) {
+        if text.isEmpty, let (action, _) = firstAction(in: String(decoding: m.bodyHead, as: UTF8.self)) {
             return actor(m, fromService: fromService, phraseAt: nil).map { ($0, action) }
         }
         return nil
@@ -134,6 +136,7 @@ extension Classifier {
     /// offset); the longer phrase when two start at one place.
     private func firstAction(in text: String) -> (ServiceAction, Int)? {
         let lowered = ASCII.lowercased(Array(text.utf8))
+        guard rules.actionPhrases.occurs(in: lowered) else { return nil }
         var best: (ServiceAction, Int, Int)? = nil
         for (action, list) in [(ServiceAction.accessRequest, rules.accessRequestPhrases), (.mention, rules.mentionPhrases),
                                (.comment, rules.commentPhrases), (.share, rules.sharePhrases)] {

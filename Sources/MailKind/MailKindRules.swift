@@ -28,7 +28,8 @@ public struct MailKindRules: Sendable, ExtensibleData {
     var careNewsletterLocalParts: Set<String> = []
     /// Local parts of delivery systems: their mail is a bounce (`mailer-daemon`, `mail-daemon`).
     var bounceLocalParts: Set<String> = []
-    var tlsReportHeaders: Set<String> = []
+    /// Header names (lowercase) of an SMTP TLS report, in the file's order.
+    var tlsReportHeaders: [String] = []
     /// Content types (of the message or an attachment) of an SMTP TLS report.
     var tlsReportContentTypes = PhraseList()
     /// Subjects of the mail system's reports ("Report domain: … Submitter: …").
@@ -45,6 +46,8 @@ public struct MailKindRules: Sendable, ExtensibleData {
     var serviceNames: Set<String> = []
     /// Words that join a person's name to the service sending for them: `Alex Rivera (via Google Drive)`.
     var serviceViaWords: [String] = []
+    /// The phrases of every service action together, to pass over most mail in one search.
+    var actionPhrases = PhraseList()
     var sharePhrases = PhraseList()
     var commentPhrases = PhraseList()
     var mentionPhrases = PhraseList()
@@ -93,7 +96,7 @@ public struct MailKindRules: Sendable, ExtensibleData {
             case "care_newsletter_subjects": words.forEach { careNewsletterSubjects.add($0) }
             case "care_newsletter_local_parts": careNewsletterLocalParts.formUnion(words)
             case "bounce_local_parts": bounceLocalParts.formUnion(words)
-            case "tls_report_headers": tlsReportHeaders.formUnion(words)
+            case "tls_report_headers": tlsReportHeaders += words.filter { !tlsReportHeaders.contains($0) }
             case "tls_report_content_types": words.forEach { tlsReportContentTypes.add($0) }
             case "report_subjects": words.forEach { reportSubjects.add($0) }
             case "dmarc_local_parts": words.forEach { dmarcLocalParts.add($0) }
@@ -102,10 +105,10 @@ public struct MailKindRules: Sendable, ExtensibleData {
             case "service_domains": serviceDomains.formUnion(words)
             case "service_names": serviceNames.formUnion(words)
             case "service_via_words": serviceViaWords += words
-            case "share_phrases": words.forEach { sharePhrases.add($0) }
-            case "comment_phrases": words.forEach { commentPhrases.add($0) }
-            case "mention_phrases": words.forEach { mentionPhrases.add($0) }
-            case "access_request_phrases": words.forEach { accessRequestPhrases.add($0) }
+            case "share_phrases": words.forEach { sharePhrases.add($0); actionPhrases.add($0) }
+            case "comment_phrases": words.forEach { commentPhrases.add($0); actionPhrases.add($0) }
+            case "mention_phrases": words.forEach { mentionPhrases.add($0); actionPhrases.add($0) }
+            case "access_request_phrases": words.forEach { accessRequestPhrases.add($0); actionPhrases.add($0) }
             case "calendar_reply_subjects": words.forEach { calendarReplySubjects.add($0) }
             case "not_a_name_words": notANameWords.formUnion(words)
             default: throw FileError(description: "unknown key '\(key)'")

@@ -26,12 +26,8 @@ struct MessageFacts {
     var reportType: String?
     var isDraft = false
     var fromName = ""
-    /// The first Reply-To, lowercased address and name as written.
-    var replyTo: (name: String, address: String)?
     /// The `method` of each calendar part, lowercase (`reply`, `request`, ...).
     var calendarMethods: [String] = []
-    /// The start of the plain text as written (not lowercased): where a service names the person.
-    var textHead = ""
     /// The record, for what only a few messages need (their attachments).
     var record: JSONRecord?
 
@@ -51,15 +47,13 @@ struct MessageFacts {
         if case .array(let items)? = record.value("labels") {
             labels = Set(items.compactMap(\.stringValue))
         }
-        if let address = record.value("from")?["address"]?.stringValue {
+        let from = record.value("from")
+        if let address = from?["address"]?.stringValue {
             fromAddress = ASCII.lowercased(address)
         }
+        fromName = from?["name"]?.stringValue ?? ""
         if let address = record.value("sender")?["address"]?.stringValue {
             senderAddress = ASCII.lowercased(address)
-        }
-        fromName = record.value("from")?["name"]?.stringValue ?? ""
-        if let first = record.value("reply_to")?.arrayValue?.first, let address = first["address"]?.stringValue {
-            replyTo = (first["name"]?.stringValue ?? "", ASCII.lowercased(address))
         }
         subject = record.string("subject") ?? header("subject") ?? ""
         isReply = has("in-reply-to") || has("references")
@@ -72,7 +66,6 @@ struct MessageFacts {
             bodyTail.append(0x0A)
             if bodyHead.isEmpty { bodyHead = ASCII.lowercased(raw.prefix(Self.bodyHeadBytes)) }
         }
-        textHead = record.stringPrefix("text", maxBytes: Self.bodyHeadBytes) ?? ""
         reportType = record.value("report")?["type"]?.stringValue
         isDraft = record.value("is_draft") == .bool(true)
         if let raw = record.rawValue("calendar_methods"), raw.count > 2, case .array(let methods)? = record.value("calendar_methods") {
@@ -101,6 +94,15 @@ struct MessageFacts {
     func has(_ name: String) -> Bool { headerNameSet.contains(name) }
 
     var localPart: String { Self.localPart(fromAddress) }
+
+    /// The first Reply-To: its name as written and its address lowercased.
+    var replyTo: (name: String, address: String)? {
+        guard let first = record?.value("reply_to")?.arrayValue?.first, let address = first["address"]?.stringValue else { return nil }
+        return (first["name"]?.stringValue ?? "", ASCII.lowercased(address))
+    }
+
+    /// The start of the plain text as written (not lowercased): where a service names the person.
+    var textHead: String { record?.stringPrefix("text", maxBytes: Self.bodyHeadBytes) ?? "" }
 
     /// Each attachment's content type (lowercase) and file name (lowercase, or empty).
     var attachments: [(type: String, name: String)] {
