@@ -40,7 +40,9 @@ extension Classifier {
         if reportSubject, attachments.contains(where: { a in rules.tlsReportAttachmentEndings.contains { a.name.hasSuffix($0) } }) {
             return (.tlsReport, "tls_report_attachment")
         }
-        let dmarcAttachment = attachments.contains { a in rules.dmarcAttachmentEndings.contains { a.name.hasSuffix($0) } }
+        let dmarcAttachment = attachments.contains { a in
+            a.name.isEmpty ? rules.dmarcAttachmentTypes.contains(a.type) : rules.dmarcAttachmentEndings.contains { a.name.hasSuffix($0) }
+        }
         if (reportSubject || dmarcSender) && dmarcAttachment { return (.dmarcReport, "dmarc_report") }
         return nil
     }
@@ -52,8 +54,11 @@ extension Classifier {
     func serviceNotification(_ m: MessageFacts, lowerSubject subject: [UInt8]) -> (ActedBy, ServiceAction)? {
         let fromService = isServiceAddress(m.fromAddress)
         let senderService = !m.senderAddress.isEmpty && isServiceAddress(m.senderAddress)
+        // (Exchange marks its meeting answers with Content-Class, whether or not it adds a text/calendar part)
+        let calendarAnswer = m.calendarMethods.contains("reply")
+            || ByteSearch.contains(ASCII.lowercased(m.header("content-class") ?? ""), "calendarmessage")
         if rules.calendarReplySubjects.tagMatch(of: subject) != nil,
-           m.calendarMethods.contains("reply") || ((fromService || senderService) && ByteSearch.contains(m.fromAddress + " " + m.senderAddress, "calendar")) {
+           calendarAnswer || ((fromService || senderService) && ByteSearch.contains(m.fromAddress + " " + m.senderAddress, "calendar")) {
             // a calendar program answers from the person's own address, else a calendar service for them
             if !fromService, !m.fromAddress.isEmpty {
                 let written = m.fromName.trimmed.trimmingQuotes
@@ -63,19 +68,19 @@ extension Classifier {
             return actor(m, fromService: fromService, phraseAt: nil).map { ($0, .calendarReply) }
         }
         guard fromService || senderService else { return nil }
-        if let (action, at) = firstAction(in: m.subject) {
-            return actor(m, fromService: fromService, phraseAt: (m.subject, at)).map { ($0, action) }
+        // "accepted your invitation" is a calendar's only in mail about a calendar (else a network's)
+        let aboutCalendar = calendarAnswer || m.hasCalendar || ByteSearch.contains(m.fromAddress + " " + m.senderAddress, "calendar")
+        func found(_ action: ServiceAction, _ phraseAt: (text: String, index: Int)?) -> (ActedBy, ServiceAction)? {
+            guard action != .calendarReply || aboutCalendar else { return nil }
+            return actor(m, fromService: fromService, phraseAt: phraseAt).map { ($0, action) }
         }
+        if let (action, at) = firstAction(in: m.subject) { return found(action, (m.subject, at)) }
         // the text's start, lowercased as the record holds it, says whether to read it
         guard rules.actionPhrases.occurs(in: m.bodyHead) else { return nil }
         let text = m.textHead
-        if let (action, at) = firstAction(in: text) {
-            return actor(m, fromService: fromService, phraseAt: (text, at)).map { ($0, action) }
-        }
+        if let (action, at) = firstAction(in: text) { return found(action, (text, at)) }
         // HTML only: the person comes from the sender's name
-        if text.isEmpty, let (action, _) = firstAction(in: String(decoding: m.bodyHead, as: UTF8.self)) {
-            return actor(m, fromService: fromService, phraseAt: nil).map { ($0, action) }
-        }
+        if text.isEmpty, let (action, _) = firstAction(in: String(decoding: m.bodyHead, as: UTF8.self)) { return found(action, nil) }
         return nil
     }
 
@@ -96,10 +101,10 @@ extension Classifier {
         if let name = personSentFor(m.fromName, fromService: fromService) {
             return ActedBy(name: name, address: address(for: name))
         }
-        if let named { return named }
+        if let named { return ActedBy(name: named.name, address: named.address ?? address(for: named.name)) }
         // "Spreadsheet shared with you" names a thing, "Sam shared “Photos” with you" a person
         if let phraseAt, !ASCII.lowercased(String(decoding: phraseAt.text.utf8.dropFirst(phraseAt.index).prefix(14), as: UTF8.self)).hasPrefix(" shared with "),
-           let name = plausibleName(lastSegment(prefix(phraseAt.text, phraseAt.index))) {
+           let name = plausibleName(withoutAuxiliaries(lastSegment(prefix(phraseAt.text, phraseAt.index)))) {
             return ActedBy(name: name, address: address(for: name))
         }
         if let r = m.replyTo, !isServiceAddress(r.address), let name = plausibleName(r.name), !namesService(ASCII.lowercased(name)) {
@@ -118,9 +123,7 @@ extension Classifier {
         guard let (_, at) = firstAction(in: m.textHead) else { return nil }
         var line = Substring(prefix(m.textHead, at))
         if let nl = line.lastIndex(where: \.isNewline) { line = line[line.index(after: nl)...] }
-        var words = line.split(separator: " ")
-        while let last = words.last, ["has", "have", "is", "hat", "ha", "a", "heeft"].contains(ASCII.lowercased(String(last))) { words.removeLast() }
-        var text = words.joined(separator: " ")
+        var text = withoutAuxiliaries(String(line))
         var address: String? = nil
         if text.hasSuffix(")"), let open = text.lastIndex(of: "(") {
             let inner = text[text.index(after: open)..<text.index(before: text.endIndex)]
@@ -132,6 +135,13 @@ extension Classifier {
         return ActedBy(name: name, address: address)
     }
 
+    /// Words before an action's that are no part of a name: `Tom Becker has` (requested access).
+    private func withoutAuxiliaries(_ text: String) -> String {
+        var words = text.split(separator: " ")
+        while let last = words.last, ["has", "have", "is", "hat", "ha", "a", "heeft", "just"].contains(ASCII.lowercased(String(last))) { words.removeLast() }
+        return words.joined(separator: " ")
+    }
+
     /// The action whose phrase comes first in a text, and where its phrase starts (a byte
     /// offset); the longer phrase when two start at one place.
     private func firstAction(in text: String) -> (ServiceAction, Int)? {
@@ -139,7 +149,7 @@ extension Classifier {
         guard rules.actionPhrases.occurs(in: lowered) else { return nil }
         var best: (ServiceAction, Int, Int)? = nil
         for (action, list) in [(ServiceAction.accessRequest, rules.accessRequestPhrases), (.mention, rules.mentionPhrases),
-                               (.comment, rules.commentPhrases), (.share, rules.sharePhrases)] {
+                               (.comment, rules.commentPhrases), (.share, rules.sharePhrases), (.calendarReply, rules.calendarReplyPhrases)] {
             for phrase in list.phrases {
                 guard let at = ByteSearch.firstIndex(of: phrase, in: lowered, from: 0) else { continue }
                 if best == nil || at < best!.1 || (at == best!.1 && phrase.count > best!.2) { best = (action, at, phrase.count) }

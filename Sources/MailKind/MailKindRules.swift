@@ -38,6 +38,8 @@ public struct MailKindRules: Sendable, ExtensibleData {
     var dmarcLocalParts = PhraseList()
     /// How a DMARC report's attachment's name ends (`.xml.gz`, `.zip`).
     var dmarcAttachmentEndings: [String] = []
+    /// Content types of a DMARC report's attachment, for one without a name.
+    var dmarcAttachmentTypes: Set<String> = []
     /// How a TLS report's attachment's name ends (`.json.gz`).
     var tlsReportAttachmentEndings: [String] = []
     /// Domains whose mail is a service's, not a person's (`docs.google.com`).
@@ -52,6 +54,8 @@ public struct MailKindRules: Sendable, ExtensibleData {
     var commentPhrases = PhraseList()
     var mentionPhrases = PhraseList()
     var accessRequestPhrases = PhraseList()
+    /// Words of a calendar service telling of a person's answer (`accepted your invitation`).
+    var calendarReplyPhrases = PhraseList()
     /// Subject tags of a calendar answer (`accepted`, `declined`), matched as a tag: `Accepted: …`.
     var calendarReplySubjects = PhraseList()
     /// First words that show the words before a service's phrase are no person (`Document shared with you`).
@@ -101,6 +105,7 @@ public struct MailKindRules: Sendable, ExtensibleData {
             case "report_subjects": words.forEach { reportSubjects.add($0) }
             case "dmarc_local_parts": words.forEach { dmarcLocalParts.add($0) }
             case "dmarc_attachment_endings": dmarcAttachmentEndings += words
+            case "dmarc_attachment_types": dmarcAttachmentTypes.formUnion(words)
             case "tls_report_attachment_endings": tlsReportAttachmentEndings += words
             case "service_domains": serviceDomains.formUnion(words)
             case "service_names": serviceNames.formUnion(words)
@@ -110,6 +115,7 @@ public struct MailKindRules: Sendable, ExtensibleData {
             case "mention_phrases": words.forEach { mentionPhrases.add($0); actionPhrases.add($0) }
             case "access_request_phrases": words.forEach { accessRequestPhrases.add($0); actionPhrases.add($0) }
             case "calendar_reply_subjects": words.forEach { calendarReplySubjects.add($0) }
+            case "calendar_reply_phrases": words.forEach { calendarReplyPhrases.add($0); actionPhrases.add($0) }
             case "not_a_name_words": notANameWords.formUnion(words)
             default: throw FileError(description: "unknown key '\(key)'")
             }
