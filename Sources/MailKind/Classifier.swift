@@ -18,6 +18,11 @@ public struct Verdict: Equatable, Sendable {
     public var unsubscribe: Unsubscribe?
     /// Set when the mail is a notification about a patient's care (reason `care_mail`).
     public var care: Care?
+    /// What automated mail is; nil for every other kind.
+    public var automatedKind: AutomatedKind?
+    /// The person a service acted for, and what it did (a notification's); nil for other mail.
+    public var actedBy: ActedBy?
+    public var serviceAction: ServiceAction?
     public var isNewsletter: Bool { kind == .newsletter }
 }
 
@@ -42,24 +47,48 @@ struct Classifier {
 
         let lowerSubject = ASCII.lowercased(Array(m.subject.utf8))
 
-        // Automated replies and bounces.
+        // A draft is mine, not sent yet, whatever it quotes or answers.
+        if m.isDraft { return verdict(.personal, ["draft"]) }
+
+        // Reports of the mail system, automated replies and bounces.
         var automated: [String] = []
-        if autoSubmitted.hasPrefix("auto-replied") { automated.append("auto_submitted_auto_replied") }
-        if let h = rules.autoReplyHeaders.first(where: m.has) { automated.append("auto_reply_header:" + h) }
-        if precedence == "auto_reply" { automated.append("precedence_auto_reply") }
+        var kinds: Set<AutomatedKind> = []
+        func found(_ kind: AutomatedKind, _ reason: String) {
+            automated.append(reason)
+            kinds.insert(kind)
+        }
+        let conversational = m.isReply || subjectPrefixes.isReplyOrForward(m.subject)
+        if autoSubmitted.hasPrefix("auto-replied") { found(.autoReply, "auto_submitted_auto_replied") }
+        if let h = rules.autoReplyHeaders.first(where: m.has) { found(.autoReply, "auto_reply_header:" + h) }
+        if precedence == "auto_reply" { found(.autoReply, "precedence_auto_reply") }
         // Exchange's out-of-office and rule replies: sent by an inbox rule, and asking for no reply.
         if m.has("x-ms-exchange-inbox-rules-loop"),
            ByteSearch.contains(ASCII.lowercased(m.header("x-auto-response-suppress") ?? ""), "all") {
-            automated.append("exchange_auto_reply")
+            found(.autoReply, "exchange_auto_reply")
         }
         if rules.autoReplySubjects.tagMatch(of: lowerSubject) != nil || rules.autoReplySubjectEndings.suffixMatch(of: lowerSubject) != nil {
-            automated.append("auto_reply_subject")
+            found(.autoReply, "auto_reply_subject")
         }
-        if local == "mailer-daemon" || (local == "postmaster" && rules.bounceSubjects.firstMatch(in: lowerSubject) != nil)
-            || ByteSearch.contains(ASCII.lowercased(m.header("content-type") ?? ""), "report-type=delivery-status") {
-            automated.append("delivery_status_notification")
+        let contentType = ASCII.lowercased(m.header("content-type") ?? "")
+        if rules.bounceLocalParts.contains(local) || (local == "postmaster" && rules.bounceSubjects.firstMatch(in: lowerSubject) != nil)
+            || ByteSearch.contains(contentType, "report-type=delivery-status") {
+            found(.bounce, "delivery_status_notification")
         }
-        if !automated.isEmpty { return verdict(.automated, automated) }
+        if ByteSearch.contains(contentType, "report-type=disposition-notification") { found(.readReceipt, "disposition_notification") }
+        // what mime-parse read: a delivery report or a receipt, with report fields or from its words
+        switch m.reportType {
+        case "failed", "delayed", "delivered": found(.bounce, "delivery_report")
+        case "read", "not_read": found(.readReceipt, "read_receipt")
+        default: break
+        }
+        if let report = systemReport(m, lowerSubject: lowerSubject, conversational: subjectPrefixes.isReplyOrForward(m.subject)) { found(report.kind, report.reason) }
+        // One kind for what says several: a report's own kind before the auto-reply headers
+        // bounces and receipts carry too.
+        if let kind = [AutomatedKind.tlsReport, .dmarcReport, .bounce, .readReceipt, .autoReply].first(where: kinds.contains) {
+            var v = verdict(.automated, automated)
+            v.automatedKind = kind
+            return v
+        }
 
         // Bulk signals: any strong one, or two weak ones, and it is not from a person.
         var strong: [String] = []
@@ -109,9 +138,16 @@ struct Classifier {
 
         let transactionalSubject = rules.transactionalPhrases.firstMatch(in: lowerSubject) != nil
         // People write about orders and invoices too, but machines do not reply or forward.
-        let conversational = m.isReply || subjectPrefixes.isReplyOrForward(m.subject)
         if transactionalSubject && !conversational { weak.append("transactional_subject") }
         if m.labels.contains("SENT") { return verdict(.personal, ["sent"]) }
+
+        // A service acting for a person: a share, a comment, a calendar answer.
+        if let (person, action) = serviceNotification(m, lowerSubject: lowerSubject) {
+            var v = verdict(.notification, ["service_for_person", "service_action:" + action.rawValue] + strong + weak)
+            v.actedBy = person
+            v.serviceAction = action
+            return v
+        }
         // care words in the text count only with a sign of machine mail beside them: not read
         // in mail that has none (most personal mail)
         let signs = strong.count + weak.count + (m.hasShipments ? 1 : 0)

@@ -26,6 +26,40 @@ public struct MailKindRules: Sendable, ExtensibleData {
     var careNewsletterPhrases = PhraseList()
     var careNewsletterSubjects = PhraseList()
     var careNewsletterLocalParts: Set<String> = []
+    /// Local parts of delivery systems: their mail is a bounce (`mailer-daemon`, `mail-daemon`).
+    var bounceLocalParts: Set<String> = []
+    /// Header names (lowercase) of an SMTP TLS report, in the file's order.
+    var tlsReportHeaders: [String] = []
+    /// Content types (of the message or an attachment) of an SMTP TLS report.
+    var tlsReportContentTypes = PhraseList()
+    /// Subjects of the mail system's reports ("Report domain: … Submitter: …").
+    var reportSubjects = PhraseList()
+    /// Words in the local part of a DMARC report's sender (`dmarc`).
+    var dmarcLocalParts = PhraseList()
+    /// How a DMARC report's attachment's name ends (`.xml.gz`, `.zip`).
+    var dmarcAttachmentEndings: [String] = []
+    /// Content types of a DMARC report's attachment, for one without a name.
+    var dmarcAttachmentTypes: Set<String> = []
+    /// How a TLS report's attachment's name ends (`.json.gz`).
+    var tlsReportAttachmentEndings: [String] = []
+    /// Domains whose mail is a service's, not a person's (`docs.google.com`).
+    var serviceDomains: Set<String> = []
+    /// Words that make a sender's name a service's, not a person's (`google`, `dropbox`).
+    var serviceNames: Set<String> = []
+    /// Words that join a person's name to the service sending for them: `Alex Rivera (via Google Drive)`.
+    var serviceViaWords: [String] = []
+    /// The phrases of every service action together, to pass over most mail in one search.
+    var actionPhrases = PhraseList()
+    var sharePhrases = PhraseList()
+    var commentPhrases = PhraseList()
+    var mentionPhrases = PhraseList()
+    var accessRequestPhrases = PhraseList()
+    /// Words of a calendar service telling of a person's answer (`accepted your invitation`).
+    var calendarReplyPhrases = PhraseList()
+    /// Subject tags of a calendar answer (`accepted`, `declined`), matched as a tag: `Accepted: …`.
+    var calendarReplySubjects = PhraseList()
+    /// First words that show the words before a service's phrase are no person (`Document shared with you`).
+    var notANameWords: Set<String> = []
 
     public struct FileError: Error, CustomStringConvertible {
         public var description: String
@@ -65,6 +99,24 @@ public struct MailKindRules: Sendable, ExtensibleData {
             case "care_newsletter_phrases": words.forEach { careNewsletterPhrases.add($0) }
             case "care_newsletter_subjects": words.forEach { careNewsletterSubjects.add($0) }
             case "care_newsletter_local_parts": careNewsletterLocalParts.formUnion(words)
+            case "bounce_local_parts": bounceLocalParts.formUnion(words)
+            case "tls_report_headers": tlsReportHeaders += words.filter { !tlsReportHeaders.contains($0) }
+            case "tls_report_content_types": words.forEach { tlsReportContentTypes.add($0) }
+            case "report_subjects": words.forEach { reportSubjects.add($0) }
+            case "dmarc_local_parts": words.forEach { dmarcLocalParts.add($0) }
+            case "dmarc_attachment_endings": dmarcAttachmentEndings += words
+            case "dmarc_attachment_types": dmarcAttachmentTypes.formUnion(words)
+            case "tls_report_attachment_endings": tlsReportAttachmentEndings += words
+            case "service_domains": serviceDomains.formUnion(words)
+            case "service_names": serviceNames.formUnion(words)
+            case "service_via_words": serviceViaWords += words
+            case "share_phrases": words.forEach { sharePhrases.add($0); actionPhrases.add($0) }
+            case "comment_phrases": words.forEach { commentPhrases.add($0); actionPhrases.add($0) }
+            case "mention_phrases": words.forEach { mentionPhrases.add($0); actionPhrases.add($0) }
+            case "access_request_phrases": words.forEach { accessRequestPhrases.add($0); actionPhrases.add($0) }
+            case "calendar_reply_subjects": words.forEach { calendarReplySubjects.add($0) }
+            case "calendar_reply_phrases": words.forEach { calendarReplyPhrases.add($0); actionPhrases.add($0) }
+            case "not_a_name_words": notANameWords.formUnion(words)
             default: throw FileError(description: "unknown key '\(key)'")
             }
         }

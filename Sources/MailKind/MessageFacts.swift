@@ -21,6 +21,15 @@ struct MessageFacts {
     var bodyHead: [UInt8] = []
     /// The kinds of the events event-extract read (`appointment`, `prescription`, ...).
     var eventKinds: Set<String> = []
+    /// mime-parse's `report.type`: `failed`, `delayed`, `delivered` (a delivery report), `read`,
+    /// `not_read` (a receipt); nil for other mail.
+    var reportType: String?
+    var isDraft = false
+    var fromName = ""
+    /// The `method` of each calendar part, lowercase (`reply`, `request`, ...).
+    var calendarMethods: [String] = []
+    /// The record, for what only a few messages need (their attachments).
+    var record: JSONRecord?
 
     static let bodyTailBytes = 8 << 10  // footers are short; the tail of a long newsletter is enough
     static let bodyHeadBytes = 1 << 10
@@ -38,9 +47,11 @@ struct MessageFacts {
         if case .array(let items)? = record.value("labels") {
             labels = Set(items.compactMap(\.stringValue))
         }
-        if let address = record.value("from")?["address"]?.stringValue {
+        let from = record.value("from")
+        if let address = from?["address"]?.stringValue {
             fromAddress = ASCII.lowercased(address)
         }
+        fromName = from?["name"]?.stringValue ?? ""
         if let address = record.value("sender")?["address"]?.stringValue {
             senderAddress = ASCII.lowercased(address)
         }
@@ -55,6 +66,12 @@ struct MessageFacts {
             bodyTail.append(0x0A)
             if bodyHead.isEmpty { bodyHead = ASCII.lowercased(raw.prefix(Self.bodyHeadBytes)) }
         }
+        reportType = record.value("report")?["type"]?.stringValue
+        isDraft = record.value("is_draft") == .bool(true)
+        if let raw = record.rawValue("calendar_methods"), raw.count > 2, case .array(let methods)? = record.value("calendar_methods") {
+            calendarMethods = methods.compactMap { $0.stringValue.map(ASCII.lowercased) }
+        }
+        self.record = record
         if let raw = record.rawValue("events"), raw.count > 2, case .array(let events)? = record.value("events") {
             eventKinds = Set(events.compactMap { $0["kind"]?.stringValue })
         }
@@ -78,13 +95,30 @@ struct MessageFacts {
 
     var localPart: String { Self.localPart(fromAddress) }
 
+    /// The first Reply-To: its name as written and its address lowercased.
+    var replyTo: (name: String, address: String)? {
+        guard let first = record?.value("reply_to")?.arrayValue?.first, let address = first["address"]?.stringValue else { return nil }
+        return (first["name"]?.stringValue ?? "", ASCII.lowercased(address))
+    }
+
+    /// The start of the plain text as written (not lowercased): where a service names the person.
+    var textHead: String { record?.stringPrefix("text", maxBytes: Self.bodyHeadBytes) ?? "" }
+
+    /// Each attachment's content type (lowercase) and file name (lowercase, or empty).
+    var attachments: [(type: String, name: String)] {
+        guard let raw = record?.rawValue("attachments"), raw.count > 2, case .array(let items)? = record?.value("attachments") else { return [] }
+        return items.map { (ASCII.lowercased($0["content_type"]?.stringValue ?? ""), ASCII.lowercased($0["filename"]?.stringValue ?? "")) }
+    }
+
     static func localPart(_ address: String) -> String {
         guard let at = address.lastIndex(of: "@") else { return address }
         return String(address[..<at])
     }
 
-    var domain: String {
-        guard let at = fromAddress.lastIndex(of: "@") else { return "" }
-        return String(fromAddress[fromAddress.index(after: at)...])
+    var domain: String { Self.domain(fromAddress) }
+
+    static func domain(_ address: String) -> String {
+        guard let at = address.lastIndex(of: "@") else { return "" }
+        return String(address[address.index(after: at)...])
     }
 }

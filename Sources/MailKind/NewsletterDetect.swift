@@ -61,12 +61,31 @@ public struct NewsletterDetect {
         }
         var care = JSONWriter(capacity: 16)
         if let c = v.care { care.string(c.rawValue) } else { care.null() }
+        // absent (removed when running again) on the mail they do not describe
+        func string(_ value: String?) -> [UInt8]? {
+            guard let value else { return nil }
+            var w = JSONWriter(capacity: 32)
+            w.string(value)
+            return w.bytes
+        }
+        var actedBy: [UInt8]? = nil
+        if let person = v.actedBy {
+            var w = JSONWriter(capacity: 96)
+            w.beginObject()
+            w.field("name", person.name)
+            w.field("address", person.address)
+            w.endObject()
+            actedBy = w.bytes
+        }
         return [
             ("mail_kind", kind.bytes),
             ("is_newsletter", Array((v.isNewsletter ? "true" : "false").utf8)),
             ("newsletter_reasons", reasons.bytes),
             ("unsubscribe", unsubscribe.bytes),
             ("care", care.bytes),
+            ("automated_kind", string(v.automatedKind?.rawValue)),
+            ("acted_by", actedBy),
+            ("service_action", string(v.serviceAction?.rawValue)),
         ]
     }
 

@@ -10,7 +10,9 @@ struct NewsletterDetectCommand: ParsableCommand {
             Kinds: personal, newsletter, notification (receipts, shipping, password resets, and \
             care mail: a patient's appointments and prescriptions, whatever bulk headers they \
             carry, with care set), list (posts to a discussion list) and automated (auto-replies, \
-            bounces). The signals \
+            bounces, read receipts, TLS and DMARC reports, named by automated_kind). A service \
+            acting for a person (a share, a comment, a mention, an access request, a calendar \
+            answer) is a notification with acted_by {name, address} and service_action. The signals \
             live in a data file; add your own with --rules or ~/.config/mailpipe/mail-kind.json. \
             See newsletter-detect(1) and mailpipe(5).
 

@@ -56,7 +56,10 @@ def test_fields_on_the_sample_and_other_fields_untouched():
     for o, b in zip(out, before):
         assert list(o)[:len(b)] == list(b)  # key order kept, new fields appended
         assert {k: o[k] for k in b} == b
-        assert set(o) - set(b) == {"mail_kind", "is_newsletter", "newsletter_reasons", "unsubscribe", "care"}
+        # automated_kind, acted_by and service_action (issue 47) only on the mail they describe
+        assert set(o) - set(b) - {"automated_kind", "acted_by", "service_action"} == {
+            "mail_kind", "is_newsletter", "newsletter_reasons", "unsubscribe", "care"}
+        assert ("automated_kind" in o) == (o["mail_kind"] == "automated")
     assert {o["mail_kind"] for o in out} >= {"personal", "newsletter"}
 
 
