@@ -9,6 +9,9 @@ struct ListParts: Equatable {
     var footer: Range<Int>?
     /// The post: the text between them.
     var post: Range<Int>
+    /// The post is the HTML part: the only text part is the header block (Schleuder's before a
+    /// post written in HTML only).
+    var postIsHTML = false
 
     /// A footer part has at most this many lines with text and bytes: a list's footer is a few
     /// lines of links; a longer part is the sender's.
@@ -27,9 +30,7 @@ struct ListParts: Equatable {
     /// The list's parts of a record's `text`; nil when it has none (most mail), or when
     /// `text_parts` does not describe `text` (a record from an older mime-parse).
     static func read(record: JSONRecord, text: [UInt8]) -> ListParts? {
-        // one text part, the common case, is `[{...}]`: nothing to set aside
-        guard let raw = record.rawValue("text_parts"), raw.count > 2,
-              let entries = record.value("text_parts")?.arrayValue, entries.count >= 2 else { return nil }
+        guard let raw = record.rawValue("text_parts"), raw.count > 2, let entries = record.value("text_parts")?.arrayValue else { return nil }
         var spans: [Span] = []
         var end = 0
         for e in entries {
@@ -41,7 +42,8 @@ struct ListParts: Equatable {
         let signed = record.value("attachments")?.arrayValue?.contains { a in
             a["content_type"]?.stringValue.map(signatureTypes.contains) == true
         } == true
-        return find(spans, in: text, signed: signed, fromList: fromList(record))
+        let hasHTML = record.rawValue("html").map { $0.count > 2 && $0.first == UInt8(ascii: "\"") } ?? false
+        return find(spans, in: text, signed: signed, fromList: fromList(record), hasHTML: hasHTML)
     }
 
     /// The content types of a multipart/signed's signature part.
@@ -58,8 +60,12 @@ struct ListParts: Equatable {
     /// whose other children are the post), it is short, and either the post is signed (the
     /// signer wrote nothing outside the signature) or the message came through a list (a
     /// person's own second text part is not taken for one).
-    static func find(_ spans: [Span], in text: [UInt8], signed: Bool, fromList: Bool) -> ListParts? {
+    static func find(_ spans: [Span], in text: [UInt8], signed: Bool, fromList: Bool, hasHTML: Bool = false) -> ListParts? {
         let withText = spans.filter { hasText(text[$0.start..<$0.end]) }
+        if withText.count == 1, hasHTML, isHeaderBlock(text[withText[0].start..<withText[0].end]) {
+            let end = withText[0].end
+            return ListParts(header: withText[0].start..<end, footer: nil, post: end..<end, postIsHTML: true)
+        }
         guard withText.count >= 2 else { return nil }
         var header: Range<Int>?
         var rest = withText[...]

@@ -155,10 +155,15 @@ public final class Extractor {
         func plain(_ range: Range<Int>) -> [UInt8] {
             withoutTrailingBlankLines(TextLines(bodyText(text: Array(text[range]), format: format, html: nil) ?? []))
         }
-        let post = plain(list.post)
+        var whole = withoutTrailingBlankLines(lines)
+        var post = plain(list.post)
+        if list.postIsHTML, let html, !html.isEmpty {
+            post = withoutTrailingBlankLines(TextLines(HTMLText.render(utf8: html)))
+            whole += [0x0A, 0x0A] + post
+        }
         let parts = splitter.split(TextLines(post))
         let snippet = Snippet.of(utf8: parts.reply.isEmpty ? post : parts.reply)
-        return Extracted(body: withoutTrailingBlankLines(lines), post: post, parts: parts, snippet: snippet,
+        return Extracted(body: whole, post: post, parts: parts, snippet: snippet,
                          listHeader: list.header.map { Array(TextExtract.trimmed(plain($0))) },
                          listFooter: list.footer.map { Array(TextExtract.trimmed(plain($0))) })
     }

@@ -34,6 +34,16 @@ import Testing
         #expect(string(text, found?.post) == "the post")
     }
 
+    @Test func headerBlockAloneBeforeAnHTMLPost() {
+        let (text, s) = spans([schleuder], appendedLast: false)
+        let found = ListParts.find(s, in: text, signed: false, fromList: true, hasHTML: true)
+        #expect(found?.postIsHTML == true)
+        #expect(string(text, found?.header) == schleuder)
+        #expect(ListParts.find(s, in: text, signed: false, fromList: true, hasHTML: false) == nil)
+        let (plain, one) = spans(["just text"], appendedLast: false)
+        #expect(ListParts.find(one, in: plain, signed: false, fromList: true, hasHTML: true) == nil)
+    }
+
     @Test func headerBlockWithAWrappedLine() {
         #expect(ListParts.isHeaderBlock(ArraySlice("From: a@x.org\nTo: l@x.org,\n  m@x.org\nSig: Good signature\n".utf8)))
         #expect(!ListParts.isHeaderBlock(ArraySlice("To: everyone\nDate: Saturday\n".utf8)))  // no From:
