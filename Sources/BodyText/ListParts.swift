@@ -31,6 +31,9 @@ struct ListParts: Equatable {
     /// `text_parts` does not describe `text` (a record from an older mime-parse).
     static func read(record: JSONRecord, text: [UInt8]) -> ListParts? {
         guard let raw = record.rawValue("text_parts"), raw.count > 2, let entries = record.value("text_parts")?.arrayValue else { return nil }
+        let hasHTML = record.rawValue("html").map { $0.count > 2 && $0.first == UInt8(ascii: "\"") } ?? false
+        // one text part and no HTML, most mail: nothing can be set aside
+        guard entries.count >= 2 || hasHTML else { return nil }
         var spans: [Span] = []
         var end = 0
         for e in entries {
@@ -39,11 +42,14 @@ struct ListParts: Equatable {
             spans.append(Span(start: start, end: stop, appended: e["appended"] == .bool(true)))
             end = stop
         }
-        let signed = record.value("attachments")?.arrayValue?.contains { a in
+        return find(spans, in: text, signed: isSigned(record), fromList: fromList(record), hasHTML: hasHTML)
+    }
+
+    /// Whether the message has a signature part (read only when a part has a footer's shape).
+    static func isSigned(_ record: JSONRecord) -> Bool {
+        record.value("attachments")?.arrayValue?.contains { a in
             a["content_type"]?.stringValue.map(signatureTypes.contains) == true
         } == true
-        let hasHTML = record.rawValue("html").map { $0.count > 2 && $0.first == UInt8(ascii: "\"") } ?? false
-        return find(spans, in: text, signed: signed, fromList: fromList(record), hasHTML: hasHTML)
     }
 
     /// The content types of a multipart/signed's signature part.
@@ -60,7 +66,8 @@ struct ListParts: Equatable {
     /// whose other children are the post), it is short, and either the post is signed (the
     /// signer wrote nothing outside the signature) or the message came through a list (a
     /// person's own second text part is not taken for one).
-    static func find(_ spans: [Span], in text: [UInt8], signed: Bool, fromList: Bool, hasHTML: Bool = false) -> ListParts? {
+    static func find(_ spans: [Span], in text: [UInt8], signed: @autoclosure () -> Bool, fromList: @autoclosure () -> Bool,
+                     hasHTML: Bool = false) -> ListParts? {
         let withText = spans.filter { hasText(text[$0.start..<$0.end]) }
         if withText.count == 1, hasHTML, isHeaderBlock(text[withText[0].start..<withText[0].end]) {
             let end = withText[0].end
@@ -74,7 +81,7 @@ struct ListParts: Equatable {
             rest = rest.dropFirst()
         }
         var footer: Range<Int>?
-        if rest.count >= 2, let last = rest.last, last.appended, signed || fromList, isShort(text[last.start..<last.end]) {
+        if rest.count >= 2, let last = rest.last, last.appended, isShort(text[last.start..<last.end]), signed() || fromList() {
             footer = last.start..<last.end
             rest = rest.dropLast()
         }
