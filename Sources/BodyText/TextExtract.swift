@@ -27,11 +27,12 @@ public struct TextExtract {
         let extractor = try extractor ?? Extractor(patterns: loadPatterns(diagnostics))
         return RecordStage(name: "text-extract") { record in
             guard record.member("text") != nil || record.member("html") != nil else { throw MissingField(name: "text") }
-            let result = extractor.extract(text: record.stringBytes("text"), format: record.string("text_format"),
-                                           html: record.stringBytes("html"))
+            let text = record.stringBytes("text")
+            let result = extractor.extract(text: text, format: record.string("text_format"), html: record.stringBytes("html"),
+                                           list: text.flatMap { ListParts.read(record: record, text: $0) })
             // a forward written into the text is quoted history to the splitter, marker and all:
             // only a mail that quotes something is looked at (most mail quotes nothing)
-            let forwarded = extractor.forwards.read(record: record, body: .some(result.flatMap { $0.parts.quoted.isEmpty ? nil : $0.body }))
+            let forwarded = extractor.forwards.read(record: record, body: .some(result.flatMap { $0.parts.quoted.isEmpty ? nil : $0.post }))
             var fields = Self.fields(result)
             func set(_ key: String, _ value: [UInt8]) {
                 if let k = fields.firstIndex(where: { $0.key == key }) { fields[k].value = value }
@@ -41,13 +42,13 @@ public struct TextExtract {
                 if forwarded.source == "inline", !reply.isEmpty, Self.trimmed(Array(forwarded.text.utf8)).starts(with: reply) {
                     // the splitter reads a mail that starts with Outlook's header block as the text
                     // under it: when that block is a forward's, that text is the forwarded message's
-                    var w = JSONWriter(capacity: result.body.count + 16)
-                    w.string(utf8: result.body)
+                    var w = JSONWriter(capacity: result.post.count + 16)
+                    w.string(utf8: result.post)
                     set("reply_text", Array("null".utf8))
                     set("quoted_text", w.bytes)
                     set("forwarded", Array("true".utf8))
                     var snippet = JSONWriter(capacity: 512)
-                    snippet.string(utf8: Snippet.of(utf8: result.body))
+                    snippet.string(utf8: Snippet.of(utf8: result.post))
                     set("snippet", snippet.bytes)
                 } else if reply.isEmpty {
                     // no text of its own: it only forwards (an attached message, or one under
@@ -82,6 +83,8 @@ public struct TextExtract {
             ("signature", string(r?.parts.signature)),
             ("forwarded", Array(((r?.parts.forwarded ?? false) ? "true" : "false").utf8)),
             ("snippet", string(r?.snippet)),
+            ("list_header", string(r?.listHeader)),
+            ("list_footer", string(r?.listFooter)),
         ]
     }
 }
@@ -96,8 +99,12 @@ extension TextExtract {
 
 struct Extracted {
     var body: [UInt8]
+    /// The body without a list's header block and footer part: what `parts` splits.
+    var post: [UInt8]
     var parts: ReplyParts
     var snippet: [UInt8]
+    var listHeader: [UInt8]? = nil
+    var listFooter: [UInt8]? = nil
 }
 
 /// The text of one message, whole and split. Holds ICU regexes: one per thread.
@@ -135,12 +142,30 @@ public final class Extractor {
         bodyText(text: text, format: format, html: html).map { splitter.split(TextLines($0)).reply }
     }
 
-    func extract(text: [UInt8]?, format: String?, html: [UInt8]?) -> Extracted? {
+    /// `list`: the parts of `text` a mailing list added, set aside from the post.
+    func extract(text: [UInt8]?, format: String?, html: [UInt8]?, list: ListParts? = nil) -> Extracted? {
         guard let body = bodyText(text: text, format: format, html: html) else { return nil }
         let lines = TextLines(body)
-        let parts = splitter.split(lines)
-        let snippet = Snippet.of(utf8: parts.reply.isEmpty ? body : parts.reply)
-        return Extracted(body: withoutTrailingBlankLines(lines), parts: parts, snippet: snippet)
+        guard let list, let text else {
+            let parts = splitter.split(lines)
+            let snippet = Snippet.of(utf8: parts.reply.isEmpty ? body : parts.reply)
+            let whole = withoutTrailingBlankLines(lines)
+            return Extracted(body: whole, post: whole, parts: parts, snippet: snippet)
+        }
+        func plain(_ range: Range<Int>) -> [UInt8] {
+            withoutTrailingBlankLines(TextLines(bodyText(text: Array(text[range]), format: format, html: nil) ?? []))
+        }
+        var whole = withoutTrailingBlankLines(lines)
+        var post = plain(list.post)
+        if list.postIsHTML, let html, !html.isEmpty {
+            post = withoutTrailingBlankLines(TextLines(HTMLText.render(utf8: html)))
+            whole += [0x0A, 0x0A] + post
+        }
+        let parts = splitter.split(TextLines(post))
+        let snippet = Snippet.of(utf8: parts.reply.isEmpty ? post : parts.reply)
+        return Extracted(body: whole, post: post, parts: parts, snippet: snippet,
+                         listHeader: list.header.map { Array(TextExtract.trimmed(plain($0))) },
+                         listFooter: list.footer.map { Array(TextExtract.trimmed(plain($0))) })
     }
 
     /// The lines joined with LF, without the blank ones at the end.

@@ -12,7 +12,9 @@ struct TextExtractCommand: ParsableCommand {
             it, forwarded whether it only forwards a message, snippet its first 140 characters, \
             forwarded_message the message it forwards (from, to, date, subject, text, attachments; \
             a message/rfc822 attachment, or a Gmail, Outlook, Apple Mail or Thunderbird forward in \
-            the text, in their languages). \
+            the text, in their languages), list_header and list_footer what a mailing list added \
+            in text parts of their own (Schleuder's header block before the post, a footer part \
+            after it), read from mime-parse's text_parts and kept out of reply_text and snippet. \
             The attribution lines, separators and signatures it knows are data: add your own with \
             --patterns or ~/.config/mailpipe/reply-patterns.json. See text-extract(1) and mailpipe(5).
 

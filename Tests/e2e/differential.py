@@ -52,6 +52,10 @@ def content(part):
     return part.get_content()
 
 
+def is_inline_text(part):
+    return part.get_content_type() == "text/plain" and not is_attachment(part) and part.get_filename() is None
+
+
 def body_parts(part, main=True):
     ctype = part.get_content_type()
     if part.get_content_maintype() == "message":
@@ -73,9 +77,12 @@ def body_parts(part, main=True):
         if sub in ("related", "signed"):
             return body_parts(children[0])
         found = body_parts(children[0])
-        for child in children[1:]:
-            if child.get_content_type() == "text/plain" and not is_attachment(child) and child.get_filename() is None:
+        for k, child in enumerate(children[1:], start=1):
+            if is_inline_text(child):
                 found += [child]
+            elif child.get_content_type() in ("multipart/alternative", "multipart/signed") and not is_attachment(child) \
+                    and all(is_inline_text(c) for c in children[:k]):
+                found += body_parts(child)  # a post after a list's header block (Schleuder)
         return found
     if ctype == "text/plain" and main and not is_attachment(part):
         return [part]

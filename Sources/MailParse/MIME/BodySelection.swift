@@ -6,6 +6,9 @@ struct BodySelection {
     var html: [MIMEPart] = []
     var calendar: [MIMEPart] = []
     var attachments: [MIMEPart] = []
+    /// The paths of the text parts shaped as a relay's addition to a whole message (a list's
+    /// footer part): see `isAppendedAfterPost`.
+    var appended: Set<String> = []
     /// The RFC 9078 reaction part, in none of the others: it is the text only when the message
     /// says nothing else, or when it holds no reaction (MessageConverter decides).
     var reaction: MIMEPart?
@@ -30,6 +33,7 @@ struct BodySelection {
                     let sub = select(child, isMain: true)
                     if !sub.text.isEmpty { s.text = sub.text }
                     if !sub.html.isEmpty { s.html = sub.html }
+                    s.appended.formUnion(sub.appended)
                     s.calendar += sub.calendar
                     s.attachments += sub.attachments
                 }
@@ -44,7 +48,10 @@ struct BodySelection {
                     }
                 }
             case "signed":
-                s.merge(select(children[0], isMain: true))
+                // the signer wrote all of it: no part inside was appended by a relay
+                var signed = select(children[0], isMain: true)
+                signed.appended = []
+                s.merge(signed)
                 for child in children.dropFirst() { s.attachments.append(contentsOf: leaves(child)) }
             default:  // mixed and anything unknown: the first part is the body, inline text follows it
                 for (k, child) in children.enumerated() {
@@ -56,11 +63,17 @@ struct BodySelection {
                         s.html += sub.html
                         s.calendar += sub.calendar
                         s.attachments += sub.attachments
+                    } else if isPostAfterText(child, children[..<k]) {
+                        // a list manager's text part before the post (Schleuder's header block)
+                        s.merge(select(child, isMain: true))
                     } else if child.isMultipart && !child.isAttachmentDisposition {
                         s.attachments.append(contentsOf: leaves(child))
                     } else {
                         s.merge(select(child, isMain: false))
                     }
+                }
+                if part.contentType.subtype == "mixed", isAppendedAfterPost(children), let last = children.last {
+                    s.appended.insert(last.path)
                 }
             }
             return s
@@ -90,6 +103,27 @@ struct BodySelection {
             && !part.isAttachmentDisposition && part.filename == nil
     }
 
+    /// A multipart/mixed's last child is a text/plain part that a relay added to a whole message
+    /// (a list manager's footer part) when it is inline text and every child before it is the
+    /// post: a text/plain part or a multipart (signed, encrypted, alternative, related, or mixed
+    /// with the post's own attachments inside). A leaf attachment among them (a mail program's
+    /// text, image, text) makes it the sender's own text.
+    private static func isAppendedAfterPost(_ children: [MIMEPart]) -> Bool {
+        guard children.count >= 2, let last = children.last, last.contentType.value == "text/plain", isInlineText(last) else { return false }
+        return children.dropLast().allSatisfy { child in
+            child.isMultipart ? !child.isAttachmentDisposition : child.contentType.value == "text/plain" && isInlineText(child)
+        }
+    }
+
+    /// A multipart/alternative or multipart/signed that follows only inline text/plain parts in
+    /// a multipart/mixed is a message of its own put after them (Schleuder puts its header
+    /// block first and the post after it): its text is the body too, not an attachment.
+    private static func isPostAfterText(_ child: MIMEPart, _ before: ArraySlice<MIMEPart>) -> Bool {
+        guard child.isMultipart, !child.isAttachmentDisposition,
+              child.contentType.subtype == "alternative" || child.contentType.subtype == "signed" else { return false }
+        return before.allSatisfy { $0.contentType.value == "text/plain" && isInlineText($0) }
+    }
+
     private static func isCalendarFileName(_ name: String) -> Bool {
         let lower = name.lowercased()
         return lower.hasSuffix(".ics") || lower.hasSuffix(".ical") || lower.hasSuffix(".ifb")
@@ -105,5 +139,6 @@ struct BodySelection {
         html += other.html
         calendar += other.calendar
         attachments += other.attachments
+        appended.formUnion(other.appended)
     }
 }

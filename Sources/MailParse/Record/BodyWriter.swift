@@ -104,11 +104,20 @@ struct BodyWriter {
         }
     }
 
-    /// The text body: the text parts joined, uuencoded files taken out of it.
-    mutating func text(_ parts: [MIMEPart]) -> (utf8: [UInt8]?, format: String, uuencoded: [UUEncode.File]) {
-        guard !parts.isEmpty else { return (nil, "plain", []) }
+    /// Where one text part lies in the text body: UTF-8 byte offsets, `end` exclusive.
+    struct TextSpan {
+        var path: String
+        var start: Int
+        var end: Int
+    }
+
+    /// The text body: the text parts joined with a blank line between them (a paragraph break:
+    /// each part is a block of its own), uuencoded files taken out of it; and where each part lies.
+    mutating func text(_ parts: [MIMEPart]) -> (utf8: [UInt8]?, format: String, uuencoded: [UUEncode.File], spans: [TextSpan]) {
+        guard !parts.isEmpty else { return (nil, "plain", [], []) }
         var out = [UInt8]()
         var files: [UUEncode.File] = []
+        var spans: [TextSpan] = []
         var over = false
         for (k, part) in parts.enumerated() {
             var (text, readInPart) = decodedText(part)
@@ -120,19 +129,29 @@ struct BodyWriter {
             }
             if k == 0 {
                 out = text  // the common case, one part: no copy
-            } else {
-                if !out.isEmpty, out.last != Bytes.lf { out.append(Bytes.lf) }
+            } else if !text.isEmpty {
+                Self.endParagraph(&out, before: text)
                 out += text
             }
+            spans.append(TextSpan(path: part.path, start: out.count - text.count, end: out.count))
             if out.count > limits.textBytes { break }
         }
         if cut(&out) || over { defects.append("text_over_limit") }
+        spans = spans.filter { $0.start <= out.count }.map { TextSpan(path: $0.path, start: $0.start, end: min($0.end, out.count)) }
         let params = parts[0].contentType.parameters
         var format = "plain"
         if params["format"].map(ASCII.lowercased) == "flowed" {
             format = params["delsp"].map(ASCII.lowercased) == "yes" ? "flowed_delsp" : "flowed"
         }
-        return (out, format, files)
+        return (out, format, files, spans)
+    }
+
+    /// Ends non-empty text with a blank line, so that `next` is a paragraph of its own (one
+    /// blank line: none is added when either side already has it).
+    static func endParagraph(_ out: inout [UInt8], before next: [UInt8]) {
+        guard !out.isEmpty else { return }
+        if out.last != Bytes.lf { out.append(Bytes.lf) }
+        if next.first != Bytes.lf, out.count < 2 || out[out.count - 2] != Bytes.lf { out.append(Bytes.lf) }
     }
 
     mutating func html(_ parts: [MIMEPart]) -> [UInt8]? {
@@ -293,7 +312,7 @@ struct BodyWriter {
                 break
             }
             let (text, readInPart) = decodedText(part)
-            if !out.isEmpty, out.last != Bytes.lf { out.append(Bytes.lf) }
+            if !text.isEmpty { Self.endParagraph(&out, before: text) }
             out += text
             over = over || readInPart
         }

@@ -100,10 +100,21 @@ public final class MessageConverter {
         if let part = selection.reaction, reaction == nil || (selection.text.isEmpty && selection.html.isEmpty) {
             selection.text.append(part)  // no reaction, or all the message says: its text too
         }
-        let (plain, format, uuencoded) = bodies.text(selection.text)
+        let (plain, format, uuencoded, spans) = bodies.text(selection.text)
         w.key("text")
         if let plain { w.string(utf8: plain) } else { w.null() }
         w.field("text_format", plain == nil ? nil : format)
+        w.key("text_parts")
+        w.beginArray()
+        for span in spans {
+            w.beginObject()
+            w.field("part", span.path)
+            w.field("start", span.start)
+            w.field("end", span.end)
+            w.field("appended", selection.appended.contains(span.path))
+            w.endObject()
+        }
+        w.endArray()
         let html = bodies.html(selection.html)
         w.key("html")
         if let html { w.string(utf8: html) } else { w.null() }
