@@ -72,7 +72,7 @@ final class SanitizingWriter: HTMLStreamHandler {
     /// hundreds of elements. Kept for one document, so it grows no larger than the document.
     private var checkedStyles: [StyleValue: CheckedStyle] = [:]
 
-    private enum Frame { case kept(String), silent, dropped, style, structure, wrapper }
+    private enum Frame { case kept(endTag: [UInt8]), silent, dropped, style, structure, wrapper }
     private var frames: [Frame] = []
     private var dropDepth = 0
     private var inHead = false
@@ -166,21 +166,18 @@ final class SanitizingWriter: HTMLStreamHandler {
                 frames.append(.dropped)
                 return
             }
-            body.append(UInt8(ascii: "<"))
-            body += name.utf8
+            body += info.startTag
             writeAttributes(attributes, element: name)
             body.append(UInt8(ascii: ">"))
-            frames.append(rule == .void ? .silent : .kept(name))
+            frames.append(rule == .void ? .silent : .kept(endTag: info.endTag))
         }
     }
 
     override func endElement(_ name: UnsafeBufferPointer<UInt8>) {
         guard let frame = frames.popLast() else { return }
         switch frame {
-        case .kept(let name):
-            body += "</".utf8
-            body += name.utf8
-            body.append(UInt8(ascii: ">"))
+        case .kept(let endTag):
+            body += endTag
         case .dropped:
             dropDepth -= 1
         case .style:
@@ -216,7 +213,7 @@ final class SanitizingWriter: HTMLStreamHandler {
                 report.attributesRemoved += 1
                 continue
             }
-            let name = info.name, rule = info.rule
+            let name = info.opening, rule = info.rule
             guard let value else {
                 if rule == .plain { writeAttribute(name, []) } else { report.attributesRemoved += 1 }
                 continue
@@ -299,13 +296,16 @@ final class SanitizingWriter: HTMLStreamHandler {
     }
 
     private func writeAttribute(_ name: String, _ value: [UInt8]) {
-        value.withUnsafeBufferPointer { writeAttribute(name, $0) }
+        writeAttribute(Array(" \(name)=\"".utf8), value)
     }
 
-    private func writeAttribute(_ name: String, _ value: UnsafeBufferPointer<UInt8>) {
-        body.append(UInt8(ascii: " "))
-        body += name.utf8
-        body += "=\"".utf8
+    /// An attribute from its opening (` name="`) and value.
+    private func writeAttribute(_ opening: [UInt8], _ value: [UInt8]) {
+        value.withUnsafeBufferPointer { writeAttribute(opening, $0) }
+    }
+
+    private func writeAttribute(_ opening: [UInt8], _ value: UnsafeBufferPointer<UInt8>) {
+        body += opening
         Escape.attribute(value, into: &body)
         body.append(UInt8(ascii: "\""))
     }
