@@ -32,20 +32,8 @@ struct CSSPolicy {
     private mutating func uncommentedDeclarations(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(text.count)
-        var start = 0, i = 0, depth = 0
-        while true {
-            if i < text.count {
-                let b = text[i]
-                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { i = Self.skipString(text, i); continue }
-                if b == UInt8(ascii: "(") || b == UInt8(ascii: "[") { depth += 1 }
-                if (b == UInt8(ascii: ")") || b == UInt8(ascii: "]")) && depth > 0 { depth -= 1 }
-                if b != UInt8(ascii: ";") || depth != 0 { i += 1; continue }
-            }
-            appendDeclaration(UnsafeBufferPointer(rebasing: text[start..<i]), to: &out)
-            guard i < text.count else { return out }
-            i += 1
-            start = i
-        }
+        Self.forEachPiece(of: text, at: UInt8(ascii: ";")) { appendDeclaration($0, to: &out) }
+        return out
     }
 
     private mutating func appendDeclaration(_ declaration: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
@@ -364,6 +352,26 @@ struct CSSPolicy {
         var pieces: [ArraySlice<UInt8>] = []
         forEachPiece(of: s, at: separator) { pieces.append($0) }
         return pieces
+    }
+
+    /// Each piece of `s` between separators outside strings, parentheses and brackets, as
+    /// `forEachPiece(of:at:_:)` cuts an ArraySlice.
+    @inline(__always)
+    static func forEachPiece(of s: UnsafeBufferPointer<UInt8>, at separator: UInt8, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var start = 0, i = 0, depth = 0
+        while true {
+            if i < s.count {
+                let b = s[i]
+                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { i = skipString(s, i); continue }
+                if b == UInt8(ascii: "(") || b == UInt8(ascii: "[") { depth += 1 }
+                if (b == UInt8(ascii: ")") || b == UInt8(ascii: "]")) && depth > 0 { depth -= 1 }
+                if b != separator || depth != 0 { i += 1; continue }
+            }
+            body(UnsafeBufferPointer(rebasing: s[start..<i]))
+            guard i < s.count else { return }
+            i += 1
+            start = i
+        }
     }
 
     /// Each piece of `s` between separators outside strings, parentheses and brackets.

@@ -1,4 +1,7 @@
 import HTMLDOM
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What html-sanitize does with remote images.
 public enum RemoteImages: Sendable, Equatable {
@@ -378,25 +381,27 @@ final class SanitizingWriter: HTMLStreamHandler {
         var hidden = false
         for (name, value) in attributes {
             guard let value else { continue }
-            if name.elementsEqual("src".utf8) {
+            if Self.isName(name, "src") {
                 src = URLPolicy.cleaned(value)
-            } else if name.elementsEqual("width".utf8) {
+            } else if Self.isName(name, "width") {
                 width = Self.pixels(value[...])
-            } else if name.elementsEqual("height".utf8) {
+            } else if Self.isName(name, "height") {
                 height = Self.pixels(value[...])
-            } else if name.elementsEqual("style".utf8) {
-                for d in CSSPolicy.split(CSSPolicy.withoutComments(Array(value)[...])[...], at: UInt8(ascii: ";")) {
-                    guard let colon = d.firstIndex(of: UInt8(ascii: ":")) else { continue }
-                    let property = CSSPolicy.trimmed(d[..<colon]).map(CSSPolicy.lower)
-                    let v = CSSPolicy.trimmed(d[(colon + 1)...]).map(CSSPolicy.lower)
-                    switch property {
-                    case Self.width, Self.maxWidth: width = min(width ?? Int.max, Self.pixels(v) ?? Int.max)
-                    case Self.height, Self.maxHeight: height = min(height ?? Int.max, Self.pixels(v) ?? Int.max)
-                    case Self.display: hidden = hidden || v.starts(with: "none".utf8)
-                    case Self.visibility: hidden = hidden || v.starts(with: "hidden".utf8)
-                    case Self.opacity:
-                        hidden = hidden || Double(String(decoding: v.prefix { $0 != 0x20 && $0 != 0x21 }, as: UTF8.self)) == 0
-                    default: break
+            } else if Self.isName(name, "style") {
+                CSSPolicy.withoutComments(value).withUnsafeBufferPointer { css in
+                    CSSPolicy.forEachPiece(of: css, at: UInt8(ascii: ";")) { d in
+                        guard let colon = d.firstIndex(of: UInt8(ascii: ":")) else { return }
+                        let property = CSSPolicy.trimmed(UnsafeBufferPointer(rebasing: d[..<colon]))
+                        guard let check = Self.pixelChecks.first(where: { Self.isLowercase(property, $0.name) }) else { return }
+                        let v = CSSPolicy.trimmed(UnsafeBufferPointer(rebasing: d[(colon + 1)...])).map(CSSPolicy.lower)
+                        switch check.kind {
+                        case .width: width = min(width ?? Int.max, Self.pixels(v) ?? Int.max)
+                        case .height: height = min(height ?? Int.max, Self.pixels(v) ?? Int.max)
+                        case .display: hidden = hidden || v.starts(with: "none".utf8)
+                        case .visibility: hidden = hidden || v.starts(with: "hidden".utf8)
+                        case .opacity:
+                            hidden = hidden || Double(String(decoding: v.prefix { $0 != 0x20 && $0 != 0x21 }, as: UTF8.self)) == 0
+                        }
                     }
                 }
             }
@@ -409,9 +414,23 @@ final class SanitizingWriter: HTMLStreamHandler {
         return nil
     }
 
-    private static let width = Array("width".utf8), maxWidth = Array("max-width".utf8)
-    private static let height = Array("height".utf8), maxHeight = Array("max-height".utf8)
-    private static let display = Array("display".utf8), visibility = Array("visibility".utf8), opacity = Array("opacity".utf8)
+    private enum PixelCheck { case width, height, display, visibility, opacity }
+
+    /// The style properties that make an image a tracking pixel, lowercase.
+    private static let pixelChecks: [(name: [UInt8], kind: PixelCheck)] = ([
+        ("width", .width), ("max-width", .width), ("height", .height), ("max-height", .height), ("display", .display),
+        ("visibility", .visibility), ("opacity", .opacity),
+    ] as [(String, PixelCheck)]).map { (Array($0.0.utf8), $0.1) }
+
+    /// Whether `bytes`, lowercased, are `name` (lowercase).
+    private static func isLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ name: [UInt8]) -> Bool {
+        bytes.count == name.count && zip(bytes, name).allSatisfy { CSSPolicy.lower($0) == $1 }
+    }
+
+    /// Whether an attribute's name (from the parser: lowercase) is `name`.
+    private static func isName(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        bytes.count == name.utf8CodeUnitCount && (bytes.count == 0 || memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0)
+    }
 
     /// A length in CSS pixels ("1", "1px", "0", " 1.5PX "), nil for anything else.
     private static func pixels<C: Collection<UInt8>>(_ value: C) -> Int? {
