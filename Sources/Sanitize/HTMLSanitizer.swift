@@ -51,10 +51,21 @@ public struct HTMLSanitizer: Sendable {
     }
 }
 
-/// A style attribute's value as a dictionary key, hashed as one run of bytes.
+/// A style attribute's value as a dictionary key, hashed once as one run of bytes: the table
+/// grows from empty in every document, and each growth would hash every value again.
 struct StyleValue: Hashable {
     let bytes: [UInt8]
-    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    private let hash: Int
+
+    init(_ value: UnsafeBufferPointer<UInt8>) {
+        bytes = Array(value)
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(value))
+        hash = hasher.finalize()
+    }
+
+    static func == (a: StyleValue, b: StyleValue) -> Bool { a.hash == b.hash && a.bytes == b.bytes }
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }
 
 /// What checking a style value gave, and its effects on the report, to repeat them.
@@ -267,7 +278,7 @@ final class SanitizingWriter: HTMLStreamHandler {
     /// The sanitized declarations of a style attribute, checked once per distinct value; a
     /// repeat counts what the first check removed and the remote images it saw again.
     private func checkedStyle(_ value: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        let key = StyleValue(bytes: Array(value))
+        let key = StyleValue(value)
         if let known = checkedStyles[key] {
             css.removed += known.removed
             report.remoteImages += known.remoteImages
