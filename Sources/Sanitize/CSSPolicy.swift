@@ -61,31 +61,31 @@ struct CSSPolicy {
     mutating func stylesheet(_ css: [UInt8]) -> [UInt8] {
         let text = Self.withoutComments(css[...])
         var out: [UInt8] = []
-        rules(text[...], into: &out)
+        text.withUnsafeBufferPointer { rules($0, into: &out) }
         return out
     }
 
-    private mutating func rules(_ css: ArraySlice<UInt8>, into out: inout [UInt8]) {
-        var i = css.startIndex
-        while i < css.endIndex {
+    private mutating func rules(_ css: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var i = 0
+        while i < css.count {
             let b = css[i]
             if Self.isSpace(b) || b == UInt8(ascii: ";") || b == UInt8(ascii: "}") { i += 1; continue }
             if css[i...].starts(with: "<!--".utf8) { i += 4; continue }
             if css[i...].starts(with: "-->".utf8) { i += 3; continue }
             // a prelude (selectors or at-rule) runs to '{' or, for statements like @import, ';'
             var j = i
-            while j < css.endIndex, css[j] != UInt8(ascii: "{"), css[j] != UInt8(ascii: ";") {
+            while j < css.count, css[j] != UInt8(ascii: "{"), css[j] != UInt8(ascii: ";") {
                 j = Self.skipString(css, j)
             }
-            let prelude = Self.trimmed(css[i..<j])
-            guard j < css.endIndex, css[j] == UInt8(ascii: "{") else {
+            let prelude = Self.trimmed(UnsafeBufferPointer(rebasing: css[i..<j]))
+            guard j < css.count, css[j] == UInt8(ascii: "{") else {
                 removed += 1  // a statement at-rule (@import, @charset) or garbage
-                i = min(j + 1, css.endIndex)
+                i = min(j + 1, css.count)
                 continue
             }
             let close = Self.matchingBrace(css, j)
-            let block = css[(j + 1)..<close]
-            i = min(close + 1, css.endIndex)
+            let block = UnsafeBufferPointer(rebasing: css[(j + 1)..<close])
+            i = min(close + 1, css.count)
             if prelude.first == UInt8(ascii: "@") {
                 let lower = prelude.map(Self.lower)
                 guard lower.starts(with: "@media".utf8), lower.allSatisfy(Self.isMediaQueryByte), Self.isBalanced(prelude) else {
@@ -95,7 +95,7 @@ struct CSSPolicy {
                 var inner: [UInt8] = []
                 rules(block, into: &inner)
                 if !inner.isEmpty {
-                    out += Self.collapsedSpaces(prelude)
+                    Self.appendCollapsedSpaces(prelude, to: &out)
                     out.append(UInt8(ascii: "{"))
                     out += inner
                     out.append(UInt8(ascii: "}"))
@@ -118,10 +118,13 @@ struct CSSPolicy {
     /// Each selector of a list under the wrapper: `body`, `html` and `:root` become the wrapper
     /// itself, ids get the prefix the message's ids get. nil when a selector holds something
     /// no selector needs ('<', '\\', '@', braces).
-    func scopedSelectors(_ list: ArraySlice<UInt8>) -> [UInt8]? {
+    func scopedSelectors(_ list: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
-        for selector in Self.split(list, at: UInt8(ascii: ",")) {
-            var s = Self.collapsedSpaces(Self.trimmed(selector))
+        var selectors: [UnsafeBufferPointer<UInt8>] = []
+        Self.forEachPiece(of: list, at: UInt8(ascii: ",")) { selectors.append($0) }
+        for selector in selectors {
+            var s: [UInt8] = []
+            Self.appendCollapsedSpaces(Self.trimmed(selector), to: &s)
             if s.isEmpty { continue }
             if s.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) || !Self.isBalanced(s[...]) { return nil }
             s = Self.prefixedIds(s)
@@ -347,15 +350,7 @@ struct CSSPolicy {
         return false
     }
 
-    /// Pieces of `s` between top-level `separator`s (outside strings, parentheses and brackets).
-    static func split(_ s: ArraySlice<UInt8>, at separator: UInt8) -> [ArraySlice<UInt8>] {
-        var pieces: [ArraySlice<UInt8>] = []
-        forEachPiece(of: s, at: separator) { pieces.append($0) }
-        return pieces
-    }
-
-    /// Each piece of `s` between separators outside strings, parentheses and brackets, as
-    /// `forEachPiece(of:at:_:)` cuts an ArraySlice.
+    /// Each piece of `s` between separators outside strings, parentheses and brackets.
     @inline(__always)
     static func forEachPiece(of s: UnsafeBufferPointer<UInt8>, at separator: UInt8, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var start = 0, i = 0, depth = 0
@@ -372,25 +367,6 @@ struct CSSPolicy {
             i += 1
             start = i
         }
-    }
-
-    /// Each piece of `s` between separators outside strings, parentheses and brackets.
-    static func forEachPiece(of s: ArraySlice<UInt8>, at separator: UInt8, _ body: (ArraySlice<UInt8>) -> Void) {
-        var depth = 0
-        var start = s.startIndex
-        var i = s.startIndex
-        while i < s.endIndex {
-            let b = s[i]
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { i = skipString(s, i); continue }
-            if b == UInt8(ascii: "(") || b == UInt8(ascii: "[") { depth += 1 }
-            if (b == UInt8(ascii: ")") || b == UInt8(ascii: "]")) && depth > 0 { depth -= 1 }
-            if b == separator && depth == 0 {
-                body(s[start..<i])
-                start = i + 1
-            }
-            i += 1
-        }
-        body(s[start..<s.endIndex])
     }
 
     /// The index after a quoted string starting at `i` (or after the byte at `i` if it is no quote).
@@ -455,10 +431,10 @@ struct CSSPolicy {
     }
 
     /// The index of the '}' closing the '{' at `open` (or the end).
-    static func matchingBrace(_ s: ArraySlice<UInt8>, _ open: Int) -> Int {
+    static func matchingBrace(_ s: UnsafeBufferPointer<UInt8>, _ open: Int) -> Int {
         var depth = 0
         var i = open
-        while i < s.endIndex {
+        while i < s.count {
             switch s[i] {
             case UInt8(ascii: "{"): depth += 1
             case UInt8(ascii: "}"):
@@ -471,7 +447,7 @@ struct CSSPolicy {
             }
             i += 1
         }
-        return s.endIndex
+        return s.count
     }
 
     static func trimmed(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
@@ -488,19 +464,7 @@ struct CSSPolicy {
         return UnsafeBufferPointer(rebasing: s[lo..<hi])
     }
 
-    /// Runs of whitespace as one space.
-    static func collapsedSpaces(_ s: ArraySlice<UInt8>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(s.count)
-        appendCollapsedSpaces(s, to: &out)
-        return out
-    }
-
     /// `s` (trimmed) with runs of whitespace as one space, appended to `out`.
-    static func appendCollapsedSpaces(_ s: ArraySlice<UInt8>, to out: inout [UInt8]) {
-        s.withUnsafeBufferPointer { appendCollapsedSpaces($0, to: &out) }
-    }
-
     static func appendCollapsedSpaces(_ s: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         if let first = s.first, let last = s.last, !isSpace(first), !isSpace(last), !hasSpaceToCollapse(s) {
             out.append(contentsOf: s)  // most values: nothing to collapse
