@@ -227,25 +227,25 @@ final class SanitizingWriter: HTMLStreamHandler {
                 report.attributesRemoved += 1
                 continue
             }
-            let name = info.opening, rule = info.rule
+            let opening = info.opening, rule = info.rule
             guard let value else {
-                if rule == .plain { writeAttribute(name, []) } else { report.attributesRemoved += 1 }
+                if rule == .plain { writeAttribute(opening, []) } else { report.attributesRemoved += 1 }
                 continue
             }
             switch rule {
             case .plain:
-                writeAttribute(name, value)
+                writeAttribute(opening, value)
             case .style:
                 let safe = checkedStyle(value)
-                if !safe.isEmpty { writeAttribute(name, safe) }
+                if !safe.isEmpty { writeAttribute(opening, safe) }
             case .id:
-                writeAttribute(name, Self.prefixedId(Array(value)))
+                writeAttribute(opening, Self.prefixedId(Array(value)))
             case .idList:
                 let ids = value.split(whereSeparator: CSSPolicy.isSpace).map { Self.prefixedId(Array($0)) }
-                writeAttribute(name, Array(ids.joined(separator: [UInt8(ascii: " ")])))
+                writeAttribute(opening, Array(ids.joined(separator: [UInt8(ascii: " ")])))
             case .fragment:
                 guard value.first == UInt8(ascii: "#") else { report.attributesRemoved += 1; continue }
-                writeAttribute(name, [UInt8(ascii: "#")] + Self.prefixedId(Array(value.dropFirst())))
+                writeAttribute(opening, [UInt8(ascii: "#")] + Self.prefixedId(Array(value.dropFirst())))
             case .link:
                 switch URLPolicy.link(URLPolicy.cleaned(value)) {
                 case .allowed(var url):
@@ -254,10 +254,10 @@ final class SanitizingWriter: HTMLStreamHandler {
                         url = stripped.url
                         report.linkParametersRemoved += stripped.removed
                     }
-                    writeAttribute(name, url)
+                    writeAttribute(opening, url)
                     hasLink = true
                 case .fragment(let id):
-                    writeAttribute(name, [UInt8(ascii: "#")] + Self.prefixedId(id))
+                    writeAttribute(opening, [UInt8(ascii: "#")] + Self.prefixedId(id))
                 case .refused:
                     report.attributesRemoved += 1
                 }
@@ -267,7 +267,7 @@ final class SanitizingWriter: HTMLStreamHandler {
                 writeImage(URLPolicy.cleaned(value), load: "background", blocked: "data-remote-background")
             case .citation:
                 let url = URLPolicy.cleaned(value)
-                if case .allowed = URLPolicy.link(url) { writeAttribute(name, url) } else { report.attributesRemoved += 1 }
+                if case .allowed = URLPolicy.link(url) { writeAttribute(opening, url) } else { report.attributesRemoved += 1 }
             }
         }
         if hasLink {
