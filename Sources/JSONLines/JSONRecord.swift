@@ -69,9 +69,8 @@ public struct JSONRecord {
     public func stringBytes(_ key: String) -> [UInt8]? {
         guard let m = member(key) else { return nil }
         return bytes.withUnsafeBytes { buf -> [UInt8]? in
-            guard m.value.lowerBound < buf.count, buf[m.value.lowerBound] == UInt8(ascii: "\"") else { return nil }
-            var parser = JSONValueParser(buf, at: m.value.lowerBound)
-            return parser.decodeString()
+            guard m.value.count >= 2, buf[m.value.lowerBound] == UInt8(ascii: "\"") else { return nil }
+            return JSONValueParser.decodeChecked(UnsafeRawBufferPointer(rebasing: buf[(m.value.lowerBound + 1)..<(m.value.upperBound - 1)]))
         }
     }
 

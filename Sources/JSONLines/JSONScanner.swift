@@ -201,6 +201,13 @@ enum JSONBytes {
         return (i, false)
     }
 
+    /// The backslashes of a word (the lowest flag is always one; above it, a borrow can flag
+    /// a byte that is none).
+    @inline(__always) static func backslashes(_ w: UInt64) -> UInt64 {
+        let b = w ^ 0x5C5C_5C5C_5C5C_5C5C
+        return (b &- 0x0101_0101_0101_0101) & ~b & 0x8080_8080_8080_8080
+    }
+
     @inline(__always) static func needsEscape(_ w: UInt64) -> UInt64 {
         let low = w & 0x7F7F_7F7F_7F7F_7F7F
         let control = (low &- 0x2020_2020_2020_2020) & ~w & 0x8080_8080_8080_8080

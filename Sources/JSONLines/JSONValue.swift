@@ -190,6 +190,88 @@ struct JSONValueParser {
         return out
     }
 
+    /// The UTF-8 of a string's contents (the bytes between its quotes) that the record's scan
+    /// has checked, as `decodeString()` gives it, written straight into an array of the
+    /// contents' size: decoding never lengthens a string, and mail's HTML has an escape every
+    /// 15 bytes or so, each of which was an append of its own.
+    static func decodeChecked(_ s: UnsafeRawBufferPointer) -> [UInt8] {
+        let n = s.count
+        guard n > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: n) { out, count in
+            let o = out.baseAddress!
+            var w = 0
+            var i = 0, start = 0
+            @inline(__always) func put(_ b: UInt8) {
+                o[w] = b
+                w &+= 1
+            }
+            func hex4(_ at: Int) -> UInt32 {
+                hexValue(s[at]) << 12 | hexValue(s[at &+ 1]) << 8 | hexValue(s[at &+ 2]) << 4 | hexValue(s[at &+ 3])
+            }
+            while true {
+                var found: Bool
+                (i, found) = JSONBytes.skipWords(s, from: i, flags: JSONBytes.backslashes)
+                if !found {
+                    while i < n, s[i] != 0x5C { i &+= 1 }
+                    guard i < n else { break }
+                } else if s[i] != 0x5C {
+                    i &+= 1
+                    continue
+                }
+                (o + w).initialize(from: s.baseAddress!.assumingMemoryBound(to: UInt8.self) + start, count: i &- start)
+                w &+= i &- start
+                i &+= 1
+                guard i < n else { start = i; break }
+                let e = s[i]
+                i &+= 1
+                switch e {
+                case UInt8(ascii: "b"): put(0x08)
+                case UInt8(ascii: "f"): put(0x0C)
+                case UInt8(ascii: "n"): put(0x0A)
+                case UInt8(ascii: "r"): put(0x0D)
+                case UInt8(ascii: "t"): put(0x09)
+                case UInt8(ascii: "u") where i &+ 4 <= n:
+                    var scalar = hex4(i)
+                    i &+= 4
+                    if scalar >= 0xD800 && scalar < 0xDC00 {
+                        if i &+ 6 <= n, s[i] == UInt8(ascii: "\\"), s[i &+ 1] == UInt8(ascii: "u"), case let low = hex4(i &+ 2),
+                           low >= 0xDC00 && low < 0xE000 {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            i &+= 6
+                        } else {
+                            scalar = 0xFFFD
+                        }
+                    } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                        scalar = 0xFFFD
+                    }
+                    switch scalar {
+                    case 0..<0x80:
+                        put(UInt8(scalar))
+                    case 0x80..<0x800:
+                        put(UInt8(0xC0 | (scalar >> 6)))
+                        put(UInt8(0x80 | (scalar & 0x3F)))
+                    case 0x800..<0x10000:
+                        put(UInt8(0xE0 | (scalar >> 12)))
+                        put(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+                        put(UInt8(0x80 | (scalar & 0x3F)))
+                    default:
+                        put(UInt8(0xF0 | (scalar >> 18)))
+                        put(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+                        put(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+                        put(UInt8(0x80 | (scalar & 0x3F)))
+                    }
+                default: put(e)
+                }
+                start = i
+            }
+            if start < n {
+                (o + w).initialize(from: s.baseAddress!.assumingMemoryBound(to: UInt8.self) + start, count: n &- start)
+                w &+= n &- start
+            }
+            count = w
+        }
+    }
+
     /// The escape after a backslash (at `i`), appended as UTF-8.
     private mutating func decodeEscape(into out: inout [UInt8]) {
         guard i < bytes.count else { return }

@@ -1,4 +1,7 @@
 import UTF8Text
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// CSS from `style` attributes and `<style>` blocks, rebuilt from what passes: each declaration
 /// checked by property (an allowlist of what mail uses for layout and type) and by value
@@ -16,35 +19,41 @@ struct CSSPolicy {
 
     /// Sanitized declarations, "prop:value;prop:value".
     mutating func declarations(_ css: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        declarations(Array(css)[...])
+        guard Self.hasComment(css) else { return uncommentedDeclarations(css) }
+        return Self.withoutComments(css).withUnsafeBufferPointer { uncommentedDeclarations($0) }
     }
 
-    mutating func declarations(_ css: [UInt8]) -> [UInt8] { declarations(css[...]) }
+    mutating func declarations(_ css: [UInt8]) -> [UInt8] { css.withUnsafeBufferPointer { declarations($0) } }
 
-    mutating func declarations(_ css: ArraySlice<UInt8>) -> [UInt8] {
+    mutating func declarations(_ css: ArraySlice<UInt8>) -> [UInt8] { css.withUnsafeBufferPointer { declarations($0) } }
+
+    /// Each declaration between top-level ';'s (as `forEachPiece` cuts them) checked, read from
+    /// the bytes in place: a style attribute's declarations are most of the CSS mail holds.
+    private mutating func uncommentedDeclarations(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(css.count)
-        let text = css.contains(UInt8(ascii: "/")) ? Self.withoutComments(css)[...] : css
-        Self.forEachPiece(of: text, at: UInt8(ascii: ";")) { declaration in
-            guard let colon = declaration.firstIndex(of: UInt8(ascii: ":")) else {
-                if !Self.trimmed(declaration).isEmpty { removed += 1 }
-                return
-            }
-            let name = Self.trimmed(declaration[..<colon])
-            let value = Self.trimmed(declaration[(colon + 1)...])
-            let mark = out.count
-            if !out.isEmpty { out.append(UInt8(ascii: ";")) }
-            let propertyStart = out.count
-            out.append(contentsOf: name)
-            Self.lowercase(&out, from: propertyStart)
-            out.append(UInt8(ascii: ":"))
-            let property = out.withUnsafeBufferPointer { PropertyName(UnsafeBufferPointer(rebasing: $0[propertyStart..<(out.count - 1)])) }
-            if !appendCheckedValue(property: property, value, to: &out) {
-                out.removeSubrange(mark...)
-                removed += 1
-            }
-        }
+        out.reserveCapacity(text.count)
+        Self.forEachPiece(of: text, at: UInt8(ascii: ";")) { appendDeclaration($0, to: &out) }
         return out
+    }
+
+    private mutating func appendDeclaration(_ declaration: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        guard let colon = declaration.firstIndex(of: UInt8(ascii: ":")) else {
+            if !Self.trimmed(declaration).isEmpty { removed += 1 }
+            return
+        }
+        let name = Self.trimmed(UnsafeBufferPointer(rebasing: declaration[..<colon]))
+        let value = Self.trimmed(UnsafeBufferPointer(rebasing: declaration[(colon + 1)...]))
+        let mark = out.count
+        if !out.isEmpty { out.append(UInt8(ascii: ";")) }
+        let propertyStart = out.count
+        out.append(contentsOf: name)
+        Self.lowercase(&out, from: propertyStart)
+        out.append(UInt8(ascii: ":"))
+        let property = out.withUnsafeBufferPointer { PropertyName(UnsafeBufferPointer(rebasing: $0[propertyStart..<(out.count - 1)])) }
+        if !appendCheckedValue(property: property, value, to: &out) {
+            out.removeSubrange(mark...)
+            removed += 1
+        }
     }
 
     /// A sanitized style sheet: allowed rules with scoped selectors, `@media` kept around them,
@@ -52,31 +61,31 @@ struct CSSPolicy {
     mutating func stylesheet(_ css: [UInt8]) -> [UInt8] {
         let text = Self.withoutComments(css[...])
         var out: [UInt8] = []
-        rules(text[...], into: &out)
+        text.withUnsafeBufferPointer { rules($0, into: &out) }
         return out
     }
 
-    private mutating func rules(_ css: ArraySlice<UInt8>, into out: inout [UInt8]) {
-        var i = css.startIndex
-        while i < css.endIndex {
+    private mutating func rules(_ css: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var i = 0
+        while i < css.count {
             let b = css[i]
             if Self.isSpace(b) || b == UInt8(ascii: ";") || b == UInt8(ascii: "}") { i += 1; continue }
             if css[i...].starts(with: "<!--".utf8) { i += 4; continue }
             if css[i...].starts(with: "-->".utf8) { i += 3; continue }
             // a prelude (selectors or at-rule) runs to '{' or, for statements like @import, ';'
             var j = i
-            while j < css.endIndex, css[j] != UInt8(ascii: "{"), css[j] != UInt8(ascii: ";") {
+            while j < css.count, css[j] != UInt8(ascii: "{"), css[j] != UInt8(ascii: ";") {
                 j = Self.skipString(css, j)
             }
-            let prelude = Self.trimmed(css[i..<j])
-            guard j < css.endIndex, css[j] == UInt8(ascii: "{") else {
+            let prelude = Self.trimmed(UnsafeBufferPointer(rebasing: css[i..<j]))
+            guard j < css.count, css[j] == UInt8(ascii: "{") else {
                 removed += 1  // a statement at-rule (@import, @charset) or garbage
-                i = min(j + 1, css.endIndex)
+                i = min(j + 1, css.count)
                 continue
             }
             let close = Self.matchingBrace(css, j)
-            let block = css[(j + 1)..<close]
-            i = min(close + 1, css.endIndex)
+            let block = UnsafeBufferPointer(rebasing: css[(j + 1)..<close])
+            i = min(close + 1, css.count)
             if prelude.first == UInt8(ascii: "@") {
                 let lower = prelude.map(Self.lower)
                 guard lower.starts(with: "@media".utf8), lower.allSatisfy(Self.isMediaQueryByte), Self.isBalanced(prelude) else {
@@ -86,7 +95,7 @@ struct CSSPolicy {
                 var inner: [UInt8] = []
                 rules(block, into: &inner)
                 if !inner.isEmpty {
-                    out += Self.collapsedSpaces(prelude)
+                    Self.appendCollapsedSpaces(prelude, to: &out)
                     out.append(UInt8(ascii: "{"))
                     out += inner
                     out.append(UInt8(ascii: "}"))
@@ -109,10 +118,13 @@ struct CSSPolicy {
     /// Each selector of a list under the wrapper: `body`, `html` and `:root` become the wrapper
     /// itself, ids get the prefix the message's ids get. nil when a selector holds something
     /// no selector needs ('<', '\\', '@', braces).
-    func scopedSelectors(_ list: ArraySlice<UInt8>) -> [UInt8]? {
+    func scopedSelectors(_ list: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
-        for selector in Self.split(list, at: UInt8(ascii: ",")) {
-            var s = Self.collapsedSpaces(Self.trimmed(selector))
+        var selectors: [UnsafeBufferPointer<UInt8>] = []
+        Self.forEachPiece(of: list, at: UInt8(ascii: ",")) { selectors.append($0) }
+        for selector in selectors {
+            var s: [UInt8] = []
+            Self.appendCollapsedSpaces(Self.trimmed(selector), to: &s)
             if s.isEmpty { continue }
             if s.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) || !Self.isBalanced(s[...]) { return nil }
             s = Self.prefixedIds(s)
@@ -203,7 +215,7 @@ struct CSSPolicy {
     }
 
     /// Appends the value to write for `property`; false to drop the declaration.
-    private mutating func appendCheckedValue(property: PropertyName, _ value: ArraySlice<UInt8>, to out: inout [UInt8]) -> Bool {
+    private mutating func appendCheckedValue(property: PropertyName, _ value: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
         guard !value.isEmpty, let spec = property.spec, Self.isBalanced(value) else { return false }
         var functions = false  // every forbidden word needs a function call to do harm in a value
         for b in value {
@@ -230,16 +242,20 @@ struct CSSPolicy {
     }
 
     /// Whether the value, in any case and with or without `!important`, is one the property takes.
-    private mutating func isValid(_ value: ArraySlice<UInt8>, _ spec: CSSValueSpec) -> Bool {
+    private mutating func isValid(_ value: UnsafeBufferPointer<UInt8>, _ spec: CSSValueSpec) -> Bool {
         lowered.removeAll(keepingCapacity: true)
         lowered.append(contentsOf: value)
-        Self.lowercase(&lowered, from: 0)
-        if let bang = lowered.lastIndex(of: UInt8(ascii: "!")) {
-            guard Self.trimmed(lowered[(bang + 1)...]).elementsEqual("important".utf8) else { return false }
-            lowered.removeSubrange(bang...)
-            while let last = lowered.last, Self.isSpace(last) { lowered.removeLast() }
+        return lowered.withUnsafeMutableBufferPointer { p in
+            for k in 0..<p.count { p[k] = Self.lower(p[k]) }
+            let all = UnsafeBufferPointer(p)
+            var end = all.count
+            if let bang = all.lastIndex(of: UInt8(ascii: "!")) {
+                guard Self.trimmed(UnsafeBufferPointer(rebasing: all[(bang + 1)...])).elementsEqual("important".utf8) else { return false }
+                end = bang
+                while end > 0, Self.isSpace(all[end - 1]) { end -= 1 }
+            }
+            return end > 0 && CSSValues.isValid(UnsafeBufferPointer(rebasing: all[..<end]), spec)
         }
-        return !lowered.isEmpty && lowered.withUnsafeBufferPointer { CSSValues.isValid($0, spec) }
     }
 
     /// Each `url(…)` in a value replaced by what `resolveImage` says; nil when one is refused.
@@ -293,54 +309,64 @@ struct CSSPolicy {
     // MARK: scanning
 
     static func withoutComments(_ css: ArraySlice<UInt8>) -> [UInt8] {
-        guard css.contains(UInt8(ascii: "/")) else { return Array(css) }
+        css.withUnsafeBufferPointer { withoutComments($0) }
+    }
+
+    /// Each comment (outside strings) as one space. CSS with no "/*" at all comes back as it is.
+    static func withoutComments(_ css: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        guard hasComment(css) else { return Array(css) }
         var out: [UInt8] = []
         out.reserveCapacity(css.count)
-        var i = css.startIndex
-        while i < css.endIndex {
-            if css[i] == UInt8(ascii: "/"), i + 1 < css.endIndex, css[i + 1] == UInt8(ascii: "*") {
+        var i = 0, run = 0  // bytes from run to i are copied as they are
+        while i < css.count {
+            if css[i] == UInt8(ascii: "/"), i + 1 < css.count, css[i + 1] == UInt8(ascii: "*") {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: css[run..<i]))
                 var j = i + 2
-                while j + 1 < css.endIndex, !(css[j] == UInt8(ascii: "*") && css[j + 1] == UInt8(ascii: "/")) { j += 1 }
-                i = min(j + 2, css.endIndex)
+                while j + 1 < css.count, !(css[j] == UInt8(ascii: "*") && css[j + 1] == UInt8(ascii: "/")) { j += 1 }
+                i = min(j + 2, css.count)
+                run = i
                 out.append(UInt8(ascii: " "))
                 continue
             }
             if css[i] == UInt8(ascii: "\"") || css[i] == UInt8(ascii: "'") {
-                let end = skipString(css, i)
-                out += css[i..<end]
-                i = end
+                i = skipString(css, i)
                 continue
             }
-            out.append(css[i])
             i += 1
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: css[run..<css.count]))
         return out
     }
 
-    /// Pieces of `s` between top-level `separator`s (outside strings, parentheses and brackets).
-    static func split(_ s: ArraySlice<UInt8>, at separator: UInt8) -> [ArraySlice<UInt8>] {
-        var pieces: [ArraySlice<UInt8>] = []
-        forEachPiece(of: s, at: separator) { pieces.append($0) }
-        return pieces
+    /// Whether "/*" appears anywhere (in a string or not): where it does not, there is no comment.
+    private static func hasComment(_ css: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = css.baseAddress else { return false }
+        var from = 0
+        while from < css.count, let slash = memchr(base + from, Int32(UInt8(ascii: "/")), css.count - from) {
+            let at = UnsafePointer<UInt8>(slash.assumingMemoryBound(to: UInt8.self)) - base
+            if at + 1 < css.count, css[at + 1] == UInt8(ascii: "*") { return true }
+            from = at + 1
+        }
+        return false
     }
 
     /// Each piece of `s` between separators outside strings, parentheses and brackets.
-    static func forEachPiece(of s: ArraySlice<UInt8>, at separator: UInt8, _ body: (ArraySlice<UInt8>) -> Void) {
-        var depth = 0
-        var start = s.startIndex
-        var i = s.startIndex
-        while i < s.endIndex {
-            let b = s[i]
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { i = skipString(s, i); continue }
-            if b == UInt8(ascii: "(") || b == UInt8(ascii: "[") { depth += 1 }
-            if (b == UInt8(ascii: ")") || b == UInt8(ascii: "]")) && depth > 0 { depth -= 1 }
-            if b == separator && depth == 0 {
-                body(s[start..<i])
-                start = i + 1
+    @inline(__always)
+    static func forEachPiece(of s: UnsafeBufferPointer<UInt8>, at separator: UInt8, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var start = 0, i = 0, depth = 0
+        while true {
+            if i < s.count {
+                let b = s[i]
+                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { i = skipString(s, i); continue }
+                if b == UInt8(ascii: "(") || b == UInt8(ascii: "[") { depth += 1 }
+                if (b == UInt8(ascii: ")") || b == UInt8(ascii: "]")) && depth > 0 { depth -= 1 }
+                if b != separator || depth != 0 { i += 1; continue }
             }
+            body(UnsafeBufferPointer(rebasing: s[start..<i]))
+            guard i < s.count else { return }
             i += 1
+            start = i
         }
-        body(s[start..<s.endIndex])
     }
 
     /// The index after a quoted string starting at `i` (or after the byte at `i` if it is no quote).
@@ -352,12 +378,22 @@ struct CSSPolicy {
         return min(j + 1, s.endIndex)
     }
 
+    static func skipString(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
+        let quote = s[i]
+        guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return i + 1 }
+        var j = i + 1
+        while j < s.count, s[j] != quote, s[j] != 0x0A { j += 1 }
+        return min(j + 1, s.count)
+    }
+
     /// Whether every string in `s` ends and every parenthesis and bracket closes, with no brace:
     /// what is written out must split the same way when it is read again.
-    static func isBalanced(_ s: ArraySlice<UInt8>) -> Bool {
+    static func isBalanced(_ s: ArraySlice<UInt8>) -> Bool { s.withUnsafeBufferPointer { isBalanced($0) } }
+
+    static func isBalanced(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
         var depth = SmallStack()
-        var i = s.startIndex
-        while i < s.endIndex {
+        var i = 0
+        while i < s.count {
             switch s[i] {
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
                 let end = skipString(s, i)
@@ -395,10 +431,10 @@ struct CSSPolicy {
     }
 
     /// The index of the '}' closing the '{' at `open` (or the end).
-    static func matchingBrace(_ s: ArraySlice<UInt8>, _ open: Int) -> Int {
+    static func matchingBrace(_ s: UnsafeBufferPointer<UInt8>, _ open: Int) -> Int {
         var depth = 0
         var i = open
-        while i < s.endIndex {
+        while i < s.count {
             switch s[i] {
             case UInt8(ascii: "{"): depth += 1
             case UInt8(ascii: "}"):
@@ -411,7 +447,7 @@ struct CSSPolicy {
             }
             i += 1
         }
-        return s.endIndex
+        return s.count
     }
 
     static func trimmed(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
@@ -421,16 +457,15 @@ struct CSSPolicy {
         return s[lo..<hi]
     }
 
-    /// Runs of whitespace as one space.
-    static func collapsedSpaces(_ s: ArraySlice<UInt8>) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(s.count)
-        appendCollapsedSpaces(s, to: &out)
-        return out
+    static func trimmed(_ s: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var lo = 0, hi = s.count
+        while lo < hi, isSpace(s[lo]) { lo += 1 }
+        while hi > lo, isSpace(s[hi - 1]) { hi -= 1 }
+        return UnsafeBufferPointer(rebasing: s[lo..<hi])
     }
 
     /// `s` (trimmed) with runs of whitespace as one space, appended to `out`.
-    static func appendCollapsedSpaces(_ s: ArraySlice<UInt8>, to out: inout [UInt8]) {
+    static func appendCollapsedSpaces(_ s: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         if let first = s.first, let last = s.last, !isSpace(first), !isSpace(last), !hasSpaceToCollapse(s) {
             out.append(contentsOf: s)  // most values: nothing to collapse
             return
@@ -447,7 +482,7 @@ struct CSSPolicy {
     }
 
     /// Whether `s` holds whitespace other than single spaces.
-    private static func hasSpaceToCollapse(_ s: ArraySlice<UInt8>) -> Bool {
+    private static func hasSpaceToCollapse(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
         var previousSpace = false
         for b in s {
             if b == 0x20 {

@@ -28,17 +28,37 @@ enum AttributeRule: Sendable {
     case citation  // blockquote cite: a URL never loaded, kept when http(s)
 }
 
-/// An element's rule, and the name it is written under.
-struct ElementInfo: Sendable {
+/// An element's rule, and the name it is written under (a class: one reference to pass around
+/// for each element, not four).
+final class ElementInfo: Sendable {
     let name: String
     let rule: ElementRule
+    /// "<name" and "</name>", written for every element kept: one append each, not three.
+    let startTag: [UInt8]
+    let endTag: [UInt8]
+
+    init(name: String, rule: ElementRule) {
+        self.name = name
+        self.rule = rule
+        startTag = Array("<\(name)".utf8)
+        endTag = Array("</\(name)>".utf8)
+    }
 }
 
 /// An attribute's rule, its name, and the elements it belongs to (any when empty).
-struct AttributeInfo: Sendable {
+final class AttributeInfo: Sendable {
     let name: String
     let rule: AttributeRule
     let only: [String]
+    /// ` name="`, written before every value kept: one append, not three.
+    let opening: [UInt8]
+
+    init(name: String, rule: AttributeRule, only: [String]) {
+        self.name = name
+        self.rule = rule
+        self.only = only
+        opening = Array(" \(name)=\"".utf8)
+    }
 }
 
 enum ElementPolicy {

@@ -1,4 +1,7 @@
 import HTMLDOM
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What html-sanitize does with remote images.
 public enum RemoteImages: Sendable, Equatable {
@@ -48,10 +51,21 @@ public struct HTMLSanitizer: Sendable {
     }
 }
 
-/// A style attribute's value as a dictionary key, hashed as one run of bytes.
+/// A style attribute's value as a dictionary key, hashed once as one run of bytes: the table
+/// grows from empty in every document, and each growth would hash every value again.
 struct StyleValue: Hashable {
     let bytes: [UInt8]
-    func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    private let hash: Int
+
+    init(_ value: UnsafeBufferPointer<UInt8>) {
+        bytes = Array(value)
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(value))
+        hash = hasher.finalize()
+    }
+
+    static func == (a: StyleValue, b: StyleValue) -> Bool { a.hash == b.hash && a.bytes == b.bytes }
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }
 
 /// What checking a style value gave, and its effects on the report, to repeat them.
@@ -72,7 +86,7 @@ final class SanitizingWriter: HTMLStreamHandler {
     /// hundreds of elements. Kept for one document, so it grows no larger than the document.
     private var checkedStyles: [StyleValue: CheckedStyle] = [:]
 
-    private enum Frame { case kept(String), silent, dropped, style, structure, wrapper }
+    private enum Frame { case kept(endTag: [UInt8]), silent, dropped, style, structure, wrapper }
     private var frames: [Frame] = []
     private var dropDepth = 0
     private var inHead = false
@@ -166,21 +180,18 @@ final class SanitizingWriter: HTMLStreamHandler {
                 frames.append(.dropped)
                 return
             }
-            body.append(UInt8(ascii: "<"))
-            body += name.utf8
+            body += info.startTag
             writeAttributes(attributes, element: name)
             body.append(UInt8(ascii: ">"))
-            frames.append(rule == .void ? .silent : .kept(name))
+            frames.append(rule == .void ? .silent : .kept(endTag: info.endTag))
         }
     }
 
     override func endElement(_ name: UnsafeBufferPointer<UInt8>) {
         guard let frame = frames.popLast() else { return }
         switch frame {
-        case .kept(let name):
-            body += "</".utf8
-            body += name.utf8
-            body.append(UInt8(ascii: ">"))
+        case .kept(let endTag):
+            body += endTag
         case .dropped:
             dropDepth -= 1
         case .style:
@@ -216,25 +227,25 @@ final class SanitizingWriter: HTMLStreamHandler {
                 report.attributesRemoved += 1
                 continue
             }
-            let name = info.name, rule = info.rule
+            let opening = info.opening, rule = info.rule
             guard let value else {
-                if rule == .plain { writeAttribute(name, []) } else { report.attributesRemoved += 1 }
+                if rule == .plain { writeAttribute(opening, []) } else { report.attributesRemoved += 1 }
                 continue
             }
             switch rule {
             case .plain:
-                writeAttribute(name, value)
+                writeAttribute(opening, value)
             case .style:
                 let safe = checkedStyle(value)
-                if !safe.isEmpty { writeAttribute(name, safe) }
+                if !safe.isEmpty { writeAttribute(opening, safe) }
             case .id:
-                writeAttribute(name, Self.prefixedId(Array(value)))
+                writeAttribute(opening, Self.prefixedId(Array(value)))
             case .idList:
                 let ids = value.split(whereSeparator: CSSPolicy.isSpace).map { Self.prefixedId(Array($0)) }
-                writeAttribute(name, Array(ids.joined(separator: [UInt8(ascii: " ")])))
+                writeAttribute(opening, Array(ids.joined(separator: [UInt8(ascii: " ")])))
             case .fragment:
                 guard value.first == UInt8(ascii: "#") else { report.attributesRemoved += 1; continue }
-                writeAttribute(name, [UInt8(ascii: "#")] + Self.prefixedId(Array(value.dropFirst())))
+                writeAttribute(opening, [UInt8(ascii: "#")] + Self.prefixedId(Array(value.dropFirst())))
             case .link:
                 switch URLPolicy.link(URLPolicy.cleaned(value)) {
                 case .allowed(var url):
@@ -243,10 +254,10 @@ final class SanitizingWriter: HTMLStreamHandler {
                         url = stripped.url
                         report.linkParametersRemoved += stripped.removed
                     }
-                    writeAttribute(name, url)
+                    writeAttribute(opening, url)
                     hasLink = true
                 case .fragment(let id):
-                    writeAttribute(name, [UInt8(ascii: "#")] + Self.prefixedId(id))
+                    writeAttribute(opening, [UInt8(ascii: "#")] + Self.prefixedId(id))
                 case .refused:
                     report.attributesRemoved += 1
                 }
@@ -256,7 +267,7 @@ final class SanitizingWriter: HTMLStreamHandler {
                 writeImage(URLPolicy.cleaned(value), load: "background", blocked: "data-remote-background")
             case .citation:
                 let url = URLPolicy.cleaned(value)
-                if case .allowed = URLPolicy.link(url) { writeAttribute(name, url) } else { report.attributesRemoved += 1 }
+                if case .allowed = URLPolicy.link(url) { writeAttribute(opening, url) } else { report.attributesRemoved += 1 }
             }
         }
         if hasLink {
@@ -267,7 +278,7 @@ final class SanitizingWriter: HTMLStreamHandler {
     /// The sanitized declarations of a style attribute, checked once per distinct value; a
     /// repeat counts what the first check removed and the remote images it saw again.
     private func checkedStyle(_ value: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        let key = StyleValue(bytes: Array(value))
+        let key = StyleValue(value)
         if let known = checkedStyles[key] {
             css.removed += known.removed
             report.remoteImages += known.remoteImages
@@ -299,13 +310,16 @@ final class SanitizingWriter: HTMLStreamHandler {
     }
 
     private func writeAttribute(_ name: String, _ value: [UInt8]) {
-        value.withUnsafeBufferPointer { writeAttribute(name, $0) }
+        writeAttribute(Array(" \(name)=\"".utf8), value)
     }
 
-    private func writeAttribute(_ name: String, _ value: UnsafeBufferPointer<UInt8>) {
-        body.append(UInt8(ascii: " "))
-        body += name.utf8
-        body += "=\"".utf8
+    /// An attribute from its opening (` name="`) and value.
+    private func writeAttribute(_ opening: [UInt8], _ value: [UInt8]) {
+        value.withUnsafeBufferPointer { writeAttribute(opening, $0) }
+    }
+
+    private func writeAttribute(_ opening: [UInt8], _ value: UnsafeBufferPointer<UInt8>) {
+        body += opening
         Escape.attribute(value, into: &body)
         body.append(UInt8(ascii: "\""))
     }
@@ -378,25 +392,27 @@ final class SanitizingWriter: HTMLStreamHandler {
         var hidden = false
         for (name, value) in attributes {
             guard let value else { continue }
-            if name.elementsEqual("src".utf8) {
+            if Self.isName(name, "src") {
                 src = URLPolicy.cleaned(value)
-            } else if name.elementsEqual("width".utf8) {
+            } else if Self.isName(name, "width") {
                 width = Self.pixels(value[...])
-            } else if name.elementsEqual("height".utf8) {
+            } else if Self.isName(name, "height") {
                 height = Self.pixels(value[...])
-            } else if name.elementsEqual("style".utf8) {
-                for d in CSSPolicy.split(CSSPolicy.withoutComments(Array(value)[...])[...], at: UInt8(ascii: ";")) {
-                    guard let colon = d.firstIndex(of: UInt8(ascii: ":")) else { continue }
-                    let property = CSSPolicy.trimmed(d[..<colon]).map(CSSPolicy.lower)
-                    let v = CSSPolicy.trimmed(d[(colon + 1)...]).map(CSSPolicy.lower)
-                    switch property {
-                    case Self.width, Self.maxWidth: width = min(width ?? Int.max, Self.pixels(v) ?? Int.max)
-                    case Self.height, Self.maxHeight: height = min(height ?? Int.max, Self.pixels(v) ?? Int.max)
-                    case Self.display: hidden = hidden || v.starts(with: "none".utf8)
-                    case Self.visibility: hidden = hidden || v.starts(with: "hidden".utf8)
-                    case Self.opacity:
-                        hidden = hidden || Double(String(decoding: v.prefix { $0 != 0x20 && $0 != 0x21 }, as: UTF8.self)) == 0
-                    default: break
+            } else if Self.isName(name, "style") {
+                CSSPolicy.withoutComments(value).withUnsafeBufferPointer { css in
+                    CSSPolicy.forEachPiece(of: css, at: UInt8(ascii: ";")) { d in
+                        guard let colon = d.firstIndex(of: UInt8(ascii: ":")) else { return }
+                        let property = CSSPolicy.trimmed(UnsafeBufferPointer(rebasing: d[..<colon]))
+                        guard let check = Self.pixelChecks.first(where: { Self.isLowercase(property, $0.name) }) else { return }
+                        let v = CSSPolicy.trimmed(UnsafeBufferPointer(rebasing: d[(colon + 1)...])).map(CSSPolicy.lower)
+                        switch check.kind {
+                        case .width: width = min(width ?? Int.max, Self.pixels(v) ?? Int.max)
+                        case .height: height = min(height ?? Int.max, Self.pixels(v) ?? Int.max)
+                        case .display: hidden = hidden || v.starts(with: "none".utf8)
+                        case .visibility: hidden = hidden || v.starts(with: "hidden".utf8)
+                        case .opacity:
+                            hidden = hidden || Double(String(decoding: v.prefix { $0 != 0x20 && $0 != 0x21 }, as: UTF8.self)) == 0
+                        }
                     }
                 }
             }
@@ -409,9 +425,23 @@ final class SanitizingWriter: HTMLStreamHandler {
         return nil
     }
 
-    private static let width = Array("width".utf8), maxWidth = Array("max-width".utf8)
-    private static let height = Array("height".utf8), maxHeight = Array("max-height".utf8)
-    private static let display = Array("display".utf8), visibility = Array("visibility".utf8), opacity = Array("opacity".utf8)
+    private enum PixelCheck { case width, height, display, visibility, opacity }
+
+    /// The style properties that make an image a tracking pixel, lowercase.
+    private static let pixelChecks: [(name: [UInt8], kind: PixelCheck)] = ([
+        ("width", .width), ("max-width", .width), ("height", .height), ("max-height", .height), ("display", .display),
+        ("visibility", .visibility), ("opacity", .opacity),
+    ] as [(String, PixelCheck)]).map { (Array($0.0.utf8), $0.1) }
+
+    /// Whether `bytes`, lowercased, are `name` (lowercase).
+    private static func isLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ name: [UInt8]) -> Bool {
+        bytes.count == name.count && zip(bytes, name).allSatisfy { CSSPolicy.lower($0) == $1 }
+    }
+
+    /// Whether an attribute's name (from the parser: lowercase) is `name`.
+    private static func isName(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        bytes.count == name.utf8CodeUnitCount && (bytes.count == 0 || memcmp(bytes.baseAddress!, name.utf8Start, bytes.count) == 0)
+    }
 
     /// A length in CSS pixels ("1", "1px", "0", " 1.5PX "), nil for anything else.
     private static func pixels<C: Collection<UInt8>>(_ value: C) -> Int? {

@@ -143,6 +143,19 @@ import Testing
         #expect(r.stringPrefix("n", maxBytes: 8) == nil)
     }
 
+    @Test(arguments: [
+        (#""""#, ""), (#""\/\\\"\b\f\n\r\t""#, "/\\\"\u{8}\u{C}\n\r\t"), (#""\u00e9\u65E5\u0000x""#, "é日\u{0}x"),
+        (#""\ud83d\ude00""#, "😀"), (#""a\ud83d""#, "a\u{FFFD}"), (#""\ud83dx""#, "\u{FFFD}x"),
+        (#""\ud83d\u0041""#, "\u{FFFD}A"), (#""\ude00\ud83d\ud83d\ude00""#, "\u{FFFD}\u{FFFD}😀"),
+        (#""plain text long enough for whole words\n""#, "plain text long enough for whole words\n"),
+    ])
+    func stringBytesDecodesEveryEscape(json: String, expected: String) throws {
+        let r = try JSONRecord(#"{"s":"# + json + "}")
+        #expect(r.stringBytes("s") == Array(expected.utf8))
+        // as the decoder that stops at a length does
+        #expect(r.stringPrefix("s", maxBytes: .max - 1) == expected)
+    }
+
     @Test func emptyObject() throws {
         let r = try JSONRecord("{}")
         #expect(String(decoding: r.updated([("a", Array("1".utf8))]), as: UTF8.self) == #"{"a":1}"#)
