@@ -77,8 +77,8 @@ FOUND = [
 
 # (mail program, HTML part, a word in the HTML that a reader does not see, a word they see)
 NOT_SEEN = [
-    ("a <style> block", "<style>.zanzibar-header { color: #336699 }</style><p class='zanzibar-header'>Spring timetable</p>",
-     "zanzibar", "timetable"),
+    ("a <style> block", "<style>.zanzibar-header { color: #336699 }</style><p class='zanzibar-header'>Spring schedule</p>",
+     "zanzibar", "schedule"),
     ("a <script>", "<script>var walrus = 1;</script><p>Ferry timetable for April</p>", "walrus", "ferry"),
     ("a link's URL", '<p><a href="https://shop.example.com/marzipan-sale?utm_campaign=spring">Shop the sale now</a></p>',
      "marzipan", "sale"),
