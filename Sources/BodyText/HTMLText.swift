@@ -48,8 +48,11 @@ enum HTMLText {
         packed(name).flatMap { elements[$0] } ?? Element()
     }
 
-    static func render(utf8 html: [UInt8]) -> [UInt8] {
+    /// With `linkURLs` false, a link is its text alone: the URL written after it (`text <url>`)
+    /// is not what a reader sees.
+    static func render(utf8 html: [UInt8], linkURLs: Bool = true) -> [UInt8] {
         let r = Renderer()
+        r.writesLinkURLs = linkURLs
         HTMLStream.parse(html, handler: r)
         return r.finish()
     }
@@ -132,6 +135,7 @@ enum HTMLText {
         var linkText: [UInt8] = []
         var openQuotes: [Bool] = []  // for each open element, whether it quotes
         var skipDepth = 0  // inside a skipped or hidden element: how many elements deep
+        var writesLinkURLs = true
 
         override func text(_ bytes: UnsafeBufferPointer<UInt8>) {
             if skipDepth == 0 { words(bytes) }
@@ -199,7 +203,7 @@ enum HTMLText {
                 guard let (href, start) = links.popLast() else { break }
                 let text = linkText[start...]
                 if links.isEmpty { linkText = [] }
-                if let href, let shown = HTMLText.linkSuffix(href: href, text: text) {
+                if writesLinkURLs, let href, let shown = HTMLText.linkSuffix(href: href, text: text) {
                     // after the link's last words, even when a block inside it has just ended
                     let bracketed = [UInt8(ascii: "<")] + shown + [UInt8(ascii: ">")]
                     if line.isEmpty { bracketed.withUnsafeBufferPointer { emit($0, space: true) } } else { line += [0x20] + bracketed }
