@@ -50,10 +50,14 @@ enum HTMLText {
 
     /// With `linkURLs` false, a link is its text alone: the URL written after it (`text <url>`)
     /// is not what a reader sees.
+    /// Parsed with runs of text swapped out while libxml2 reads (as html-sanitize parses): the
+    /// same events, several times faster on text-heavy mail.
     static func render(utf8 html: [UInt8], linkURLs: Bool = true) -> [UInt8] {
-        let r = Renderer()
-        r.writesLinkURLs = linkURLs
-        HTMLStream.parse(html, handler: r)
+        let r = HTMLStream.parse(html) { () -> Renderer in
+            let r = Renderer()
+            r.writesLinkURLs = linkURLs
+            return r
+        }
         return r.finish()
     }
 
