@@ -541,6 +541,9 @@ CAUSES = {
                     "what a reader sees of it", True),
     "alt": ("the text is an image's alt text: mailstore indexes it as a reader sees it (images off, a screen reader), "
             "notmuch indexes no attribute of HTML", True),
+    "html-phrase": ("the phrase is in what a reader sees of the HTML alternative, of which mailstore indexes the words "
+                    "the body text lacks, each once where it first appears: there the phrase's words are not side by side "
+                    "(one is in the body text, or first appears elsewhere)", True),
     "missed-html": ("the text is in what a reader sees of the HTML alternative, which mailstore indexes, but mailstore "
                     "did not find it", False),
     "url": ("the text is in a link's URL only: text-extract writes an HTML link's URL into body_text, and notmuch "
@@ -690,6 +693,8 @@ def cause_of(kind, needle, texts, side):
     if SEARCH_CJK.search(needle) and any(fold(needle) in re.sub(r"[\s>]+", "", fold(texts[f])) for f in scope):
         return "cjk-wrap"
     if "body" in scope and found(texts["html"]):
+        if kind == "phrase" or " " in needle.strip():
+            return "html-phrase"
         return "missed-html"
     if found(texts["html_unseen"]):
         return "html-unseen"

@@ -208,8 +208,8 @@ extension MailStore {
     }
 
     /// What the search index reads of a record: subject, sender, recipients, body text, and the
-    /// lines of the text a reader sees of its HTML alternative that add words to the body text
-    /// (a newsletter whose plain part only says "View this email in your browser").
+    /// words the text a reader sees of its HTML alternative adds to the body text (a newsletter
+    /// whose plain part only says "View this email in your browser").
     static func searchColumns(_ record: JSONRecord) -> [String] {
         func person(_ v: JSONValue) -> String {
             [v["name"]?.stringValue, v["address"]?.stringValue].compactMap { $0 }.joined(separator: " ")
@@ -222,7 +222,7 @@ extension MailStore {
         let hasPlain = record.rawValue("text").map { $0.count > 2 && $0.first == UInt8(ascii: "\"") } ?? false
         var html = ""
         if hasPlain || bodyText == nil, let bytes = record.stringBytes("html"), !bytes.isEmpty {
-            html = SearchText.linesAdding(Extractor.seenText(html: bytes), to: body)
+            html = SearchText.wordsAdding(Extractor.seenText(html: bytes), to: body)
         }
         return [record.string("subject") ?? "", sender, recipients, body, html].map(SearchText.indexed)
     }
