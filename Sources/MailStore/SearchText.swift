@@ -29,41 +29,53 @@ enum SearchText {
         guard text.utf8.contains(where: { $0 >= 0xE1 }) else { return text }
         var text = text
         return text.withUTF8 { b in
-            var out: [UInt8] = []
-            out.reserveCapacity(b.count * 2)
-            var previous: Range<Int>?  // the run's last character, while in a run
-            var i = 0
-            while i < b.count {
-                guard b[i] >= 0xE1 else {
-                    // bytes below 0xE1 start no ideographic character (nor continue one): copied as they are
-                    var j = i + 1
-                    while j < b.count, b[j] < 0xE1 { j += 1 }
-                    if previous != nil { out.append(0x20) }
-                    previous = nil
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j]))
-                    i = j
-                    continue
+            // each character of a run becomes at most four times its bytes (" 前取 取"), and a
+            // space ends a run: written in place, not appended a piece at a time
+            let out = [UInt8](unsafeUninitializedCapacity: 4 * b.count + 1) { buffer, written in
+                var n = 0
+                func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                    UnsafeMutableRawPointer(buffer.baseAddress! + n).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+                    n += bytes.count
                 }
-                let end = min(i + (b[i] >= 0xF0 ? 4 : 3), b.count)
-                let character = UnsafeBufferPointer(rebasing: b[i..<end])
-                guard let s = scalar(character), isIdeographic(s) else {
-                    if previous != nil { out.append(0x20) }
-                    previous = nil
-                    out.append(contentsOf: character)
+                func space() {
+                    buffer[n] = 0x20
+                    n += 1
+                }
+                var previous: Range<Int>?  // the run's last character, while in a run
+                var i = 0
+                while i < b.count {
+                    guard b[i] >= 0xE1 else {
+                        // bytes below 0xE1 start no ideographic character (nor continue one): copied as they are
+                        var j = i + 1
+                        while j < b.count, b[j] < 0xE1 { j += 1 }
+                        if previous != nil { space() }
+                        previous = nil
+                        put(UnsafeBufferPointer(rebasing: b[i..<j]))
+                        i = j
+                        continue
+                    }
+                    let end = min(i + (b[i] >= 0xF0 ? 4 : 3), b.count)
+                    let character = UnsafeBufferPointer(rebasing: b[i..<end])
+                    guard let s = scalar(character), isIdeographic(s) else {
+                        if previous != nil { space() }
+                        previous = nil
+                        put(character)
+                        i = end
+                        continue
+                    }
+                    if let p = previous {
+                        space()
+                        put(UnsafeBufferPointer(rebasing: b[p]))
+                        put(character)
+                    }
+                    space()
+                    put(character)
+                    previous = i..<end
                     i = end
-                    continue
                 }
-                if let p = previous {
-                    out.append(0x20)
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: b[p]))
-                    out.append(contentsOf: character)
-                }
-                out.append(0x20)
-                out.append(contentsOf: character)
-                previous = i..<end
-                i = end
+                if previous != nil { space() }
+                written = n
             }
-            if previous != nil { out.append(0x20) }
             return String(decoding: out, as: UTF8.self)
         }
     }
