@@ -80,7 +80,7 @@ let package = Package(
 
         .target(name: "ParcelOptions", dependencies: ["Events", "Parcels", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
-        .target(name: "MailStore", dependencies: ["CivilTime", "Conversations", "Events", "Hashing", "JSONLines", "MailParse", "Parcels", "SQLite", "UnixFilter", "UTF8Text"]),
+        .target(name: "MailStore", dependencies: ["BodyText", "CivilTime", "Conversations", "Events", "Hashing", "JSONLines", "MailParse", "Parcels", "SQLite", "UnixFilter", "UTF8Text"]),
 
         .target(name: "Stages", dependencies: ["BodyText", "Events", "JSONLines", "MailKind", "MailParse", "MailSubject", "Parcels", "Sanitize", "UnixFilter"]),
 

@@ -2,7 +2,8 @@
 1. loading the pipeline's records (mime-parse | event-extract | html-sanitize | text-extract | newsletter-detect |
    carrier-detect | participant-hash --me-auto, written once, not timed) into a fresh database, search index
    included, against mime-parse's time on the mailbox, and `mu index` and `notmuch new` on the same messages as a
-   maildir. Target: at most 3x mime-parse's time (mu is 7x here, notmuch 24x).
+   maildir. Target: at most 3.5x mime-parse's time since issue 47 (3x before the index took the words the HTML
+   alternative adds; mu is 7x here, notmuch 24x).
 2. one message added to the store (30 new messages of another seed, each added alone) with its conversation and
    calendar derived again, on the stores of the first 9,860 messages and of the whole mailbox. Target: under 20 ms,
    not growing with the store (notmuch: `notmuch new` after one file is dropped into new/).
@@ -18,7 +19,7 @@ libraries linked in, as `make install` installs them): a search is a process, an
 median search (5 ms linked in, 8.6 ms with Swift's libraries loaded at start). The mailbox, records and maildir stay in
 .bench-data/ for the next run; the databases are made again each run."""
 import hashlib
-import html
+import html.parser as htmlparser
 import json
 import math
 import os
@@ -513,6 +514,8 @@ def build_queries(rows, me):
     s = HAN.findall(rnd.choice(h)["subject"])[0][:2]
     qs.append(Q("chinese/japanese", f"subject:{s}", f"subject:{s}", needles=[("subject", s)]))
     qs.append(Q("chinese/japanese", f"{cjk[0]} OR {cjk[1]}", f"{cjk[0]} or {cjk[1]}", needles=[("chinese/japanese", cjk[0]), ("chinese/japanese", cjk[1])]))
+    # issue 47's example: a word the generated newsletters' HTML alternatives hold and their plain parts mostly do not
+    qs.append(Q("word", "weekend", "weekend", needle="weekend"))
     return qs
 
 
@@ -533,8 +536,16 @@ def best_time(cmd, env=None, runs=3):
 # Why a message is found by one side only. The causes marked True explain a difference (the other side is right,
 # or both are, by their own rules); False ones are not understood and may be a bug.
 CAUSES = {
-    "html": ("the text is in the HTML alternative only: notmuch indexes every text part, mailstore the text/plain "
-             "one (body_text); the generated newsletters' two alternatives say different things", True),
+    "html-unseen": ("the text is in the HTML alternative where a reader does not see it (a hidden element such as a "
+                    "preheader, a style, a script, the head): notmuch indexes the HTML's text whatever it is, mailstore "
+                    "what a reader sees of it", True),
+    "alt": ("the text is an image's alt text: mailstore indexes it as a reader sees it (images off, a screen reader), "
+            "notmuch indexes no attribute of HTML", True),
+    "html-phrase": ("the phrase is in what a reader sees of the HTML alternative, of which mailstore indexes the words "
+                    "the body text lacks, each once where it first appears: there the phrase's words are not side by side "
+                    "(one is in the body text, or first appears elsewhere)", True),
+    "missed-html": ("the text is in what a reader sees of the HTML alternative, which mailstore indexes, but mailstore "
+                    "did not find it", False),
     "url": ("the text is in a link's URL only: text-extract writes an HTML link's URL into body_text, and notmuch "
             "indexes no URLs of HTML", True),
     "mime": ("the text is in a MIME header (Content-Type, a file name): notmuch indexes those as words", True),
@@ -570,19 +581,65 @@ def message_texts(con, raw_files, i):
         raw = path.read_bytes().decode("utf-8", errors="replace")
         mime = " ".join(re.findall(r"(?im)^content-(?:type|disposition):.*(?:\r?\n[ \t].*)*", raw))
         rfc822 = bool(re.search(r"(?im)^content-type:\s*message/rfc822", raw))
-    h = r.get("html") or ""
-    h = html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"(?is)<(style|script|head)\b.*?</\1>", " ", h)))
+    seen = SeenHTML(r.get("html") or "")
     return {
         "subject": r.get("subject") or "",
         "from": people([r.get("from") or {}]),
         "to": people((r.get("to") or []) + (r.get("cc") or [])),
         "body": re.sub(r"https?://[^\s<>\"]+", " ", body),
         "url": " ".join(urls),
-        "html": h,
+        "html": seen.text(),
+        "html_unseen": seen.unseen_text(),
+        "alt": " ".join(seen.alts),
         "mime": mime,
         "attachments": r.get("attachments") or [],
         "rfc822": rfc822,
     }
+
+
+class SeenHTML(htmlparser.HTMLParser):
+    """What a reader sees of an HTML body, by text-extract's rules (HTMLText.swift), which mailstore's index
+    follows: no text of style, script, head and the like, nor of hidden elements; the alt text of an image
+    that is not 1x1. What is left out is kept apart (unseen_text) to name a difference."""
+    SKIPPED = {"script", "style", "head", "title", "template", "noscript", "svg", "math", "object", "iframe", "button",
+               "select", "input", "textarea", "map", "audio", "video"}
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+    HIDING = ("display:none", "visibility:hidden", "mso-hide:all", "font-size:0;", "font-size:0px", "opacity:0;")
+
+    def __init__(self, source):
+        super().__init__(convert_charrefs=True)
+        self.seen, self.unseen, self.alts, self.depth = [], [], [], 0
+        self.feed(source)
+        self.close()
+
+    def hides(self, tag, a):
+        style = re.sub(r"\s", "", (a.get("style") or "").lower()) + ";"
+        return ("hidden" in a or a.get("aria-hidden") == "true" and tag != "img" or any(h in style for h in self.HIDING)
+                or "max-height:0" in style and "overflow:hidden" in style)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "img" and self.depth == 0 and a.get("alt") and not self.hides(tag, a):
+            sizes = [(a.get(k) or "").strip() for k in ("width", "height")]
+            tiny = any(v.isdigit() and int(v) <= 1 for v in sizes)
+            (self.unseen if tiny else self.alts).append(a["alt"])
+        if tag in self.VOID:
+            return
+        if self.depth or tag in self.SKIPPED or self.hides(tag, a):
+            self.depth += 1
+
+    def handle_endtag(self, tag):
+        if self.depth and tag not in self.VOID:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        (self.unseen if self.depth else self.seen).append(data)
+
+    def text(self):
+        return " ".join(self.seen + self.alts)
+
+    def unseen_text(self):
+        return " ".join(self.unseen)
 
 
 def matcher(kind, needle):
@@ -619,9 +676,11 @@ def cause_of(kind, needle, texts, side):
     scope = {"from": ["from"], "to": ["to"], "subject": ["subject"]}.get(kind, ["subject", "from", "to", "body"])
     indexed = any(found(texts[f]) for f in scope)
     if side == "mailstore":
-        if indexed:
+        if indexed or "body" in scope and found(texts["html"]):
+            if not indexed and found(texts["alt"]):
+                return "alt"
             plain = needle.lower()
-            if plain != fold(plain) and not any(plain in texts[f].lower() for f in scope):
+            if plain != fold(plain) and not any(plain in texts[f].lower() for f in scope + ["html"]):
                 return "accents"
             return "notmuch-missed"
         if found(texts["url"]):
@@ -633,8 +692,12 @@ def cause_of(kind, needle, texts, side):
         return "missed"
     if SEARCH_CJK.search(needle) and any(fold(needle) in re.sub(r"[\s>]+", "", fold(texts[f])) for f in scope):
         return "cjk-wrap"
-    if found(texts["html"]):
-        return "html"
+    if "body" in scope and found(texts["html"]):
+        if kind == "phrase" or " " in needle.strip():
+            return "html-phrase"
+        return "missed-html"
+    if found(texts["html_unseen"]):
+        return "html-unseen"
     if found(texts["mime"]):
         return "mime"
     if texts["rfc822"]:
@@ -812,9 +875,9 @@ def main():
           f"records {recs.stat().st_size / 1e6:.0f} MB; your addresses {', '.join(me)} ==")
     print(f"{'':15} {'wall s':>8} {'ratio':>7} {'CPU s':>8} {'ratio':>7}")
     print(f"{'mime-parse':15} {mime:8.2f} {'':7} {mime_cpu:8.2f} {'':7}   best of {runs}")
-    met = ours <= 3 * mime and ours_cpu <= 3 * mime_cpu
+    met = ours <= 3.5 * mime and ours_cpu <= 3.5 * mime_cpu
     print(f"{'mailstore add':15} {ours:8.2f} {ours / mime:6.2f}x {ours_cpu:8.2f} {ours_cpu / mime_cpu:6.2f}x   best of {runs}, "
-          f"{n / ours:.0f} messages/s; target <= 3x (wall and CPU): {'met' if met else 'NOT met'}")
+          f"{n / ours:.0f} messages/s; target <= 3.5x (wall and CPU): {'met' if met else 'NOT met'}")
     for name, r in (("mu index", mu), ("notmuch new", nm)):
         if r is not None:
             note = "after mu init" if name == "mu index" else "XAPIAN_CJK_NGRAM=1"

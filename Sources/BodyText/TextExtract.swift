@@ -136,6 +136,10 @@ public final class Extractor {
         return nil
     }
 
+    /// The text a reader sees of `html`, rendered as `plainText` renders it but without the URL
+    /// written after a link's text (the reader sees the text, not where it leads).
+    public static func seenText(html: [UInt8]) -> [UInt8] { HTMLText.render(utf8: html, linkURLs: false) }
+
     /// What the sender wrote (text-extract's `reply_text`): no quoted history, signature or
     /// forwarded message.
     public func newText(text: [UInt8]?, format: String?, html: [UInt8]?) -> [UInt8]? {

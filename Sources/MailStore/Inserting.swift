@@ -1,3 +1,4 @@
+import BodyText
 import Conversations
 import Events
 import JSONLines
@@ -87,8 +88,7 @@ extension MailStore {
         try indexLabels(rowid: r, from: [], to: labels)
         if let gmailID = record.string("gmail_id") { try db.run("DELETE FROM gmail_pending WHERE gmail_id = ?", .text(gmailID)) }
         try storeRecipients(of: record, rowid: r, replacing: false)
-        try db.run("INSERT INTO search(rowid, subject, sender, recipients, body) VALUES(?, ?, ?, ?, ?)",
-                   [.integer(r)] + Self.searchColumns(record).map(SQLValue.text))
+        try indexSearchText(of: record, rowid: r)
         let events = record.value("events")?.arrayValue ?? []
         let sender = from?["address"]?.stringValue?.lowercased()
         for (k, v) in events.enumerated() {
@@ -170,7 +170,7 @@ extension MailStore {
     /// Removes a message: its row and what `insert` derived of it (its conversation and events
     /// are marked for deriving). `insert` may store a new version under the same rowid.
     private func unindex(rowid: Int, record: JSONRecord) throws {
-        try db.run("INSERT INTO search(search, rowid, subject, sender, recipients, body) VALUES('delete', ?, ?, ?, ?, ?)",
+        try db.run("INSERT INTO search(search, rowid, subject, sender, recipients, body, html) VALUES('delete', ?, ?, ?, ?, ?, ?)",
                    [.integer(rowid)] + Self.searchColumns(record).map(SQLValue.text))
         try db.run("DELETE FROM recipients WHERE message = ?", .integer(rowid))
         try db.query("SELECT DISTINCT event_group FROM event_observations WHERE message = ?", [.integer(rowid)]) {
@@ -198,14 +198,32 @@ extension MailStore {
         try db.run("INSERT INTO removed(kind, id, change) VALUES('message', ?, ?)", .text(id), .integer(change))
     }
 
-    /// What the search index reads of a record: subject, sender, recipients and body text.
+    func indexSearchText(of record: JSONRecord, rowid: Int) throws {
+        try Self.indexSearchText(of: record, rowid: rowid, in: db)
+    }
+
+    static func indexSearchText(of record: JSONRecord, rowid: Int, in db: Database) throws {
+        try db.run("INSERT INTO search(rowid, subject, sender, recipients, body, html) VALUES(?, ?, ?, ?, ?, ?)",
+                   [.integer(rowid)] + searchColumns(record).map(SQLValue.text))
+    }
+
+    /// What the search index reads of a record: subject, sender, recipients, body text, and the
+    /// words the text a reader sees of its HTML alternative adds to the body text (a newsletter
+    /// whose plain part only says "View this email in your browser").
     static func searchColumns(_ record: JSONRecord) -> [String] {
         func person(_ v: JSONValue) -> String {
             [v["name"]?.stringValue, v["address"]?.stringValue].compactMap { $0 }.joined(separator: " ")
         }
         let sender = record.value("from").map(person) ?? ""
         let recipients = ((record.value("to")?.arrayValue ?? []) + (record.value("cc")?.arrayValue ?? [])).map(person).joined(separator: " ")
-        let body = record.stringPrefix("body_text", maxBytes: 1 << 20) ?? record.stringPrefix("text", maxBytes: 1 << 20) ?? ""
-        return [record.string("subject") ?? "", sender, recipients, body].map(SearchText.indexed)
+        let bodyText = record.stringPrefix("body_text", maxBytes: 1 << 20)
+        let body = bodyText ?? record.stringPrefix("text", maxBytes: 1 << 20) ?? ""
+        // text-extract rendered the HTML itself when the message has no plain text: then it adds nothing
+        let hasPlain = record.rawValue("text").map { $0.count > 2 && $0.first == UInt8(ascii: "\"") } ?? false
+        var html = ""
+        if hasPlain || bodyText == nil, let bytes = record.stringBytes("html"), !bytes.isEmpty {
+            html = SearchText.wordsAdding(Extractor.seenText(html: bytes), to: body)
+        }
+        return [record.string("subject") ?? "", sender, recipients, body, html].map(SearchText.indexed)
     }
 }

@@ -25,6 +25,24 @@ extension MailStore {
         }
     }
 
+    /// Schema 10: the search index made again from every stored record, as `insert` indexes
+    /// one now (a record that cannot be read is left out of it, as it would not have been stored).
+    static func indexEverySearchText(_ db: Database) throws {
+        var after = 0
+        while true {  // a few records at a time: a store may hold more than memory does
+            var rows: [(rowid: Int, record: [UInt8])] = []
+            try db.query("SELECT rowid, record FROM messages WHERE rowid > ? ORDER BY rowid LIMIT 256", [.integer(after)]) {
+                rows.append(($0.integer(0), $0.bytes(1)))
+            }
+            guard let last = rows.last else { return }
+            after = last.rowid
+            for row in rows {
+                guard let record = try? JSONRecord(row.record) else { continue }
+                try indexSearchText(of: record, rowid: row.rowid, in: db)
+            }
+        }
+    }
+
     /// A store of schema 1 or 2 made current: its reports and auto-replies placed with the
     /// messages they answer, every conversation derived again, its messages' parcels read.
     func placeAfterSchema3() throws {

@@ -5,7 +5,7 @@ import SQLite
 enum Schema {
     /// 'mlst': how a mailstore database is told from any other SQLite file.
     static let applicationID = 0x6D6C_7374
-    static let version = 9
+    static let version = 10
 
     /// The ids, dates and conversations of messages by row id, for searches (a load makes it
     /// last: a search then maps a few pages in a row rather than pages among the records').
@@ -217,6 +217,14 @@ enum Schema {
         // 9: a sender's appointments read from text are one event group (a mail may move or
         // cancel any of them); `MailStore.deriveEveryEventGroup` then groups the observations again
         "SELECT 1;",
+        // 10: the words a message's HTML alternative adds to its body text, in a column of their
+        // own (`body:` reads both): the index is made again from every stored record
+        // (`MailStore.indexEverySearchText`, in the same transaction)
+        """
+        DROP TABLE search;
+        CREATE VIRTUAL TABLE search USING fts5(subject, sender, recipients, body, html, content='',
+          tokenize='porter unicode61 remove_diacritics 2');
+        """,
     ]
 
     /// The database at `db` made current: a new file gets the schema; an older version is
@@ -239,6 +247,7 @@ enum Schema {
             for k in from..<version {
                 try db.execute(migrations[k])
                 if k + 1 == 6 { try MailStore.clearLabelsInRecords(db) }
+                if k + 1 == 10 { try MailStore.indexEverySearchText(db) }
             }
             try db.execute("PRAGMA application_id = \(applicationID); PRAGMA user_version = \(version)")
         }

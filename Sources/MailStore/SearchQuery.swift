@@ -308,7 +308,7 @@ public struct SearchQuery {
         case "from": fts("sender")
         case "to": fts("recipients")
         case "subject": fts("subject")
-        case "body": fts("body")
+        case "body": fts("{body html}")
         case "label", "tag": label(value)
         case "is":
             switch value.lowercased() {

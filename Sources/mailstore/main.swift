@@ -513,8 +513,10 @@ struct Search: QueryCommand {
             Words, "phrases", prefix*, from: to: subject: body:, date:A..B, is:unread (read, \
             inbox, archived, starred, sent, draft…), label:, kind:, has:attachment, id:, \
             conversation:, AND OR NOT, -word (NOT word) and parentheses; words side by side \
-            must all match. Chinese and Japanese are found by their words (黑貓, 取件). \
-            \(queryLimits) See mailstore(1).
+            must all match. Words are looked for in the subject, the people, the body text and \
+            the words the HTML alternative shows beyond it (a newsletter whose plain part only \
+            says "View this email in your browser"). Chinese and Japanese are found by their \
+            words (黑貓, 取件). \(queryLimits) See mailstore(1).
 
             \(dashWords)
             """)

@@ -185,7 +185,7 @@ def test_a_store_of_schema_2_is_migrated(small, tmp_path):
     got = run("mailstore", "conversations", "--all", "--now", NOW, db)
     assert got.returncode == 0, got.stderr
     assert got.stdout == expected
-    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 9
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 10
 
 
 def test_the_generated_reports_in_shuffled_batches(tmp_path):

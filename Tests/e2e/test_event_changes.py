@@ -142,4 +142,4 @@ def test_a_store_of_schema_8_groups_a_senders_appointments_again(extracted, cale
     stored = records(run("mailstore", "events", db).stdout)
     assert sorted(json.dumps(e, sort_keys=True) for e in stored) == sorted(json.dumps(e, sort_keys=True) for e in calendar)
     with sqlite3.connect(db) as c:
-        assert c.execute("PRAGMA user_version").fetchone()[0] == 9
+        assert c.execute("PRAGMA user_version").fetchone()[0] == 10

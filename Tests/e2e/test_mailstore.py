@@ -553,7 +553,7 @@ def test_a_store_of_schema_3_gains_from_me(sample, tmp_path):
     expected = mine(db)
     with as_schema_5(db) as c:
         c.executescript("ALTER TABLE messages DROP COLUMN from_me; PRAGMA user_version = 3;")
-    assert json.loads(run("mailstore", "config", db).stdout)["schema_version"] == 9
+    assert json.loads(run("mailstore", "config", db).stdout)["schema_version"] == 10
     assert mine(db) == expected > 0
 
 

@@ -109,7 +109,7 @@ def test_a_store_of_schema_4_or_5_comes_forward_as_a_new_store(sample, tmp_path,
         stale = c.execute("SELECT count(*) FROM messages WHERE json_extract(record, '$.labels') IS NOT labels").fetchone()[0]
     assert stale == 5, "the old store's records have the labels they were added with"
     assert outputs(old) == outputs(new)
-    assert json.loads(run("mailstore", "config", old).stdout)["schema_version"] == 9
+    assert json.loads(run("mailstore", "config", old).stdout)["schema_version"] == 10
     rows = "SELECT id, record, labels, conversation_id, summary FROM messages ORDER BY rowid"
     with sqlite3.connect(f"file:{old}?mode=ro", uri=True) as o, sqlite3.connect(f"file:{new}?mode=ro", uri=True) as n:
         assert o.execute(rows).fetchall() == n.execute(rows).fetchall()
