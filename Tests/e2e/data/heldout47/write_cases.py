@@ -11,6 +11,7 @@ import gzip
 import io
 import json
 import pathlib
+import re
 import zipfile
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -33,8 +34,12 @@ def write(rel, text, crlf=False):
 
 
 def case(cls, name, files, expect, form, lookalike=False, **extra):
-    CASES.append({"id": name, "class": cls, "files": files if isinstance(files, list) else [files],
-                  "lookalike": lookalike, "form": form, "expect": expect, **extra})
+    files = files if isinstance(files, list) else [files]
+    entry = {"id": name, "class": cls, "files": files, "lookalike": lookalike, "form": form}
+    if len(files) == 1:
+        found = re.search(rb"^Message-I[Dd]: *<([^>]+)>", (HERE / files[0]).read_bytes(), re.M)
+        entry["message_id"] = found.group(1).decode()
+    CASES.append({**entry, "expect": expect, **extra})
 
 
 from cases_lists import add_lists           # noqa: E402
@@ -61,6 +66,4 @@ def main():
 
 
 if __name__ == "__main__":
-    import sys
-    sys.path.insert(0, str(HERE))
     main()
