@@ -9,27 +9,23 @@ extension MailStore {
     /// Schema 6: the records stored before it, each with its labels as they were when it was
     /// added, made as `withoutLabels` makes them (a record that cannot be read is left as it is).
     static func clearLabelsInRecords(_ db: Database) throws {
-        var after = 0
-        while true {  // a few records at a time: a store may hold more than memory does
-            var rows: [(rowid: Int, record: [UInt8])] = []
-            try db.query("SELECT rowid, record FROM messages WHERE rowid > ? ORDER BY rowid LIMIT 256", [.integer(after)]) {
-                rows.append(($0.integer(0), $0.bytes(1)))
-            }
-            guard let last = rows.last else { return }
-            after = last.rowid
-            for row in rows {
-                guard let record = try? JSONRecord(row.record) else { continue }
-                let stored = withoutLabels(record)
-                if stored != row.record { try db.run("UPDATE messages SET record = ? WHERE rowid = ?", .textBytes(stored), .integer(row.rowid)) }
-            }
+        try forEachStoredRecord(db) { rowid, bytes, record in
+            let stored = withoutLabels(record)
+            if stored != bytes { try db.run("UPDATE messages SET record = ? WHERE rowid = ?", .textBytes(stored), .integer(rowid)) }
         }
     }
 
     /// Schema 10: the search index made again from every stored record, as `insert` indexes
     /// one now (a record that cannot be read is left out of it, as it would not have been stored).
     static func indexEverySearchText(_ db: Database) throws {
+        try forEachStoredRecord(db) { rowid, _, record in try indexSearchText(of: record, rowid: rowid, in: db) }
+    }
+
+    /// Every stored record that can be read, a few at a time (a store may hold more than memory
+    /// does), with its row and its bytes.
+    private static func forEachStoredRecord(_ db: Database, _ body: (Int, [UInt8], JSONRecord) throws -> Void) throws {
         var after = 0
-        while true {  // a few records at a time: a store may hold more than memory does
+        while true {
             var rows: [(rowid: Int, record: [UInt8])] = []
             try db.query("SELECT rowid, record FROM messages WHERE rowid > ? ORDER BY rowid LIMIT 256", [.integer(after)]) {
                 rows.append(($0.integer(0), $0.bytes(1)))
@@ -38,7 +34,7 @@ extension MailStore {
             after = last.rowid
             for row in rows {
                 guard let record = try? JSONRecord(row.record) else { continue }
-                try indexSearchText(of: record, rowid: row.rowid, in: db)
+                try body(row.rowid, row.record, record)
             }
         }
     }
