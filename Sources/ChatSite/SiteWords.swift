@@ -227,6 +227,7 @@ public final class SiteWords: @unchecked Sendable {
         let user = try DataFiles.extend(SiteWordCatalog(), user: SiteWordCatalog.userFiles, extra: [], diagnostics: diagnostics)
         let tag = lang ?? localeTag(environment: { getenv($0).map { String(cString: $0) } })
         let language = resolve(tag ?? "en", available: Set(SiteWordCatalog.builtInFiles.map(\.language)).union(user.languages.keys))
+        if language == "en" && user.languages.isEmpty { return english }  // made once, as ChatRender's default
         var catalog = SiteWordCatalog.builtIn(languages: [language])
         catalog.add(user)
         do {

@@ -195,6 +195,14 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
     }
 
     private func deliver(into store: MailStore, _ run: FilterRun) throws {
+        // the pages' templates and words are made on a second core while the mail goes in
+        let lang = self.lang
+        let pageWords = site.map { _ in
+            Background { Result { () throws -> SiteWords in
+                _ = SiteTemplates.builtIn
+                return try SiteWords.chosen(lang: lang, Diagnostics(program: "mailstore"))
+            } }
+        }
         var message: [UInt8] = []
         if stamp {
             do { message = try Delivery.keepStandardInput() } catch {
@@ -234,17 +242,17 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
         }
         if let site {
             try store.close()  // a database this delivery made appears at its close
-            render(site, run)
+            render(site, words: pageWords!.value, run)
         }
     }
 
     /// The pages, once the mail is in: what goes wrong is said, and the delivery stands.
-    private func render(_ site: String, _ run: FilterRun) {
+    private func render(_ site: String, words: Result<SiteWords, any Error>, _ run: FilterRun) {
         var render = ChatRender()
         render.out = site
         render.zone = zone.id
         do {
-            render.words = try SiteWords.chosen(lang: lang, run.diagnostics)
+            render.words = try words.get()
             try render.run(storeAt: database, waiting: false, run)
         } catch {
             run.diagnostics.note("\(site): the pages are not up to date; the mail is delivered")
