@@ -370,20 +370,12 @@ struct CSSPolicy {
     }
 
     /// The index after a quoted string starting at `i` (or after the byte at `i` if it is no quote).
-    static func skipString(_ s: ArraySlice<UInt8>, _ i: Int) -> Int {
+    static func skipString<Bytes: RandomAccessCollection<UInt8>>(_ s: Bytes, _ i: Int) -> Int where Bytes.Index == Int {
         let quote = s[i]
         guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return i + 1 }
         var j = i + 1
         while j < s.endIndex, s[j] != quote, s[j] != 0x0A { j += 1 }
         return min(j + 1, s.endIndex)
-    }
-
-    static func skipString(_ s: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int {
-        let quote = s[i]
-        guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return i + 1 }
-        var j = i + 1
-        while j < s.count, s[j] != quote, s[j] != 0x0A { j += 1 }
-        return min(j + 1, s.count)
     }
 
     /// Whether every string in `s` ends and every parenthesis and bracket closes, with no brace:
