@@ -133,40 +133,39 @@ struct JSONValueParser {
     /// The string at `i` (on its opening quote): made straight from its bytes when it has no
     /// escape, as most keys and values have none, without a copy in between.
     mutating func parseString() -> String {
+        let (contents, escaped) = stringContents()
+        if escaped { return String(decoding: Self.decodeChecked(contents), as: UTF8.self) }
+        return String(decoding: contents, as: UTF8.self)
+    }
+
+    /// The bytes between the quotes of the string at `i` (on its opening quote), and whether
+    /// they hold an escape; `i` is left after the closing quote. 8 bytes at a time while none
+    /// is a quote or a backslash (the record is valid JSON).
+    private mutating func stringContents() -> (UnsafeRawBufferPointer, escaped: Bool) {
         let start = i + 1
-        var end = JSONBytes.skipWords(bytes, from: start, flags: JSONBytes.needsEscape).index
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end &+= 1 }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return String(decoding: decodeString(), as: UTF8.self) }
-        i = end + 1
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        var end = start, escaped = false
+        while true {
+            end = JSONBytes.skipWords(bytes, from: end, flags: JSONBytes.needsEscape).index
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end &+= 1 }
+            guard end < bytes.count, bytes[end] == UInt8(ascii: "\\") else { break }
+            escaped = true
+            end &+= 2
+        }
+        end = min(end, bytes.count)
+        i = min(end + 1, bytes.count)
+        return (UnsafeRawBufferPointer(rebasing: bytes[start..<end]), escaped)
     }
 
     /// Decodes the string at `i` (on its opening quote) to UTF-8; lone surrogates become U+FFFD.
     /// With `limit`, stops once about that many bytes are decoded, at a character boundary.
     mutating func decodeString(limit: Int = .max) -> [UInt8] {
+        if limit == .max {  // the common case (long HTML bodies): one decoder, `decodeChecked`
+            let (contents, escaped) = stringContents()
+            return escaped ? Self.decodeChecked(contents) : Array(contents)
+        }
         i += 1
         var out = [UInt8]()
         var start = i
-        if limit == .max {  // the common case, by runs between escapes (long HTML bodies)
-            while i < bytes.count {
-                // 8 bytes at a time while none is a quote or a backslash (the record is valid JSON)
-                i = JSONBytes.skipWords(bytes, from: i, flags: JSONBytes.needsEscape).index
-                while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\") { i &+= 1 }
-                guard i < bytes.count else { break }
-                if bytes[i] == UInt8(ascii: "\"") {
-                    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
-                    i += 1
-                    return out
-                }
-                if out.isEmpty { out.reserveCapacity(2 * (i - start) + 64) }
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<i]))
-                i += 1
-                decodeEscape(into: &out)
-                start = i
-            }
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<min(i, bytes.count)]))
-            return out
-        }
         while i < bytes.count {
             let c = bytes[i]
             if c == UInt8(ascii: "\"") {
