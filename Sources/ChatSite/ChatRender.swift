@@ -33,6 +33,9 @@ public struct ChatRender {
     /// parcel-group's records of the same mail: the cards show each parcel's latest status.
     /// Without them the parcels are gathered from the messages, and a card shows its mail's.
     public var parcelsPath: String?
+    /// From the store, pages first: pictures not made yet are made by a render after the pages,
+    /// in a process of its own (a delivery's render; see SitePictures.later).
+    public var picturesAfterPages = false
 
     public init() {}
 

@@ -51,6 +51,11 @@ final class SitePictures {
     /// Said to the user (mail-thumbnail failing, a copy that could not be made); the delivery
     /// or the render goes on.
     var report: (String) -> Void = { _ in }
+    /// Pictures after the pages (a delivery's render): a picture not made yet is not made, its
+    /// kept file not even read; the bubble shows it as a card without a link until a render
+    /// after this one makes it, and `leftWaiting` says that one is needed.
+    var later = false
+    var leftWaiting = false
 
     static let indexName = ".chat-render-pictures"
     static let pictureFolder = "a", fileFolder = "f"
@@ -113,6 +118,11 @@ final class SitePictures {
     /// What a bubble shows of attachment `a`.
     func show(_ a: JSONValue) -> Shown {
         let type = Self.type(a)
+        if later, let saved = a["saved_as"]?.stringValue, Self.mayBePicture(type), program != nil,
+           !(knownHash(saved).map(isMade) ?? false) {
+            leftWaiting = true
+            return .file(href: nil, download: nil, thumbnail: nil, width: 0, height: 0)
+        }
         guard let saved = a["saved_as"]?.stringValue, let sha = identify(saved) else {
             return .file(href: nil, download: nil, thumbnail: nil, width: 0, height: 0)
         }
@@ -248,16 +258,25 @@ final class SitePictures {
 
     /// The SHA-256 of the regular file at `path`, read once for each place, size and time.
     func identify(_ path: String) -> String? {
-        load()
-        var st = stat()
-        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let key = FileKey(path: path, device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int(st.st_size),
-                          modified: Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec))
+        guard let key = fileKey(path) else { return nil }
         if let sha = hashes[key] { return sha }
         guard let sha = Self.hash(path) else { return nil }
         hashes[key] = sha
         changed = true
         return sha
+    }
+
+    /// The SHA-256 of the file at `path` when it was read before (none is read now).
+    private func knownHash(_ path: String) -> String? {
+        fileKey(path).flatMap { hashes[$0] }
+    }
+
+    private func fileKey(_ path: String) -> FileKey? {
+        load()
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return FileKey(path: path, device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int(st.st_size),
+                       modified: Int(st.st_mtim.tv_sec) * 1_000_000_000 + Int(st.st_mtim.tv_nsec))
     }
 
     static func hash(_ path: String) -> String? {

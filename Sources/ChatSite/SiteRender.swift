@@ -30,17 +30,24 @@ extension ChatRender {
     /// Renders the database at `path`, taking turns with the other runs on the site
     /// (SiteTurns): without `waiting`, a run that finds another rendering leaves the site due
     /// to it and returns at once; with `background`, its turn goes on in a process of its own
-    /// (SiteTurns.leaveForBackground). Returns whether this run rendered.
+    /// (SiteTurns.leaveForBackground). With `picturesAfterPages`, pages that wait for pictures
+    /// are rendered again once they are made, by the same turn gone on in the background: this
+    /// run returns when the pages are written. Returns whether this run rendered.
     @discardableResult
     public func run(storeAt path: String, waiting: Bool, background: Bool = false, _ run: FilterRun) throws -> Bool {
-        try Self.endingOnWriteError(run) {
+        var render = self
+        return try Self.endingOnWriteError(run) {
             try SiteTurns.take(site: out, waiting: waiting, taken: { if background { try SiteTurns.leaveForBackground(site: out) } }) {
                 let database: MailStore
                 do { database = try MailStore(path: path, access: .read) } catch let e as StoreError {
                     run.diagnostics.error(e.description)
                     throw Exit(e.status)
                 }
-                try self.run(store: database, run)
+                if try render.run(store: database, run) && render.picturesAfterPages {
+                    try SiteTurns.goOnInBackground(site: out)
+                    render.picturesAfterPages = false
+                    try SiteTurns.markDue(site: out)
+                }
             }
         }
     }
@@ -51,7 +58,9 @@ extension ChatRender {
         SHA256.hex(Array(prefixes.replies.joined(separator: "\n").utf8))
     }
 
-    public func run(store: MailStore, _ run: FilterRun) throws {
+    /// Returns whether pages wait for pictures (only with `picturesAfterPages`).
+    @discardableResult
+    public func run(store: MailStore, _ run: FilterRun) throws -> Bool {
         if let render = localizing() { return try render.run(store: store, run) }
         let subjectPrefixes = try SubjectPrefixes.load(run.diagnostics)
         guard let clock = LocalClock(zone: zone) else { throw Exit(.usage) }
@@ -76,6 +85,7 @@ extension ChatRender {
                                     templates.fingerprint, Self.fingerprint(subjectPrefixes)].joined(separator: " ")
                     let counter = try store.changeCounter()
                     if let since = try state.lastRender(settings: settings) {
+                        renderer.pictures.later = picturesAfterPages
                         try job.update(since: since)
                     } else {
                         try job.whole()
@@ -90,7 +100,9 @@ extension ChatRender {
             }
         }
         renderer.pictures.finish(sweep: whole)
+        let picturesWait = try picturesAfterPages && state.hasPicturesWaiting()
         state.db.close()
+        return picturesWait
     }
 }
 
@@ -148,7 +160,11 @@ extension SiteRender where Source == StoreSource {
 
     /// The pages of what changed after change counter `since` (then `finish`).
     mutating func update(since: Int) throws {
-        let changed = try store.conversations(changedAfter: since)
+        // the pages that wait for pictures are rendered again with them, from where they waited
+        let pictures = source.renderer.pictures
+        let waiting = pictures.later ? [:] : try state.picturesWaiting()
+        let changed = try store.conversations(changedAfter: waiting.values.reduce(since, min))
+            .filter { $0.change > since || waiting[$0.id] != nil }
         let removed = try store.removed(after: since)
         // where each change was: the lists from there to their newest page change
         let lists = Self.conversationLists
@@ -183,9 +199,12 @@ extension SiteRender where Source == StoreSource {
                 while try state.isTaken(file: c.file) { c.file += "_" }
             }
             list(&c)
-            try state.put(c, change: row.change, head: try renderPages(c, since: since, old: before[row.id]))
+            pictures.leftWaiting = false
+            try state.put(c, change: row.change, head: try renderPages(c, since: waiting[row.id] ?? since, old: before[row.id]))
+            if pictures.leftWaiting { try state.leavePicturesWaiting(conversation: c.id, since: since) }
             after.append(c)
         }
+        if !waiting.isEmpty { try state.picturesMade() }
         count = try counts()
         for c in after { reach(c.section, newer: try state.newer(than: c.id, lastDate: c.lastDate, in: c.section)) }
         replaced += removed.messages.map { "m/\(BubbleRenderer.anchor($0))." }

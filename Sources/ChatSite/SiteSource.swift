@@ -50,7 +50,7 @@ struct StoreSource: SiteSource {
     }
 
     /// Messages whose pictures are not made yet wait until the others are rendered: one
-    /// mail-thumbnail makes those of all of them.
+    /// mail-thumbnail makes those of all of them (unless they are made after the pages).
     func bubbles(of c: ConversationSummary, from: Int, documents: (String) -> Bool, clock: inout LocalClock,
                  _ each: (String) -> Void) throws -> [ChatRender.Bubble] {
         var bubbles: [ChatRender.Bubble] = []
@@ -66,7 +66,7 @@ struct StoreSource: SiteSource {
                                              offset: try spool.append(html), length: html.count))
         }
         try store.pageMessages(conversation: c.id, from: from) { record, facts in
-            if renderer.pictures.needsMaking(BubbleRenderer.shownAttachments(record)) {
+            if !renderer.pictures.later && renderer.pictures.needsMaking(BubbleRenderer.shownAttachments(record)) {
                 waiting.append((record, facts, order))
             } else {
                 try render(record, facts, order: order, clock: &clock)

@@ -13,7 +13,7 @@ import SQLite
 /// read from as the store's are.
 final class SiteState {
     static let name = ".mailstore-site.db"
-    static let version = 5
+    static let version = 6
     let db: Database
 
     /// A conversation as the lists show it.
@@ -61,9 +61,13 @@ final class SiteState {
         }
         let version = try db.integer("PRAGMA user_version") ?? 0
         if version == Self.version { return db }
+        if version == 5 {  // the same pages: only the pictures a delivery left waiting are new
+            try db.transaction { try db.execute(picturesWaiting + "PRAGMA user_version = \(Self.version);") }
+            return db
+        }
         if version != 0 { throw OtherVersion() }
         try db.transaction {
-            try db.execute("""
+            try db.execute(picturesWaiting + """
                 CREATE TABLE state(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
                 CREATE TABLE listed(id TEXT PRIMARY KEY, change INTEGER NOT NULL, section TEXT NOT NULL,
                   last_date TEXT NOT NULL, file TEXT NOT NULL, title TEXT NOT NULL, head BLOB NOT NULL, item BLOB NOT NULL);
@@ -79,6 +83,10 @@ final class SiteState {
         }
         return db
     }
+
+    /// The conversations whose pages show pictures not made yet, and the change counter their
+    /// pages were rendered after (SitePictures.later).
+    private static let picturesWaiting = "CREATE TABLE pictures_waiting(conversation TEXT PRIMARY KEY, since INTEGER NOT NULL) WITHOUT ROWID;\n"
 
     struct OtherVersion: Error {}
 
@@ -115,7 +123,32 @@ final class SiteState {
     /// Forgets every conversation and page (not the files: a whole render removes those it does
     /// not write again).
     func reset() throws {
-        try db.execute("DELETE FROM listed; DELETE FROM shown; DELETE FROM cards; DELETE FROM state")
+        try db.execute("DELETE FROM listed; DELETE FROM shown; DELETE FROM cards; DELETE FROM state; DELETE FROM pictures_waiting")
+    }
+
+    // MARK: pictures made after the pages
+
+    /// The conversations whose pages wait for pictures, each with the change counter its pages
+    /// were rendered after.
+    func picturesWaiting() throws -> [String: Int] {
+        var waiting: [String: Int] = [:]
+        try db.query("SELECT conversation, since FROM pictures_waiting") { s in waiting[s.text(0) ?? ""] = s.integer(1) }
+        return waiting
+    }
+
+    func hasPicturesWaiting() throws -> Bool {
+        try db.integer("SELECT EXISTS(SELECT 1 FROM pictures_waiting)") == 1
+    }
+
+    func leavePicturesWaiting(conversation id: String, since: Int) throws {
+        try db.run("""
+            INSERT INTO pictures_waiting(conversation, since) VALUES(?, ?)
+            ON CONFLICT(conversation) DO UPDATE SET since = min(since, excluded.since)
+            """, .text(id), .integer(since))
+    }
+
+    func picturesMade() throws {
+        try db.execute("DELETE FROM pictures_waiting")
     }
 
     // MARK: the lists

@@ -23,7 +23,7 @@ public enum SiteTurns {
             throw SiteWriter.WriteError(error)
         }
         let due = root + "/" + dueMark
-        guard mark(due) else { throw SiteWriter.WriteError(path: due, errno: errno) }
+        try markDue(site: root)
         var rendered = false
         var failure: Error?
         while true {
@@ -39,7 +39,10 @@ public enum SiteTurns {
             if !rendered { try taken() }
             while access(due, F_OK) == 0 {
                 unlink(due)
-                do { try render() } catch { failure = failure ?? error }
+                do { try render() } catch is HandedOver {
+                    Glibc.close(lock)  // not unlocked: the process the turn went on in holds it
+                    return true
+                } catch { failure = failure ?? error }
                 rendered = true
             }
             Glibc.close(lock)
@@ -57,10 +60,29 @@ public enum SiteTurns {
     /// it): standard input and output are /dev/null, errors are appended to the site's log.
     /// Called before any thread is started.
     public static func leaveForBackground(site root: String) throws {
+        if try !forked(site: root) { _exit(0) }
+    }
+
+    /// Goes on with the turn in a process of its own, the caller's leaving it to that one:
+    /// `take` returns at once in the caller's, the lock still held by the other. Called inside
+    /// `take`'s render, with no thread but the caller's.
+    static func goOnInBackground(site root: String) throws {
+        if try !forked(site: root) { throw HandedOver() }
+    }
+
+    struct HandedOver: Error {}
+
+    /// Forks: true in the new process, in a session of its own, with standard input and output
+    /// /dev/null and errors appended to the site's log; false in the caller's.
+    private static func forked(site root: String) throws -> Bool {
         let log = root + "/" + logFile
         let errors = open(log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard errors >= 0 else { throw SiteWriter.WriteError(path: log, errno: errno) }
         let nothing = open("/dev/null", O_RDWR | O_CLOEXEC)
+        defer {
+            Glibc.close(nothing)
+            Glibc.close(errors)
+        }
         switch fork() {
         case -1: throw SiteWriter.WriteError(path: root, errno: errno)
         case 0:
@@ -68,10 +90,15 @@ public enum SiteTurns {
             dup2(nothing, 0)
             dup2(nothing, 1)
             dup2(errors, 2)
-            Glibc.close(nothing)
-            Glibc.close(errors)
-        default: _exit(0)
+            return true
+        default: return false
         }
+    }
+
+    /// Marks the site due: its turn renders it again.
+    static func markDue(site root: String) throws {
+        let due = root + "/" + dueMark
+        guard mark(due) else { throw SiteWriter.WriteError(path: due, errno: errno) }
     }
 
     private static func mark(_ path: String) -> Bool {

@@ -251,6 +251,7 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
         var render = ChatRender()
         render.out = site
         render.zone = zone.id
+        render.picturesAfterPages = true  // the delivery is over once the pages are written
         do {
             render.words = try words.get()
             try render.run(storeAt: database, waiting: false, run)

@@ -2,12 +2,14 @@
 here, JPEG through vips), a one-page PDF, and files whose types run in a browser; the stand-in
 mail-thumbnail (mail_thumbnail_standin.py, Debian's vipsthumbnail behind mail-thumbnail's
 interface) until the real one is built."""
+import fcntl
 import hashlib
 import os
 import pathlib
 import shutil
 import struct
 import subprocess
+import time
 import zlib
 
 from conftest import BIN, ENV
@@ -127,3 +129,21 @@ def environment(log=None, program=None):
         if program != STANDIN and str(program):
             env["MAILPIPE_THUMBNAIL"], env["MAILPIPE_THUMBNAIL_REAL"] = str(HERE / "mail_thumbnail_logged.py"), str(program)
     return env
+
+
+def turn_held(site):
+    """Whether a render holds the site's turn (a delivery's pictures made after its pages, in the background)."""
+    with open(site / ".mailpipe-site.lock", "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        return False
+
+
+def wait_for_turn(site, seconds=60):
+    deadline = time.time() + seconds
+    while turn_held(site):
+        assert time.time() < deadline, "the site's turn was never given back"
+        time.sleep(0.05)

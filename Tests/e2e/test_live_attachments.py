@@ -5,6 +5,7 @@ import re
 import sqlite3
 
 from conftest import CORPUS, need_shared
+from pictures import wait_for_turn
 from test_procmail import hook_env, mailpipe_log
 
 CUES = [re.compile(rb"(?im)^content-type:\s*image/"), re.compile(rb"(?im)^content-type:\s*message/rfc822"),
@@ -34,6 +35,7 @@ def test_the_corpus_mail_with_pictures_files_and_forwards_reaches_the_pages(tmp_
             failed.append((path, r.returncode, r.stderr.decode(errors="replace")[-300:]))
     assert not failed, failed[:5]
     assert len(refused) < 5, refused
+    wait_for_turn(site)  # the last pictures are made after the last pages, in the background
 
     lines = [json.loads(line) for line in log.read_bytes().splitlines()]
     with sqlite3.connect(db) as c:
