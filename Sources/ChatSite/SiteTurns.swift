@@ -68,6 +68,7 @@ public enum SiteTurns {
     /// `take`'s render, with no thread but the caller's.
     static func goOnInBackground(site root: String) throws {
         if try !forked(site: root) { throw HandedOver() }
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)  // the next delivery goes first
     }
 
     struct HandedOver: Error {}

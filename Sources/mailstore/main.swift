@@ -214,7 +214,7 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
         store.attachments.maxBytes = attachments.maxAttachment
         delivery.keepAttachments(with: store.attachments)
         try changeKeying(store, me: keying.me, rules: keying.addressFlags)
-        let log = try journal.map { path in
+        var log = try journal.map { path in
             let log = try Journal(path: path)
             if log.cut > 0 { run.diagnostics.note("\(path): \(log.cut) bytes of a record left half written (a delivery killed, or a full disk) were cut") }
             return log
@@ -240,6 +240,7 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
             run.diagnostics.error("cannot write the message back: standard output failed")
             throw Exit(.temporaryFailure)
         }
+        log = nil  // its lock let go: the pages' pictures are made by a process of this one's, after it returns
         if let site {
             try store.close()  // a database this delivery made appears at its close
             render(site, words: pageWords!.value, run)

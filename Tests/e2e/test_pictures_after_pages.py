@@ -33,7 +33,8 @@ def mail(n, photo=None):
 
 
 def deliver(db, site, raw, env):
-    r = run("mailstore", "deliver", "-q", "--me", ME, "--site", site, "--zone", "Asia/Taipei", db, input=raw, env=env)
+    r = run("mailstore", "deliver", "-q", "--me", ME, "--site", site, "--zone", "Asia/Taipei", "--journal", db.parent / "log.jsonl",
+            db, input=raw, env=env)
     assert r.returncode == 0 and r.stderr == b"", r.stderr
     return r
 
@@ -71,10 +72,17 @@ def test_the_pages_are_written_before_the_picture_which_follows_from_the_same_tu
     assert card and "IMG_2041.jpg" in card.group(0) and "<a " not in card.group(0)  # waiting: no link yet
     assert 'class="picture"' not in page
     assert turn_held(site) and len(waiting(site)) == 1  # the turn goes on, in a process of its own
+    # the next delivery neither waits for it (the journal's lock is not held) nor renders: its page is
+    # left to the turn
+    started = time.time()
+    deliver(db, site, mail(3), env)
+    assert time.time() - started < 5 and len((tmp_path / "log.jsonl").read_text().splitlines()) == 3
+    assert turn_held(site)
 
     (gate / "open").touch()
     wait_for_turn(site)
     page = page_with(site, "message number 2")
+    assert "message number 3" in page
     (shown,) = re.findall(r'<a class="picture" href="\.\./a/[0-9a-f]{64}\.[a-z]+"><img src="\.\./(a/[0-9a-f]{64}\.t\.jpg)"', page)
     assert (site / shown).exists() and '<li class="file">' not in page
     assert waiting(site) == []
