@@ -19,17 +19,22 @@ extension MailStore {
 
     /// Conversation `id` with message `rowid` added, from its stored record (StoredConversation.appending).
     private func derive(_ id: String, adding rowid: Int) throws -> (StoredConversation.Derived, kind: String)? {
-        guard let (old, kind, hadEvents, hadListMail) = try db.row(
-            "SELECT record, kind, has_events, has_list_mail FROM conversations WHERE id = ?", [.text(id)],
-            { s in (s.bytes(0), s.text(1) ?? "", s.bool(2), s.bool(3)) }),
+        guard let (old, kind, hadEvents, hadListMail, wasNewsletter, wasGroup) = try db.row(
+            "SELECT record, kind, has_events, has_list_mail, is_newsletter, is_group FROM conversations WHERE id = ?", [.text(id)],
+            { s in (s.bytes(0), s.text(1) ?? "", s.bool(2), s.bool(3), s.bool(4), s.bool(5)) }),
               let message = try db.row("SELECT summary, labels FROM messages WHERE rowid = ?", [.integer(rowid)],
                                        { s in StoredConversation.Message(summary: try JSONRecord(s.bytes(0)), labels: Self.strings(s.text(1) ?? "[]")) }),
               let d = StoredConversation.appending(message, to: try JSONRecord(old), id: id, hadListMail: hadListMail, hadEvents: hadEvents,
                                                    rules: normalizer.rules) else { return nil }
-        // the kind follows the message that made it when the flags that name it are as they were
-        let wasNewsletter = kind == "newsletter", wasGroup = kind == "group"
-        guard d.isNewsletter == wasNewsletter, wasNewsletter || d.isGroup == wasGroup else { return nil }
-        return (d, kind)
+        // the kind stays when the flags that name it are as they were; else it is named as `derive` names it
+        // (a conversation of the kind "newsletter" need not be all newsletters: its first message's
+        // participant kind may say so)
+        if d.isNewsletter == wasNewsletter && d.isGroup == wasGroup { return (d, kind) }
+        if d.isNewsletter { return (d, "newsletter") }
+        if d.isGroup { return (d, "group") }
+        let participantKind = try db.text("SELECT participant_kind FROM messages WHERE conversation_id = ? AND role IS NULL ORDER BY rowid LIMIT 1",
+                                          .text(id))
+        return (d, participantKind ?? "people")
     }
 
     /// The parcels of the touched keys, gathered as parcel-group gathers them: every number

@@ -262,3 +262,30 @@ func collect(_ body: (([UInt8]) throws -> Void) throws -> Void) rethrows -> [JSO
     #expect(conversations.count == 1, "one conversation with alex, not one with alex and me")
     try store.close()
 }
+
+/// A message appended to a conversation is derived from the conversation as stored (not from all
+/// its messages again), and gives what deriving all of them gives, the kind included: here a
+/// sender's newsletters, its notification (the conversation is no longer all newsletters, and
+/// keeps the kind its first message's participants name), and its newsletters again.
+@Test func aMessageAppendedToAConversationDerivesWhatAllItsMessagesDerive() throws {
+    let tmp = TemporaryStore()
+    let store = try tmp.open()
+    let kinds = ["newsletter", "newsletter", "notification", "newsletter", "newsletter"]
+    var conversation: String?
+    for (n, kind) in kinds.enumerated() {
+        let r = record("n\(n)@shop.example", from: "news@shop.example", to: ["me@example.org"], date: "2026-03-0\(n + 1)T01:00:00Z",
+                       subject: "Offers \(n)", extra: #","mail_kind":"\#(kind)""#)
+        #expect(try store.batch { try store.add(r) } == .added)
+        let id = try #require(try store.db.text("SELECT conversation_id FROM messages WHERE id = ?", .text("n\(n)@shop.example")))
+        #expect(conversation == nil || conversation == id, "the sender's mail is one conversation")
+        conversation = id
+        let stored = try #require(try store.db.row("SELECT kind, is_newsletter, is_group, record FROM conversations WHERE id = ?", [.text(id)]) {
+            ($0.text(0) ?? "", $0.bool(1), $0.bool(2), $0.bytes(3))
+        })
+        let whole = try #require(try store.derive(id))
+        #expect(stored.0 == whole.kind && stored.1 == whole.0.isNewsletter && stored.2 == whole.0.isGroup, "message \(n)")
+        #expect(stored.3 == whole.0.record, "message \(n)")
+    }
+    #expect(try store.db.text("SELECT kind FROM conversations") == "newsletter")
+    #expect(try store.db.integer("SELECT is_newsletter FROM conversations") == 0)
+}
