@@ -269,3 +269,27 @@ def test_mailpipe_site_rewrites_only_the_pages_a_new_message_changes(tmp_path):
         pathlib.Path(f"{db}{suffix}").unlink(missing_ok=True)
     assert subprocess.run(site_command, env=env).returncode == 0
     assert count() == messages == b"3\n"
+
+
+def test_mailpipe_log_passes_every_option_whole_and_keeps_the_mail_when_mailstore_is_missing(tmp_path):
+    """mailpipe-log is POSIX sh (it starts for every message; dash starts in half bash's time):
+    its options reach mailstore as they were given, spaces and all, and a mailstore it cannot
+    find exits 75, not sh's 127, so the delivery agent keeps the message."""
+    db, site, log = tmp_path / "my store" / "mail.db", tmp_path / "my site", tmp_path / "my log" / "m.jsonl"
+    env = hook_env(tmp_path)
+    r = mailpipe_log("--store", db, "--me", "mei@example.tw", "--site", site, "--zone", "Asia/Taipei", "--lang", "de",
+                     "--max-attachment", "1000", "--stamp", "--me", "mei.chen@example.tw", log, input=MESSAGES["personal"], env=env)
+    assert r.returncode == 0, r.stderr
+    assert b"X-Mail-Kind: personal" in r.stdout  # --stamp
+    config = json.loads(subprocess.run([BIN / "mailstore", "config", db], capture_output=True, check=True).stdout)
+    assert config["me"] == ["mei@example.tw", "mei.chen@example.tw"]
+    assert len(log.read_text().splitlines()) == 1
+    assert 'lang="de"' in (site / "index.html").read_text()
+    # a copy of the hook with no build beside it, and no mailstore on PATH
+    alone = tmp_path / "bin" / "mailpipe-log"
+    alone.parent.mkdir()
+    alone.write_bytes((ROOT / "pipelines" / "mailpipe-log").read_bytes())
+    alone.chmod(0o755)
+    r = subprocess.run([alone, log], input=MESSAGES["personal"], env=dict(env, PATH="/usr/bin:/bin"), capture_output=True)
+    assert r.returncode == 75 and b"mailpipe-log: cannot run mailstore: is it on PATH?" in r.stderr
+    assert len(log.read_text().splitlines()) == 1
