@@ -105,8 +105,8 @@ public enum StoredConversation {
     /// `old` (with `hadListMail`, `hadEvents`: whether a message of it was a list's, or had
     /// events), when `m` comes after every message of it: the record from the old one and the
     /// new message, not from every message read again. Nil when the two could differ (then
-    /// `derive`): `m` a report, a draft or a message with events or shipments, events on the
-    /// old one, a name of a participant other than the one shown (the one seen most often), a
+    /// `derive`): `m` a report, a draft or a message with events, a shipment without a tracking
+    /// number (in `m` or the old record), events on the old one, a name of a participant other than the one shown (the one seen most often), a
     /// conversation whose participants `m` would set, or one `m` (not in the inbox) leaves
     /// archived or not without the old record saying which.
     public static func appending(_ m: Message, to old: JSONRecord, id: String, hadListMail: Bool, hadEvents: Bool,
@@ -118,8 +118,9 @@ public enum StoredConversation {
         var s = ConversationGroup.summary(of: m.summary, id: m.summary.string("id") ?? "", normalizer: AddressNormalizer(rules: rules), embed: false)
         s.labels = m.labels
         let lastID = old.value("message_ids")?.arrayValue?.last?.stringValue ?? ""
-        guard s.report == nil, s.reaction == nil, s.events.isEmpty, s.shipments.isEmpty, !s.date.isEmpty,
-              s.date > lastDate || (s.date == lastDate && s.id > lastID) else { return nil }
+        guard s.report == nil, s.reaction == nil, s.events.isEmpty, !s.date.isEmpty,
+              s.date > lastDate || (s.date == lastDate && s.id > lastID),
+              let shipments = appendingShipments(s.shipments, to: old) else { return nil }
         // the participants: those of the conversation's own messages, once one of them is keyed as it is
         let addresses = participants.map { $0["address"]?.stringValue ?? "" }
         let own = m.summary.value("participants")?.arrayValue?.compactMap(\.stringValue) ?? []
@@ -156,7 +157,9 @@ public enum StoredConversation {
         w.key("last_sender")
         w.value(s.from)
         w.field("labels", strings: labels)
-        for name in ["shipments", "events", "reports", "reactions"] {
+        w.key("shipments")
+        w.raw(shipments)
+        for name in ["events", "reports", "reactions"] {
             w.key(name)
             w.raw(old.rawValue(name) ?? ArraySlice("[]".utf8))
         }
@@ -170,6 +173,27 @@ public enum StoredConversation {
         return Derived(record: w.bytes, lastDate: s.date, messageCount: count + 1, unreadCount: unread, archived: archived,
                        isGroup: isGroup, isNewsletter: isNewsletter, hasEvents: false, lastFromMe: s.fromMe,
                        hasListMail: hadListMail || m.summary.string("mail_kind") == "list")
+    }
+
+    /// The conversation's shipments once those of its newest message are added: each tracking
+    /// number once, where it was first seen (as `derive` lists them). Nil for a shipment without
+    /// a tracking number (`derive` tells those apart by all their fields).
+    private static func appendingShipments(_ new: [JSONValue], to old: JSONRecord) -> ArraySlice<UInt8>? {
+        let stored = old.rawValue("shipments") ?? ArraySlice("[]".utf8)
+        guard !new.isEmpty else { return stored }
+        guard let list = old.value("shipments")?.arrayValue else { return nil }
+        var seen = Set<String>()
+        for s in list {
+            guard let number = s["tracking_number"]?.stringValue else { return nil }
+            seen.insert(number)
+        }
+        var w = JSONWriter()
+        for s in new {
+            guard let number = s["tracking_number"]?.stringValue else { return nil }
+            if seen.insert(number).inserted { w.value(s) }
+        }
+        guard !w.bytes.isEmpty else { return stored }
+        return stored.dropLast() + (list.isEmpty ? [] : ArraySlice(",".utf8)) + w.bytes[...] + ArraySlice("]".utf8)
     }
 
     /// The conversation `id` of `messages` (in the order they were stored: it breaks ties of

@@ -19,6 +19,7 @@ extension MailStore {
                 lists = savedLists
                 touchedConversations.removeAll()
                 touchedEventGroups.removeAll()
+                touchedPages.removeAll()
                 touchedParcels = ([], [])
                 (conversationTouches, added) = (0, nil)
                 removedKeptAttachment = false

@@ -13,8 +13,12 @@ extension MailStore {
         let only = conversationTouches == 1 && touchedEventGroups.isEmpty ? added : nil
         for id in touchedConversations.sorted() { try deriveConversation(id, adding: only?.conversation == id ? only?.rowid : nil) }
         for group in touchedEventGroups.sorted() { try deriveEvents(group) }
+        for id in touchedPages.subtracting(touchedConversations).sorted() {
+            try db.run("UPDATE conversations SET change = ? WHERE id = ?", .integer(change), .text(id))
+        }
         touchedConversations.removeAll()
         touchedEventGroups.removeAll()
+        touchedPages.removeAll()
     }
 
     /// Conversation `id` with message `rowid` added, from its stored record (StoredConversation.appending).
@@ -87,7 +91,7 @@ extension MailStore {
                 // every card of it shows its latest status: the messages that carry one change
                 for id in p.messageIDs {
                     try db.query("UPDATE messages SET change = ? WHERE id = ? RETURNING conversation_id", [.integer(change), .text(id)]) {
-                        touchedConversations.insert($0.text(0) ?? "")
+                        touchedPages.insert($0.text(0) ?? "")
                     }
                 }
             }

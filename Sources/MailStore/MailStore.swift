@@ -66,6 +66,9 @@ public final class MailStore {
     /// batch whose one touch added a message has its conversation derived from the stored one.
     var conversationTouches = 0
     var added: (conversation: String, rowid: Int)?
+    /// Conversations whose pages change but not their record: a parcel's news changes the card
+    /// of each message about it, not what the conversation is derived from.
+    var touchedPages = Set<String>()
     var touchedEventGroups = Set<String>()
     /// The parcels' number and pickup-code keys the batch touched (parcel-group's grouping).
     var touchedParcels: (numbers: Set<String>, codes: Set<String>) = ([], [])

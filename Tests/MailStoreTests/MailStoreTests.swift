@@ -276,16 +276,45 @@ func collect(_ body: (([UInt8]) throws -> Void) throws -> Void) rethrows -> [JSO
         let r = record("n\(n)@shop.example", from: "news@shop.example", to: ["me@example.org"], date: "2026-03-0\(n + 1)T01:00:00Z",
                        subject: "Offers \(n)", extra: #","mail_kind":"\#(kind)""#)
         #expect(try store.batch { try store.add(r) } == .added)
-        let id = try #require(try store.db.text("SELECT conversation_id FROM messages WHERE id = ?", .text("n\(n)@shop.example")))
+        let id = try expectStoredAsDerived(store, message: "n\(n)@shop.example")
         #expect(conversation == nil || conversation == id, "the sender's mail is one conversation")
         conversation = id
-        let stored = try #require(try store.db.row("SELECT kind, is_newsletter, is_group, record FROM conversations WHERE id = ?", [.text(id)]) {
-            ($0.text(0) ?? "", $0.bool(1), $0.bool(2), $0.bytes(3))
-        })
-        let whole = try #require(try store.derive(id))
-        #expect(stored.0 == whole.kind && stored.1 == whole.0.isNewsletter && stored.2 == whole.0.isGroup, "message \(n)")
-        #expect(stored.3 == whole.0.record, "message \(n)")
     }
     #expect(try store.db.text("SELECT kind FROM conversations") == "newsletter")
     #expect(try store.db.integer("SELECT is_newsletter FROM conversations") == 0)
+}
+
+/// The conversation of `message` as stored is what deriving all its messages gives; its id.
+@discardableResult
+func expectStoredAsDerived(_ store: MailStore, message: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    let id = try #require(try store.db.text("SELECT conversation_id FROM messages WHERE id = ?", .text(message)))
+    let stored = try #require(try store.db.row("SELECT kind, is_newsletter, is_group, record FROM conversations WHERE id = ?", [.text(id)]) {
+        ($0.text(0) ?? "", $0.bool(1), $0.bool(2), $0.bytes(3))
+    })
+    let whole = try #require(try store.derive(id))
+    #expect(stored.0 == whole.kind && stored.1 == whole.0.isNewsletter && stored.2 == whole.0.isGroup, "after \(message)",
+            sourceLocation: sourceLocation)
+    #expect(String(decoding: stored.3, as: UTF8.self) == String(decoding: whole.0.record, as: UTF8.self), "after \(message)",
+            sourceLocation: sourceLocation)
+    return id
+}
+
+/// A carrier's notices appended one by one: the conversation lists each tracking number once,
+/// where it was first seen, as deriving all of them does, a shipment without a number too.
+@Test func aCarriersNoticesAppendedListEachShipmentOnceAsDerivingThemAllDoes() throws {
+    let tmp = TemporaryStore()
+    let store = try tmp.open()
+    func shipment(_ number: String?) -> String {
+        #"{"carrier":"ups","tracking_number":\#(number.map { "\"\($0)\"" } ?? "null"),"status":"in_transit"}"#
+    }
+    let notices: [[String?]] = [["1ZA"], ["1ZA"], ["1ZB", "1ZA"], [], ["1ZC"], [nil], ["1ZD"]]
+    for (n, numbers) in notices.enumerated() {
+        let r = record("u\(n)@ups.example", from: "pkginfo@ups.example", to: ["me@example.org"], date: "2026-03-0\(n + 1)T01:00:00Z",
+                       subject: "Your parcel \(n)", extra: #","mail_kind":"notification","shipments":[\#(numbers.map(shipment).joined(separator: ","))]"#)
+        #expect(try store.batch { try store.add(r) } == .added)
+        try expectStoredAsDerived(store, message: "u\(n)@ups.example")
+    }
+    let record = try JSONValue.parse(try #require(try store.db.row("SELECT record FROM conversations", []) { $0.bytes(0) }))
+    let numbers = record["shipments"]?.arrayValue?.map { $0["tracking_number"]?.stringValue ?? "-" }
+    #expect(numbers == ["1ZA", "1ZB", "1ZC", "-", "1ZD"])
 }
