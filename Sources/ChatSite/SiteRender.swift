@@ -168,8 +168,7 @@ extension SiteRender where Source == StoreSource {
         let removed = try store.removed(after: since)
         // where each change was: the lists from there to their newest page change
         let lists = Self.conversationLists
-        func counts() throws -> [PageWriter.Section: Int] { Dictionary(uniqueKeysWithValues: try lists.map { ($0, try state.count($0)) }) }
-        var count = try counts()  // the lists as they were, then as they are
+        var count = Dictionary(uniqueKeysWithValues: try lists.map { ($0, try state.count($0)) })  // the lists as they were, then as they are
         let countBefore = count
         var reached: [PageWriter.Section: Int] = [:]
         func reach(_ section: PageWriter.Section, newer: Int) {
@@ -187,7 +186,10 @@ extension SiteRender where Source == StoreSource {
         let calendarChanged = try store.calendarChanged(after: since)
         let present = Set(changed.map(\.id))
         for id in removed.conversations where !present.contains(id) {
-            if let old = before[id] { replaced.append("c/\(old.file).") }  // its pages go
+            if let old = before[id] {
+                replaced.append("c/\(old.file).")  // its pages go
+                count[old.section]? -= 1
+            }
             try state.remove(conversation: id)
         }
         var after: [ConversationSummary] = []
@@ -199,13 +201,14 @@ extension SiteRender where Source == StoreSource {
                 while try state.isTaken(file: c.file) { c.file += "_" }
             }
             list(&c)
+            if let old = before[row.id] { count[old.section]? -= 1 }
+            count[c.section]? += 1
             pictures.leftWaiting = false
             try state.put(c, change: row.change, head: try renderPages(c, since: waiting[row.id] ?? since, old: before[row.id]))
             if pictures.leftWaiting { try state.leavePicturesWaiting(conversation: c.id, since: since) }
             after.append(c)
         }
         if !waiting.isEmpty { try state.picturesMade() }
-        count = try counts()
         for c in after { reach(c.section, newer: try state.newer(than: c.id, lastDate: c.lastDate, in: c.section)) }
         replaced += removed.messages.map { "m/\(BubbleRenderer.anchor($0))." }
 

@@ -195,11 +195,13 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
     }
 
     private func deliver(into store: MailStore, _ run: FilterRun) throws {
-        // the pages' templates and words are made on a second core while the mail goes in
-        let lang = self.lang
+        // the pages' templates and words are made on a second core while the mail goes in, and
+        // the zone's offsets read (libical expands a zone's changes when it is first asked)
+        let lang = self.lang, zone = site.map { _ in self.zone.id }
         let pageWords = site.map { _ in
             Background { Result { () throws -> SiteWords in
                 _ = SiteTemplates.builtIn
+                if let zone, var clock = LocalClock(zone: zone) { _ = clock.local(Int(Glibc.time(nil))) }
                 return try SiteWords.chosen(lang: lang, Diagnostics(program: "mailstore"))
             } }
         }
