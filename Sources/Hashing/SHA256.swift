@@ -3,25 +3,15 @@ internal import CCrypto
 /// SHA-256 through OpenSSL's libcrypto, streaming. Used for attachment digests, ids of messages
 /// without a Message-ID, and participant keys.
 public final class SHA256 {
-    private let context: OpaquePointer
-
-    /// The algorithm, fetched once: EVP_sha256() is fetched again from the provider at each use.
-    /// OpenSSL's configuration file is not read for it (nothing of a digest is configured there).
-    private nonisolated(unsafe) static let algorithm: OpaquePointer? = {
-        OPENSSL_init_crypto(UInt64(OPENSSL_INIT_NO_LOAD_CONFIG), nil)
-        return EVP_MD_fetch(nil, "SHA256", nil)
-    }()
+    private var context = SHA256_CTX()
 
     public init() {
-        context = EVP_MD_CTX_new()
-        EVP_DigestInit_ex(context, Self.algorithm, nil)
+        SHA256_Init(&context)
     }
-
-    deinit { EVP_MD_CTX_free(context) }
 
     public func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
-        EVP_DigestUpdate(context, base, bytes.count)
+        SHA256_Update(&context, base, bytes.count)
     }
 
     public func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
@@ -29,18 +19,15 @@ public final class SHA256 {
     /// The digest; the object is not to be used after.
     public func finalize() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        digest.withUnsafeMutableBufferPointer { _ = EVP_DigestFinal_ex(context, $0.baseAddress, &length) }
+        digest.withUnsafeMutableBufferPointer { _ = SHA256_Final($0.baseAddress, &context) }
         return digest
     }
 
+    /// (OpenSSL's one-call SHA256() fetches the digest as EVP does.)
     public static func hash(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        var digest = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        digest.withUnsafeMutableBufferPointer {
-            _ = EVP_Digest(bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), bytes.count, $0.baseAddress, &length, algorithm, nil)
-        }
-        return digest
+        let hasher = SHA256()
+        hasher.update(bytes)
+        return hasher.finalize()
     }
 
     public static func hash(_ bytes: [UInt8]) -> [UInt8] { bytes.withUnsafeBytes { hash($0) } }
