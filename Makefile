@@ -9,7 +9,7 @@ ME ?= mei@example.tw
 ZONE ?= Asia/Taipei
 export SWIFT_BACKTRACE = enable=no
 
-.PHONY: all build deps test unit-test e2e-test lint-man pipeline screenshots install bench fuzz clean
+.PHONY: all build deps test unit-test e2e-test lint-man pipeline screenshots install bench fuzz clean reply-cues
 
 all: build
 
@@ -27,6 +27,14 @@ test: build
 	$(MAKE) --no-print-directory lint-man
 	swift test --parallel
 	.venv/bin/python -m pytest -q -n 2 Tests/e2e
+
+# the literal cues of the built-in reply patterns, written again after reply-patterns.json (or
+# LiteralCues) changes: a unit test fails until then
+reply-cues: deps
+	swift build --build-tests
+	MAILPIPE_WRITE_CUES=$(CURDIR)/Sources/BodyText/ReplyPatternCues.swift swift test --skip-build --filter theBuiltInCuesTableIsUpToDate || true
+	swift build --build-tests
+	swift test --skip-build --filter theBuiltInCuesTableIsUpToDate
 
 lint-man:
 	@for page in man/man*/*.[157]; do mandoc -Tlint -W warning "$$page" || exit 1; done

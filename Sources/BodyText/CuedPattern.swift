@@ -83,16 +83,16 @@ struct CuedPattern {
         }
     }
 
-    init(_ list: [String], cues index: inout CueIndex.Builder) {
+    init(_ list: [String], cues index: inout CueIndex.Builder, reader: inout CueReader) {
         source = list.isEmpty ? "(?!)" : "(?:" + list.map { "(?:\($0))" }.joined(separator: "|") + ")"
-        let cues = LiteralCues.ofAlternatives(list)
+        let cues = reader.alternatives(list, joined: source)
         whole = Alternative(source, cues: cues.whole, index: &index)
         alternatives = zip(list, cues.each).map { Alternative($0, cues: $1, index: &index) }
     }
 
-    init(_ pattern: String, cues index: inout CueIndex.Builder) {
+    init(_ pattern: String, cues index: inout CueIndex.Builder, reader: inout CueReader) {
         source = pattern
-        whole = Alternative(pattern, cues: LiteralCues(pattern: pattern), index: &index)
+        whole = Alternative(pattern, cues: reader.pattern(pattern), index: &index)
         alternatives = [whole]
     }
 

@@ -65,9 +65,14 @@ final class ReplyMatcher {
     /// The cues of all the patterns, for PatternText.
     let cues: CueIndex
 
-    init(_ p: ReplyPatterns) {
+    convenience init(_ p: ReplyPatterns) {
+        var reader = CueReader()
+        self.init(p, reader: &reader)
+    }
+
+    init(_ p: ReplyPatterns, reader: inout CueReader) {
         var cues = CueIndex.Builder()
-        func any(_ key: String) -> CuedPattern { CuedPattern(p.list(key), cues: &cues) }
+        func any(_ key: String) -> CuedPattern { CuedPattern(p.list(key), cues: &cues, reader: &reader) }
         attribution = any("attribution")
         originalMessage = any("original_message")
         forwarded = any("forwarded")
@@ -77,15 +82,15 @@ final class ReplyMatcher {
         banner = any("banner")
         closing = any("closing")
         let starts = p.list("attribution_start").map { "(?:\($0))" }.joined(separator: "|")
-        attributionStart = CuedPattern("[\\s\\-]+(?=(?:\(starts.isEmpty ? "(?!)" : starts)))", cues: &cues)
-        attributionStartsLine = CuedPattern("^[\\s\\-]*(?=(?:\(starts.isEmpty ? "(?!)" : starts)))", cues: &cues)
+        attributionStart = CuedPattern("[\\s\\-]+(?=(?:\(starts.isEmpty ? "(?!)" : starts)))", cues: &cues, reader: &reader)
+        attributionStartsLine = CuedPattern("^[\\s\\-]*(?=(?:\(starts.isEmpty ? "(?!)" : starts)))", cues: &cues, reader: &reader)
         let fieldKeys = ["header_from", "header_sent", "header_to", "header_subject", "header_cc"]
         func words(_ keys: [String]) -> String {
             let words = keys.flatMap(p.list).map { "\\Q\($0)\\E" }.joined(separator: "|")
             return words.isEmpty ? "(?!)" : words
         }
-        headerFields = fieldKeys.map { CuedPattern("^[*\\s]*(?:\(words([$0])))[*\\s]*[:：]", cues: &cues) }
-        laterField = CuedPattern("\\s[*\\s]*(?:\(words(fieldKeys)))[*\\s]*[:：]", cues: &cues)
+        headerFields = fieldKeys.map { CuedPattern("^[*\\s]*(?:\(words([$0])))[*\\s]*[:：]", cues: &cues, reader: &reader) }
+        laterField = CuedPattern("\\s[*\\s]*(?:\(words(fieldKeys)))[*\\s]*[:：]", cues: &cues, reader: &reader)
         self.cues = cues.build()
     }
 }

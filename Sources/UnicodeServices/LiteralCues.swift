@@ -23,6 +23,12 @@ public struct LiteralCues: Sendable, Equatable {
         return (each, LiteralCues(read.count == 1 ? first : CueAnalysis.alternation(read)))
     }
 
+    /// Cues read before (`groups` as they were): nil when there are none.
+    public init?(groups: [[[UInt16]]]) {
+        guard !groups.isEmpty else { return nil }
+        self.groups = groups
+    }
+
     private init?(_ info: PieceInfo) {
         // the most telling first: the longest shortest string, then the fewest strings
         let sets = info.required.sorted { PieceInfo.score($0) > PieceInfo.score($1) }.prefix(3)

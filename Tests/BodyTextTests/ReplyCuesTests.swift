@@ -205,3 +205,33 @@ private struct ReadError: Error {}
         #expect(cues.each == list.map { LiteralCues(pattern: $0) })
     }
 }
+
+/// The table of the built-in patterns' cues (ReplyPatternCues.swift) is what reading them off
+/// gives today: a change to reply-patterns.json or to LiteralCues needs `make reply-cues`, which
+/// runs this with MAILPIPE_WRITE_CUES set to the file to write. A matcher made from the table
+/// asks for nothing else, and one whose list a user's file extends reads that list off.
+@Test func theBuiltInCuesTableIsUpToDate() throws {
+    var read = CueReader(table: [:])
+    _ = ReplyMatcher(.builtIn, reader: &read)
+    if let path = getenv("MAILPIPE_WRITE_CUES").map({ String(cString: $0) }) {
+        let source = Array(CueReader.source(read.asked).utf8)
+        let file = try #require(fopen(path, "w"))
+        #expect(fwrite(source, 1, source.count, file) == source.count)
+        fclose(file)
+    }
+    #expect(read.asked == ReplyPatternCues.table, "reply-patterns.json or LiteralCues changed: run make reply-cues")
+    #expect(read.asked.count > 50)
+
+    var fromTable = CueReader()
+    _ = ReplyMatcher(.builtIn, reader: &fromTable)
+    #expect(fromTable.asked == read.asked)
+
+    var extended = ReplyPatterns.builtIn
+    try extended.add(json: Array(#"{"closing": ["^Mit freundlichem Gru(ß|ss) aus Wien"]}"#.utf8))
+    var mixed = CueReader()
+    let m = ReplyMatcher(extended, reader: &mixed)
+    let own = try #require(mixed.asked["^Mit freundlichem Gru(ß|ss) aus Wien"])  // read off, not in the table
+    #expect(ReplyPatternCues.table["^Mit freundlichem Gru(ß|ss) aus Wien"] == nil && own == CueReader.strings(LiteralCues(pattern: "^Mit freundlichem Gru(ß|ss) aus Wien")))
+    #expect(!own.isEmpty && mixed.asked.count == read.asked.count + 1)
+    #expect(m.closing.matchesWhole(PatternText(utf16: Array("Mit freundlichem Gruß aus Wien".utf16), cues: m.cues)))
+}
