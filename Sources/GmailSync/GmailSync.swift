@@ -324,7 +324,7 @@ public final class GmailSync {
         var render = ChatRender()
         render.out = site.folder
         render.zone = site.zone
-        let run = FilterRun(program: "gmail-sync", options: try! CommonOptions.from(arguments: ["--no-progress"]))
+        let run = FilterRun(program: "gmail-sync", settings: RunSettings(noProgress: true))
         do {
             render.words = try SiteWords.chosen(lang: nil, run.diagnostics)  // the locale's, as mailpipe-site's
             try render.run(storeAt: settings.store, waiting: false, run)

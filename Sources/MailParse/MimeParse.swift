@@ -15,7 +15,7 @@ public func parseMail(run: FilterRun, converter: MessageConverter, format: Mailb
     try run.forEachInput { input in
         // a shard's progress counts from where it starts
         let part = input.size.map { size in shard?.range(of: size) ?? 0..<size }
-        let progress = Progress(totalBytes: part?.count, enabled: !run.options.noProgress, noun: "messages")
+        let progress = Progress(totalBytes: part?.count, enabled: !run.settings.noProgress, noun: "messages")
         run.diagnostics.beforeWrite = progress.clear
         defer {
             progress.clear()
@@ -29,7 +29,7 @@ public func parseMail(run: FilterRun, converter: MessageConverter, format: Mailb
                     let (json, defects) = converter.record(for: raw)
                     count += 1
                     if defects.contains(where: RecordLimits.defects.contains) { overLimits += 1 }
-                    if run.options.strict, !defects.isEmpty {
+                    if run.settings.strict, !defects.isEmpty {
                         try run.recordFailed("malformed message at byte \(raw.source.offset): " + defects.joined(separator: ", "),
                                              file: raw.source.path, line: raw.source.line, record: nil)
                     }

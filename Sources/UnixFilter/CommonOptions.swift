@@ -35,4 +35,23 @@ public struct CommonOptions: ParsableArguments {
 
     /// The effective error policy: `--strict` means fail.
     public var errorPolicy: OnError { strict ? .fail : onError }
+
+    public var settings: RunSettings {
+        RunSettings(inputs: inputs, policy: errorPolicy, strict: strict, lineBuffered: lineBuffered, noProgress: noProgress)
+    }
+}
+
+/// What a run of a filter is told by its common options, as values: a command without them sets
+/// these itself (parsing a command line costs a one-message process 3M instructions).
+public struct RunSettings: Sendable {
+    public var inputs: [String] = []
+    public var policy: OnError = .skip
+    /// `--strict`: malformed input is an error (mime-parse's defects too).
+    public var strict = false
+    public var lineBuffered = false
+    public var noProgress = false
+
+    public init(inputs: [String] = [], policy: OnError = .skip, strict: Bool = false, lineBuffered: Bool = false, noProgress: Bool = false) {
+        (self.inputs, self.policy, self.strict, self.lineBuffered, self.noProgress) = (inputs, policy, strict, lineBuffered, noProgress)
+    }
 }

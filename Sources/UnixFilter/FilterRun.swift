@@ -10,23 +10,27 @@ public final class FilterRun {
     public let diagnostics: Diagnostics
     public let output: OutputStream
     public let policy: OnError
-    public let options: CommonOptions
+    public let settings: RunSettings
     public private(set) var recordsWritten = 0
     private var worst: ExitStatus = .ok
 
-    public init(program: String, options: CommonOptions) {
+    public init(program: String, settings: RunSettings) {
         signal(SIGPIPE, SIG_DFL)  // `tool | head` ends quietly
         // Records and decoded attachments are often over glibc's 128 KiB mmap threshold: keep
         // them in the heap instead of mapping and unmapping pages for every message.
         mp_keep_large_allocations_in_heap(32 << 20)
-        self.options = options
+        self.settings = settings
         diagnostics = Diagnostics(program: program)
-        output = OutputStream(lineBuffered: options.lineBuffered)
-        policy = options.errorPolicy
+        output = OutputStream(lineBuffered: settings.lineBuffered)
+        policy = settings.policy
+    }
+
+    public convenience init(program: String, options: CommonOptions) {
+        self.init(program: program, settings: options.settings)
     }
 
     /// The inputs named on the command line, or standard input.
-    public var inputNames: [String] { options.inputs.isEmpty ? ["-"] : options.inputs }
+    public var inputNames: [String] { settings.inputs.isEmpty ? ["-"] : settings.inputs }
 
     /// Opens each input in turn; a missing input is reported and the run goes on.
     public func forEachInput(_ body: (Input) throws -> Void) throws {
@@ -118,7 +122,11 @@ public final class FilterRun {
 
     /// Runs `body` and exits the process with the status it comes to.
     public static func main(program: String, options: CommonOptions, _ body: (FilterRun) throws -> Void) -> Never {
-        let run = FilterRun(program: program, options: options)
+        main(program: program, settings: options.settings, body)
+    }
+
+    public static func main(program: String, settings: RunSettings, _ body: (FilterRun) throws -> Void) -> Never {
+        let run = FilterRun(program: program, settings: settings)
         do {
             try body(run)
         } catch let e as Exit {

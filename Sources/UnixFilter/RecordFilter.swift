@@ -11,7 +11,7 @@ public func filterRecords(_ run: FilterRun, progressNoun: String = "records",
             run.raise(.noInput)
             return
         }
-        let progress = Progress(totalBytes: input.size, enabled: !run.options.noProgress, noun: progressNoun)
+        let progress = Progress(totalBytes: input.size, enabled: !run.settings.noProgress, noun: progressNoun)
         run.diagnostics.beforeWrite = progress.clear
         defer {
             progress.clear()

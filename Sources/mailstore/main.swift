@@ -16,9 +16,9 @@ extension MailStore.SearchOutput: ExpressibleByArgument {}
 /// Opens the store, runs `body` as a filter run, and exits with the status it comes to.
 /// `failure`: the status of every error of the database's, in place of its own (a delivery's:
 /// 75, so that the mail system tries again).
-func withStore(_ database: String, access: MailStore.Access, options: CommonOptions, program: String = "mailstore",
+func withStore(_ database: String, access: MailStore.Access, settings: RunSettings, program: String = "mailstore",
                failure: ExitStatus? = nil, _ body: @escaping (MailStore, FilterRun) throws -> Void) -> Never {
-    FilterRun.main(program: program, options: options) { run in
+    FilterRun.main(program: program, settings: settings) { run in
         let store: MailStore
         do { store = try MailStore(path: database, access: access) } catch let e as StoreError {
             run.diagnostics.error(e.description)
@@ -51,11 +51,7 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .customLong("line-buffered"), help: "Flush after every record.")
     var lineBuffered = false
 
-    var common: CommonOptions {
-        var c = try! CommonOptions.from(arguments: ["--no-progress"])
-        c.lineBuffered = lineBuffered
-        return c
-    }
+    var common: RunSettings { RunSettings(lineBuffered: lineBuffered, noProgress: true) }
 }
 
 struct Add: ParsableCommand {
@@ -82,7 +78,7 @@ struct Add: ParsableCommand {
     @OptionGroup var attachments: AttachmentOptions
 
     func run() throws {
-        withStore(database, access: .load, options: common) { store, run in
+        withStore(database, access: .load, settings: common.settings) { store, run in
             store.attachments.maxBytes = attachments.maxAttachment
             try changeKeying(store, me: keying.me, rules: keying.addressFlags)
             if keying.meAuto, store.own.isEmpty {
@@ -179,7 +175,7 @@ struct Deliver: ParsableCommand, ZoneOptionHelp {
         // for the delivery agent, every failure but an empty message (65) is temporary (75): a
         // database or journal that cannot be written, or a rules file of the user's with a
         // mistake in it, keeps the mail queued until it is put right, never bounced
-        withStore(database, access: .load, options: output.common, failure: .temporaryFailure) { store, run in
+        withStore(database, access: .load, settings: output.common, failure: .temporaryFailure) { store, run in
             do { try deliver(into: store, run) } catch let e as Delivery.Failed {
                 run.diagnostics.error(e.description)
                 throw Exit(e.isEmpty ? .dataError : .temporaryFailure)
@@ -300,7 +296,7 @@ struct Send: ParsableCommand {
     }
 
     func run() throws {
-        withStore(database, access: .write, options: output.common) { store, run in
+        withStore(database, access: .write, settings: output.common) { store, run in
             if let retry {
                 guard try store.retrySend(message: retry) else {
                     run.diagnostics.error("no failed send of \(retry)")
@@ -363,7 +359,7 @@ struct Push: ParsableCommand {
 
     func run() throws {
         let command = sendmail.split(separator: " ").map(String.init)
-        withStore(database, access: .write, options: output.common) { store, run in
+        withStore(database, access: .write, settings: output.common) { store, run in
             let report = try store.push(sendmail: command, archiveFolder: archiveFolder)
             for m in report.messages { run.diagnostics.error(m) }
             var w = JSONWriter()
@@ -414,7 +410,7 @@ struct Config: ParsableCommand {
 
     func run() throws {
         let changes = !me.isEmpty || plainAddresses || addressFlags.givesAny
-        withStore(database, access: changes ? .write : .read, options: output.common) { store, run in
+        withStore(database, access: changes ? .write : .read, settings: output.common) { store, run in
             if plainAddresses {
                 try store.setKeying(addresses: me.isEmpty ? nil : me, rules: .plain)
             } else {
@@ -436,7 +432,7 @@ struct Compact: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        withStore(database, access: .read, options: output.common) { store, _ in try store.compact() }
+        withStore(database, access: .read, settings: output.common) { store, _ in try store.compact() }
     }
 }
 
@@ -478,7 +474,7 @@ struct ConversationsCommand: ParsableCommand, NowOptionHelp {
     }
 
     func run() throws {
-        withStore(database, access: .read, options: output.common) { store, run in
+        withStore(database, access: .read, settings: output.common) { store, run in
             if let now = now.instant() { store.now = now }
             var q = MailStore.ConversationQuery()
             q.all = all
@@ -511,7 +507,7 @@ struct Messages: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        withStore(database, access: .read, options: output.common) { store, run in
+        withStore(database, access: .read, settings: output.common) { store, run in
             try store.messages(conversation: conversation, before: before, limit: limit) { try run.write($0) }
         }
     }
@@ -551,7 +547,7 @@ struct Search: QueryCommand {
 
     func run() throws {
         let parsed = try parseQuery(query)
-        withStore(database, access: .read, options: outputOptions.common) { store, run in
+        withStore(database, access: .read, settings: outputOptions.common) { store, run in
             try store.search(parsed, output: output, limit: limit) { try run.write($0) }
         }
     }
@@ -641,7 +637,7 @@ struct Count: QueryCommand {
 
     func run() throws {
         let parsed = try parseQuery(query)
-        withStore(database, access: .read, options: output.common) { store, run in
+        withStore(database, access: .read, settings: output.common) { store, run in
             try run.write(Array(String(try store.count(parsed)).utf8))
         }
     }
@@ -701,7 +697,7 @@ struct Mark: ParsableCommand {
     func run() throws {
         let (add, remove) = changes
         let parsed = try parseQuery(query)
-        withStore(database, access: .write, options: output.common) { store, run in
+        withStore(database, access: .write, settings: output.common) { store, run in
             try run.write(Array(String(try store.label(parsed, add: add, remove: remove)).utf8))
         }
     }
@@ -725,7 +721,7 @@ struct Pending: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        withStore(database, access: forgetDropped ? .write : .read, options: output.common) { store, run in
+        withStore(database, access: forgetDropped ? .write : .read, settings: output.common) { store, run in
             if forgetDropped {
                 try run.write(Array(String(try store.forgetDroppedActions()).utf8))
                 return
@@ -771,7 +767,7 @@ struct Label: ParsableCommand {
     func run() throws {
         let (add, remove, words) = split
         let parsed = try parseQuery(words)
-        withStore(database, access: .write, options: output.common) { store, run in
+        withStore(database, access: .write, settings: output.common) { store, run in
             try run.write(Array(String(try store.label(parsed, add: add, remove: remove)).utf8))
         }
     }
@@ -819,7 +815,7 @@ struct EventsCommand: ParsableCommand, ZoneOptionHelp {
     }
 
     func run() throws {
-        withStore(database, access: .read, options: output.common) { store, run in
+        withStore(database, access: .read, settings: output.common) { store, run in
             if let window {
                 try store.occurrences(in: window, zone: zone.id) { try run.write($0) }
             } else {
@@ -846,7 +842,7 @@ struct ParcelsCommand: ParsableCommand {
 
     func run() throws {
         let filter = parcels.filter
-        withStore(database, access: .read, options: output.common) { store, run in
+        withStore(database, access: .read, settings: output.common) { store, run in
             try store.parcels(filter, changedAfter: changedAfter) { try run.write($0) }
         }
     }
@@ -877,7 +873,7 @@ struct History: ParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() throws {
-        withStore(database, access: .write, options: common) { store, run in
+        withStore(database, access: .write, settings: common.settings) { store, run in
             try store.applyHistory(run, full: full)
             for m in try store.pendingFetches() { try run.write(m) }
         }
@@ -924,8 +920,7 @@ struct AttachmentCommand: ParsableCommand {
     }
 
     func run() throws {
-        let common = try! CommonOptions.from(arguments: ["--no-progress"])
-        withStore(database, access: .read, options: common) { store, run in
+        withStore(database, access: .read, settings: RunSettings(noProgress: true)) { store, run in
             let found: MailStore.StoredAttachment
             switch try store.attachment(messageID: message, part: part) {
             case .noMessage:
