@@ -1,3 +1,4 @@
+import Events
 import JSONLines
 import UTF8Text
 
@@ -106,14 +107,15 @@ public enum StoredConversation {
     /// events), when `m` comes after every message of it: the record from the old one and the
     /// new message, not from every message read again. Nil when the two could differ (then
     /// `derive`): `m` a report, a draft or a message with events, a shipment without a tracking
-    /// number (in `m` or the old record), events on the old one, a name of a participant other than the one shown (the one seen most often), a
+    /// number (in `m` or the old record), a stored event that cannot be read, a name of a participant other than the one shown (the one seen most often), a
     /// conversation whose participants `m` would set, or one `m` (not in the inbox) leaves
     /// archived or not without the old record saying which.
     public static func appending(_ m: Message, to old: JSONRecord, id: String, hadListMail: Bool, hadEvents: Bool,
-                                 rules: AddressRules) -> Derived? {
-        guard id != ConversationGroup.noticesID, !hadEvents, m.summary.value("is_draft") != .bool(true),
+                                 rules: AddressRules, now: Int) -> Derived? {
+        guard id != ConversationGroup.noticesID, m.summary.value("is_draft") != .bool(true),
               let count = old.value("message_count")?.intValue, count > 0, let lastDate = old.string("last_date"),
-              let ids = old.rawValue("message_ids"), ids.count >= 2, old.rawValue("events").map(Array.init) == Array("[]".utf8),
+              let ids = old.rawValue("message_ids"), ids.count >= 2,
+              let events = hadEvents ? eventsStill(in: old, now: now) : old.rawValue("events").flatMap({ Array($0) == Array("[]".utf8) ? $0 : nil }),
               let participants = old.value("participants")?.arrayValue else { return nil }
         var s = ConversationGroup.summary(of: m.summary, id: m.summary.string("id") ?? "", normalizer: AddressNormalizer(rules: rules), embed: false)
         s.labels = m.labels
@@ -159,7 +161,9 @@ public enum StoredConversation {
         w.field("labels", strings: labels)
         w.key("shipments")
         w.raw(shipments)
-        for name in ["events", "reports", "reactions"] {
+        w.key("events")
+        w.raw(events)
+        for name in ["reports", "reactions"] {
             w.key(name)
             w.raw(old.rawValue(name) ?? ArraySlice("[]".utf8))
         }
@@ -171,8 +175,23 @@ public enum StoredConversation {
         w.raw(list + [UInt8(ascii: "]")])
         w.endObject()
         return Derived(record: w.bytes, lastDate: s.date, messageCount: count + 1, unreadCount: unread, archived: archived,
-                       isGroup: isGroup, isNewsletter: isNewsletter, hasEvents: false, lastFromMe: s.fromMe,
+                       isGroup: isGroup, isNewsletter: isNewsletter, hasEvents: hadEvents, lastFromMe: s.fromMe,
                        hasListMail: hadListMail || m.summary.string("mail_kind") == "list")
+    }
+
+    /// The events of a conversation's stored record that `derive` would list at `now` when the
+    /// new message has none (the mail's events applied are as they were): those not over yet, and
+    /// the cancelled ones. Nil when one cannot be read.
+    private static func eventsStill(in old: JSONRecord, now: Int) -> ArraySlice<UInt8>? {
+        guard let list = old.value("events")?.arrayValue else { return nil }
+        var w = JSONWriter()
+        w.beginArray()
+        for e in list {
+            guard let event = Event(json: e) else { return nil }
+            if event.status == "cancelled" || EventGroup.isUpcoming(event, now: now) { w.value(e) }
+        }
+        w.endArray()
+        return w.bytes[...]
     }
 
     /// The conversation's shipments once those of its newest message are added: each tracking

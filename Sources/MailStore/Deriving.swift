@@ -29,7 +29,7 @@ extension MailStore {
               let message = try db.row("SELECT summary, labels FROM messages WHERE rowid = ?", [.integer(rowid)],
                                        { s in StoredConversation.Message(summary: try JSONRecord(s.bytes(0)), labels: Self.strings(s.text(1) ?? "[]")) }),
               let d = StoredConversation.appending(message, to: try JSONRecord(old), id: id, hadListMail: hadListMail, hadEvents: hadEvents,
-                                                   rules: normalizer.rules) else { return nil }
+                                                   rules: normalizer.rules, now: now) else { return nil }
         // the kind stays when the flags that name it are as they were; else it is named as `derive` names it
         // (a conversation of the kind "newsletter" need not be all newsletters: its first message's
         // participant kind may say so)

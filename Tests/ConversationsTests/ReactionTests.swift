@@ -112,9 +112,9 @@ import JSONLines
         #expect(old.value("message_ids") == .array([.string("m1"), .string("m2")]))
 
         let whole = try #require(StoredConversation.derive(id: key, messages: [m1, m2, r, m3], rules: AddressRules(), now: 0))
-        let quick = try #require(StoredConversation.appending(m3, to: old, id: key, hadListMail: false, hadEvents: false, rules: AddressRules()))
+        let quick = try #require(StoredConversation.appending(m3, to: old, id: key, hadListMail: false, hadEvents: false, rules: AddressRules(), now: 0))
         #expect(quick.record == whole.record)
         // a reaction is never added the quick way: its message's bubble changes
-        #expect(StoredConversation.appending(r, to: old, id: key, hadListMail: false, hadEvents: false, rules: AddressRules()) == nil)
+        #expect(StoredConversation.appending(r, to: old, id: key, hadListMail: false, hadEvents: false, rules: AddressRules(), now: 0) == nil)
     }
 }

@@ -318,3 +318,28 @@ func expectStoredAsDerived(_ store: MailStore, message: String, sourceLocation: 
     let numbers = record["shipments"]?.arrayValue?.map { $0["tracking_number"]?.stringValue ?? "-" }
     #expect(numbers == ["1ZA", "1ZB", "1ZC", "-", "1ZD"])
 }
+
+/// A message without events appended to a conversation with some: its events are the stored
+/// ones still to come at the store's `now` (and the cancelled ones), as deriving all its mail
+/// then gives them, while time passes between the messages.
+@Test func aMessageAppendedToAConversationWithEventsKeepsThoseStillToComeAsDerivingDoes() throws {
+    let tmp = TemporaryStore()
+    let store = try tmp.open()
+    func event(_ uid: String, _ day: Int, method: String = "REQUEST", status: String = "confirmed") -> String {
+        #"{"uid":"\#(uid)","method":"\#(method)","status":"\#(status)","summary":"Visit \#(uid)","start":"2026-03-\#(day)T09:00:00Z","end":"2026-03-\#(day)T10:00:00Z"}"#
+    }
+    let mail: [(day: Int, events: [String])] = [
+        (1, [event("a", 10)]), (2, [event("b", 20)]), (3, [event("a", 10, method: "CANCEL", status: "cancelled")]),
+        (4, []), (12, []), (22, []), (23, [])]
+    for (n, m) in mail.enumerated() {
+        let day = m.day < 10 ? "0\(m.day)" : "\(m.day)"
+        store.now = 1_772_323_200 + (m.day - 1) * 86400 + 12 * 3600  // noon that day
+        let r = record("c\(n)@clinic.example", from: "desk@clinic.example", to: ["me@example.org"],
+                       date: "2026-03-\(day)T08:00:00Z", subject: "Your visit",
+                       extra: #","mail_kind":"notification","events":[\#(m.events.joined(separator: ","))]"#)
+        #expect(try store.batch { try store.add(r) } == .added)
+        try expectStoredAsDerived(store, message: "c\(n)@clinic.example")
+    }
+    let record = try JSONValue.parse(try #require(try store.db.row("SELECT record FROM conversations", []) { $0.bytes(0) }))
+    #expect(record["events"]?.arrayValue?.map { $0["uid"]?.stringValue ?? "" } == ["a"], "b is over; a, cancelled, stays")
+}
