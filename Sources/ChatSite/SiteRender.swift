@@ -209,6 +209,7 @@ extension SiteRender where Source == StoreSource {
             after.append(c)
         }
         if !waiting.isEmpty { try state.picturesMade() }
+        try state.keep(counts: count)
         for c in after { reach(c.section, newer: try state.newer(than: c.id, lastDate: c.lastDate, in: c.section)) }
         replaced += removed.messages.map { "m/\(BubbleRenderer.anchor($0))." }
 

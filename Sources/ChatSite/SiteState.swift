@@ -198,8 +198,15 @@ final class SiteState {
         try db.run("INSERT OR REPLACE INTO shown(conversation, messages) VALUES(?, ?)", .text(conversation), .blob(list))
     }
 
+    /// How many conversations list `section` shows: as the last render from the store left the
+    /// count (`keep(counts:)`), else counted (a count of 48,000 rows is a third of a millisecond).
     func count(_ section: PageWriter.Section) throws -> Int {
-        try db.integer("SELECT count(*) FROM listed WHERE section = ?", .text(section.rawValue)) ?? 0
+        if let kept = try value("count " + section.rawValue).flatMap({ Int($0) }) { return kept }
+        return try db.integer("SELECT count(*) FROM listed WHERE section = ?", .text(section.rawValue)) ?? 0
+    }
+
+    func keep(counts: [PageWriter.Section: Int]) throws {
+        for (section, n) in counts { try set("count " + section.rawValue, String(n)) }
     }
 
     /// How many of its list come before the conversation that was last at `lastDate` with `id`

@@ -111,3 +111,25 @@ def test_pictures_a_killed_background_left_waiting_are_made_by_the_next_render(t
     page = page_with(site, "message number 2")
     assert page.count('class="picture"') == 1 and waiting(site) == []
     assert "message number 3" in page
+
+
+def test_the_counts_a_delivery_keeps_for_the_lists_are_the_lists(tmp_path):
+    """A delivery's render counts each list from the counts the last one kept (not a count of
+    every conversation): after new conversations, a newsletter and a message into an old one,
+    each kept count is the number the list holds, and the list page says so."""
+    import sqlite3
+    db, site = tmp_path / "mail.db", tmp_path / "site"
+    env = environment(program="")
+    deliver(db, site, mail(1), env)
+    news = email.message.EmailMessage()
+    news["From"], news["To"], news["Subject"], news["Date"] = "Shop <news@shop.example>", ME, "Offers", "Wed, 11 Mar 2026 10:00:00 +0800"
+    news["Message-ID"], news["List-Unsubscribe"], news["Precedence"] = "<n1@shop.example>", "<https://shop.example/u>", "bulk"
+    news.set_content("This week's offers")
+    for raw in [mail(2), bytes(news), mail(3).replace(b"ana@x.example", b"bo@y.example").replace(b"p3@", b"q3@")]:
+        deliver(db, site, raw, env)
+    wait_for_turn(site)
+    with sqlite3.connect(site / ".mailstore-site.db") as c:
+        kept = dict(c.execute("SELECT substr(key, 7), CAST(value AS INTEGER) FROM state WHERE key LIKE 'count %'"))
+        listed = dict(c.execute("SELECT section, count(*) FROM listed GROUP BY section"))
+    assert kept and all(kept[s] == listed.get(s, 0) for s in kept), (kept, listed)
+    assert sum(listed.values()) == 3
