@@ -216,17 +216,26 @@ struct CSSPolicy {
 
     /// Appends the value to write for `property`; false to drop the declaration.
     private mutating func appendCheckedValue(property: PropertyName, _ value: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
-        guard !value.isEmpty, let spec = property.spec, Self.isBalanced(value) else { return false }
-        var functions = false  // every forbidden word needs a function call to do harm in a value
+        guard !value.isEmpty, let spec = property.spec else { return false }
+        // one pass over the value says which of the checks and rewrites below it needs
+        var seen: UInt8 = 0
+        var previous: UInt8 = 0
+        var doubleSpace = false
         for b in value {
-            if b == UInt8(ascii: "\\") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D || b == 0x7F {
-                return false
-            }
-            if b == UInt8(ascii: "(") { functions = true }
+            seen |= Self.valueBytes[Int(b)]
+            doubleSpace = doubleSpace || b == 0x20 && previous == 0x20
+            previous = b
         }
-        guard isValid(value, spec) else { return false }
-        guard functions else {
-            Self.appendCollapsedSpaces(value, to: &out)
+        if seen & Self.refusedByte != 0 { return false }
+        if seen & Self.nestingByte != 0, !Self.isBalanced(value) { return false }
+        guard isValid(value, spec, lowercase: seen & Self.upperByte != 0, important: seen & Self.bang != 0) else { return false }
+        // every forbidden word needs a function call to do harm in a value
+        guard seen & Self.openParenthesis != 0 else {
+            if seen & Self.otherSpace == 0, !doubleSpace {
+                out.append(contentsOf: value)  // trimmed already: nothing to collapse
+            } else {
+                Self.appendCollapsedSpaces(value, to: &out)
+            }
             return true
         }
         let lower = value.map(Self.lower)
@@ -241,21 +250,51 @@ struct CSSPolicy {
         return true
     }
 
+    // What a byte of a value calls for, as bits of `valueBytes`.
+    private static let refusedByte: UInt8 = 1  // '\\', '<', '>', a control other than tab, LF, CR
+    private static let nestingByte: UInt8 = 2  // quotes, parentheses, brackets, braces: isBalanced checks them
+    private static let openParenthesis: UInt8 = 4
+    private static let upperByte: UInt8 = 8
+    private static let otherSpace: UInt8 = 16  // tab, LF, CR: collapsed to a space
+    private static let bang: UInt8 = 32  // '!', of `!important`
+
+    private static let valueBytes: [UInt8] = (0..<256).map { i in
+        let b = UInt8(i)
+        var bits: UInt8 = 0
+        if b == UInt8(ascii: "\\") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D || b == 0x7F {
+            bits |= refusedByte
+        }
+        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")") || b == UInt8(ascii: "[")
+            || b == UInt8(ascii: "]") || b == UInt8(ascii: "{") || b == UInt8(ascii: "}") {
+            bits |= nestingByte
+        }
+        if b == UInt8(ascii: "(") { bits |= openParenthesis }
+        if b >= 0x41 && b <= 0x5A { bits |= upperByte }
+        if b == 0x09 || b == 0x0A || b == 0x0D { bits |= otherSpace }
+        if b == UInt8(ascii: "!") { bits |= bang }
+        return bits
+    }
+
     /// Whether the value, in any case and with or without `!important`, is one the property takes.
-    private mutating func isValid(_ value: UnsafeBufferPointer<UInt8>, _ spec: CSSValueSpec) -> Bool {
+    /// (`lowercase`: the value holds capitals; `important`: a '!'.)
+    private mutating func isValid(_ value: UnsafeBufferPointer<UInt8>, _ spec: CSSValueSpec, lowercase: Bool, important: Bool) -> Bool {
+        guard lowercase else { return Self.isValidLowercase(value, spec, important: important) }
         lowered.removeAll(keepingCapacity: true)
         lowered.append(contentsOf: value)
         return lowered.withUnsafeMutableBufferPointer { p in
             for k in 0..<p.count { p[k] = Self.lower(p[k]) }
-            let all = UnsafeBufferPointer(p)
-            var end = all.count
-            if let bang = all.lastIndex(of: UInt8(ascii: "!")) {
-                guard Self.trimmed(UnsafeBufferPointer(rebasing: all[(bang + 1)...])).elementsEqual("important".utf8) else { return false }
-                end = bang
-                while end > 0, Self.isSpace(all[end - 1]) { end -= 1 }
-            }
-            return end > 0 && CSSValues.isValid(UnsafeBufferPointer(rebasing: all[..<end]), spec)
+            return Self.isValidLowercase(UnsafeBufferPointer(p), spec, important: important)
         }
+    }
+
+    private static func isValidLowercase(_ all: UnsafeBufferPointer<UInt8>, _ spec: CSSValueSpec, important: Bool) -> Bool {
+        var end = all.count
+        if important, let bang = all.lastIndex(of: UInt8(ascii: "!")) {
+            guard trimmed(UnsafeBufferPointer(rebasing: all[(bang + 1)...])).elementsEqual("important".utf8) else { return false }
+            end = bang
+            while end > 0, isSpace(all[end - 1]) { end -= 1 }
+        }
+        return end > 0 && CSSValues.isValid(UnsafeBufferPointer(rebasing: all[..<end]), spec)
     }
 
     /// Each `url(…)` in a value replaced by what `resolveImage` says; nil when one is refused.
