@@ -120,38 +120,58 @@ struct CSSPolicy {
     /// no selector needs ('<', '\\', '@', braces).
     func scopedSelectors(_ list: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
-        var selectors: [UnsafeBufferPointer<UInt8>] = []
-        Self.forEachPiece(of: list, at: UInt8(ascii: ",")) { selectors.append($0) }
-        for selector in selectors {
-            var s: [UInt8] = []
+        out.reserveCapacity(list.count + 2 * scope.count)
+        var s: [UInt8] = []  // each selector in turn, its spaces collapsed
+        var refused = false
+        Self.forEachPiece(of: list, at: UInt8(ascii: ",")) { selector in
+            guard !refused else { return }
+            s.removeAll(keepingCapacity: true)
             Self.appendCollapsedSpaces(Self.trimmed(selector), to: &s)
-            if s.isEmpty { continue }
-            if s.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) || !Self.isBalanced(s[...]) { return nil }
-            s = Self.prefixedIds(s)
+            if s.isEmpty { return }
+            var nesting = false
+            for b in s {
+                switch b {
+                case UInt8(ascii: "<"), UInt8(ascii: "\\"), UInt8(ascii: "@"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+                    refused = true
+                    return
+                case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"):
+                    nesting = true
+                default: break
+                }
+            }
+            if nesting, !Self.isBalanced(s[...]) {
+                refused = true
+                return
+            }
             if !out.isEmpty { out.append(UInt8(ascii: ",")) }
-            if s.starts(with: scope) && (s.count == scope.count || !Self.isNameByte(s[scope.count])) {
-                out += s  // already scoped (sanitized before)
-                continue
-            }
-            var rest = s[...]
-            var replaced = false
-            var descendant = false  // "body .a", not "body.a"
-            while let root = Self.leadingRoot(rest) {
-                let after = rest[(rest.startIndex + root)...]
-                descendant = after.first.map(Self.isSpace) ?? false
-                rest = Self.trimmed(after)
-                replaced = true
-            }
-            out += scope
-            if replaced {
-                if descendant, !rest.isEmpty { out.append(UInt8(ascii: " ")) }
-                out += rest
-            } else {
-                out.append(UInt8(ascii: " "))
-                out += s
-            }
+            appendScoped(Self.prefixedIds(s), to: &out)
         }
-        return out.isEmpty ? nil : out
+        return refused || out.isEmpty ? nil : out
+    }
+
+    /// A selector (checked, its ids prefixed) under the wrapper.
+    private func appendScoped(_ s: [UInt8], to out: inout [UInt8]) {
+        if s.starts(with: scope) && (s.count == scope.count || !Self.isNameByte(s[scope.count])) {
+            out += s  // already scoped (sanitized before)
+            return
+        }
+        var rest = s[...]
+        var replaced = false
+        var descendant = false  // "body .a", not "body.a"
+        while let root = Self.leadingRoot(rest) {
+            let after = rest[(rest.startIndex + root)...]
+            descendant = after.first.map(Self.isSpace) ?? false
+            rest = Self.trimmed(after)
+            replaced = true
+        }
+        out += scope
+        if replaced {
+            if descendant, !rest.isEmpty { out.append(UInt8(ascii: " ")) }
+            out += rest
+        } else {
+            out.append(UInt8(ascii: " "))
+            out += s
+        }
     }
 
     /// The length of a leading `html`, `body` or `:root` type selector, if there is one.
