@@ -413,7 +413,14 @@ struct CSSPolicy {
     @inline(__always)
     static func forEachPiece(of s: UnsafeBufferPointer<UInt8>, at separator: UInt8, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var start = 0, i = 0, depth = 0
+        // the bytes below 64 that stop the skip below: quotes, parentheses, and the separator if it is one
+        let stops: UInt64 = 1 << 0x22 | 1 << 0x27 | 1 << 0x28 | 1 << 0x29 | (separator < 64 ? 1 << UInt64(separator) : 0)
         while true {
+            while i < s.count {
+                let b = s[i]
+                if b < 64 ? stops >> UInt64(b) & 1 != 0 : b == UInt8(ascii: "[") || b == UInt8(ascii: "]") || b == separator { break }
+                i += 1
+            }
             if i < s.count {
                 let b = s[i]
                 if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { i = skipString(s, i); continue }
