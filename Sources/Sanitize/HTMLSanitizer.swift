@@ -51,21 +51,82 @@ public struct HTMLSanitizer: Sendable {
     }
 }
 
-/// A style attribute's value as a dictionary key, hashed once as one run of bytes: the table
-/// grows from empty in every document, and each growth would hash every value again.
-struct StyleValue: Hashable {
-    let bytes: [UInt8]
-    private let hash: Int
+/// Each distinct style attribute's result in one document, found by the value's bytes: a table
+/// of its own, as Dictionary would copy each value to look it up and hash it twice. Its hash is
+/// not keyed, so a search gives up after a few slots (the value is then checked again, and not
+/// kept): a document made to collide costs no more than one without the table.
+struct CheckedStyles {
+    private var bytes: [UInt8] = []  // every value kept, one after another
+    private var entries: [(start: Int, count: Int, hash: Int, style: CheckedStyle)] = []
+    private var slots = [Int32](repeating: -1, count: 64)  // an index into entries, -1 when empty
+    private static let probes = 16
 
-    init(_ value: UnsafeBufferPointer<UInt8>) {
-        bytes = Array(value)
-        var hasher = Hasher()
-        hasher.combine(bytes: UnsafeRawBufferPointer(value))
-        hash = hasher.finalize()
+    /// A hash of the value, 8 bytes at a time.
+    static func hash(_ value: UnsafeBufferPointer<UInt8>) -> Int {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(value.count)
+        let raw = UnsafeRawBufferPointer(value)
+        var i = 0
+        while i &+ 8 <= raw.count {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 32
+            i &+= 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < raw.count {
+            tail |= UInt64(raw[i]) << shift
+            shift &+= 8
+            i &+= 1
+        }
+        h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        return Int(truncatingIfNeeded: h ^ (h >> 29))
     }
 
-    static func == (a: StyleValue, b: StyleValue) -> Bool { a.hash == b.hash && a.bytes == b.bytes }
-    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    func style(for value: UnsafeBufferPointer<UInt8>, hash: Int) -> CheckedStyle? {
+        let mask = slots.count - 1
+        var slot = hash & mask
+        for _ in 0..<Self.probes {
+            let index = Int(slots[slot])
+            if index < 0 { return nil }
+            let entry = entries[index]
+            if entry.hash == hash, entry.count == value.count,
+               bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + entry.start, value.baseAddress!, value.count) == 0 }) {
+                return entry.style
+            }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    mutating func keep(_ style: CheckedStyle, for value: UnsafeBufferPointer<UInt8>, hash: Int) {
+        if 2 * (entries.count + 1) > slots.count { grow() }
+        guard let slot = freeSlot(hash) else { return }
+        slots[slot] = Int32(entries.count)
+        entries.append((bytes.count, value.count, hash, style))
+        bytes.append(contentsOf: value)
+    }
+
+    private func freeSlot(_ hash: Int) -> Int? {
+        let mask = slots.count - 1
+        var slot = hash & mask
+        for _ in 0..<Self.probes {
+            if slots[slot] < 0 { return slot }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    private mutating func grow() {
+        slots = [Int32](repeating: -1, count: 2 * slots.count)
+        var kept: [(start: Int, count: Int, hash: Int, style: CheckedStyle)] = []
+        kept.reserveCapacity(entries.count)
+        for entry in entries {
+            guard let slot = freeSlot(entry.hash) else { continue }
+            slots[slot] = Int32(kept.count)
+            kept.append(entry)
+        }
+        entries = kept
+    }
 }
 
 /// What checking a style value gave, and its effects on the report, to repeat them.
@@ -84,7 +145,7 @@ final class SanitizingWriter: HTMLStreamHandler {
     private var css: CSSPolicy!
     /// Each distinct style attribute's result, by its value: newsletters repeat a few values on
     /// hundreds of elements. Kept for one document, so it grows no larger than the document.
-    private var checkedStyles: [StyleValue: CheckedStyle] = [:]
+    private var checkedStyles = CheckedStyles()
 
     private enum Frame { case kept(endTag: [UInt8]), silent, dropped, style, structure, wrapper }
     private var frames: [Frame] = []
@@ -278,16 +339,17 @@ final class SanitizingWriter: HTMLStreamHandler {
     /// The sanitized declarations of a style attribute, checked once per distinct value; a
     /// repeat counts what the first check removed and the remote images it saw again.
     private func checkedStyle(_ value: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        let key = StyleValue(value)
-        if let known = checkedStyles[key] {
+        guard value.count > 0 else { return css.declarations(value) }
+        let hash = CheckedStyles.hash(value)
+        if let known = checkedStyles.style(for: value, hash: hash) {
             css.removed += known.removed
             report.remoteImages += known.remoteImages
             return known.safe
         }
         let removedBefore = css.removed, remoteImagesBefore = report.remoteImages
-        let safe = css.declarations(key.bytes)
-        checkedStyles[key] = CheckedStyle(safe: safe, removed: css.removed - removedBefore,
-                                          remoteImages: report.remoteImages - remoteImagesBefore)
+        let safe = css.declarations(value)
+        checkedStyles.keep(CheckedStyle(safe: safe, removed: css.removed - removedBefore,
+                                        remoteImages: report.remoteImages - remoteImagesBefore), for: value, hash: hash)
         return safe
     }
 
