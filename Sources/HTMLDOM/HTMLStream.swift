@@ -66,7 +66,7 @@ public enum HTMLStream {
                     HTMLStreamHandler.with(ctx) { h in
                         let text = UnsafeBufferPointer(start: chars, count: Int(length))
                         if let restorer = h.restorer, memchr(chars, Int32(Placeholders.textMark), Int(length)) != nil {
-                            restorer.restoringText(text, raw: false) { h.text($0) }
+                            restorer.restoringText(text, raw: false, inventedParagraph: h.impliedParagraphs.last == h.depth) { h.text($0) }
                         } else {
                             h.text(text)
                         }
@@ -76,7 +76,7 @@ public enum HTMLStream {
                     HTMLStreamHandler.with(ctx) { h in
                         let text = UnsafeBufferPointer(start: chars, count: Int(length))
                         if let restorer = h.restorer, memchr(chars, Int32(Placeholders.textMark), Int(length)) != nil {
-                            restorer.restoringText(text, raw: true) { restored in
+                            restorer.restoringText(text, raw: true, inventedParagraph: false) { restored in
                                 // in the pieces libxml2 cuts: at the first character's end from 1,000 bytes on
                                 var start = 0
                                 while start < restored.count {
@@ -154,15 +154,24 @@ final class PlaceholderRestorer {
     }
 
     /// Text (`raw`: the raw text of a style or script) with its marks' runs put back; a mark
-    /// reported as the other kind than it was swapped for counts as missing.
-    func restoringText(_ bytes: UnsafeBufferPointer<UInt8>, raw: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    /// reported as the other kind than it was swapped for counts as missing, and so does a
+    /// mark for blanks in a paragraph libxml2 invented (`inventedParagraph`): libxml2 invents
+    /// one for text where html or head is open, and would not have for the blanks.
+    func restoringText(_ bytes: UnsafeBufferPointer<UInt8>, raw: Bool, inventedParagraph: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if bytes.count == 1, nextText < placeholders.textRuns.count, !placeholders.textRuns[nextText].isDecoded {
+            // text that is one mark (blanks between tags, mostly): its run as it is, not copied
+            let run = placeholders.textRuns[nextText]
+            check(run.kind, raw: raw, inventedParagraph: inventedParagraph)
+            nextText += 1
+            return body(UnsafeBufferPointer(rebasing: original[run.bytes]))
+        }
         text.removeAll(keepingCapacity: true)
         var start = 0
         while let at = bytes.firstIndex(of: Placeholders.textMark, from: start) {
             text.append(contentsOf: bytes[start..<at])
             if nextText < placeholders.textRuns.count {
                 let run = placeholders.textRuns[nextText]
-                if run.kind != (raw ? .raw : .text) { extraMark = true }
+                check(run.kind, raw: raw, inventedParagraph: inventedParagraph)
                 if run.isDecoded {
                     text.append(contentsOf: placeholders.decoded[run.bytes])
                 } else {
@@ -176,6 +185,16 @@ final class PlaceholderRestorer {
         }
         text.append(contentsOf: bytes[start...])
         text.withUnsafeBufferPointer(body)
+    }
+
+    /// Whether a run of `kind` may be where libxml2 reported its mark.
+    private func check(_ kind: Placeholders.TextRun.Kind, raw: Bool, inventedParagraph: Bool) {
+        switch kind {
+        case .text: if raw { extraMark = true }
+        case .blanks: if raw || inventedParagraph { extraMark = true }
+        case .raw: if !raw { extraMark = true }
+        case .comment: extraMark = true
+        }
     }
 
     /// A comment's marks: each must stand for a comment's text.

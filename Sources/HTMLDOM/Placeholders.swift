@@ -45,6 +45,11 @@ struct Placeholders {
             /// The whole text of a comment, which libxml2 must report as a comment's (and no
             /// handler sees).
             case comment
+            /// Text of blanks only, between two tags in the body: libxml2 reports it as text there
+            /// whether it is blank or not. (Where an element other than html or head is open,
+            /// libxml2 does the same with blanks as with other text; the restorer checks that
+            /// no paragraph was invented for it, which it does for text in html or head.)
+            case blanks
         }
     }
 
@@ -77,6 +82,12 @@ struct Placeholders {
         /// Whether every tag so far was read as libxml2 reads it: value marks only then.
         var valuesInStep = true
         private var names: [Range<Int>] = []  // the attribute names of the tag being read
+        /// Whether blank text is swapped: from a `<body>` tag read in step to an end tag of body
+        /// or html (or a frameset), where libxml2 has body open.
+        private var inBody = false
+        private var bodyEnded = false
+        /// The text after a pre, textarea or listing start tag, whose first newline libxml2 may treat apart.
+        private var afterPreformatted = false
 
         init(_ p: UnsafeBufferPointer<UInt8>) { self.p = p }
 
@@ -114,6 +125,15 @@ struct Placeholders {
                     }
                 } else if next == UInt8(ascii: "/") {  // an end tag: libxml2 skips to its '>'
                     guard let gt = p.firstIndex(of: UInt8(ascii: ">"), from: i + 2) else { return }
+                    if inBody {
+                        var end = i + 2
+                        while end < gt, Self.isNameByte(p[end]) { end += 1 }
+                        let name = Self.lowercaseName(p, i + 2..<end)
+                        if name == Self.body || name == Self.html {
+                            inBody = false
+                            bodyEnded = true
+                        }
+                    }
                     i = gt + 1
                 } else if Self.isLetter(next) {
                     guard let end = startTag(at: i) else { return }
@@ -130,6 +150,8 @@ struct Placeholders {
         private mutating func text(from start: Int) -> Int {
             let n = p.count
             var i = start
+            let blanksSwappable = inBody && valuesInStep && !afterPreformatted
+            afterPreformatted = false
             var segmentStart = start  // of the text between references libxml2 must read
             var droppable = false  // holds a character libxml2 drops from text
             var references = false  // holds references to decode
@@ -151,7 +173,14 @@ struct Placeholders {
                     var first = segmentStart, end = i
                     while first < end, Self.isBlank(p[first]) { first += 1 }
                     while end > first, Self.isBlank(p[end - 1]) { end -= 1 }
-                    if end - first >= Placeholders.shortest { swapText(first..<end, decoding: references) }
+                    if end - first >= Placeholders.shortest {
+                        swapText(first..<end, decoding: references)
+                    } else if first == end, segmentStart == start, blanksSwappable, i - start >= Placeholders.shortest,
+                              i < n, p[i] == UInt8(ascii: "<") {
+                        // the whole text between two tags is blank (in a body, the indentation of markup)
+                        swap(start..<i, mark: Placeholders.textMark)
+                        textRuns.append(TextRun(bytes: start..<i, isDecoded: false, kind: .blanks))
+                    }
                 }
                 if i >= n || p[i] == UInt8(ascii: "<") { return i }
                 i = afterReference(i + 1)
@@ -300,6 +329,14 @@ struct Placeholders {
                     while i < n, !Self.isBlank(p[i]), p[i] != UInt8(ascii: ">") { i += 1 }
                 }
             }
+            switch Self.lowercaseName(p, name) {
+            case Self.body: if valuesInStep, !bodyEnded { inBody = true }
+            case Self.frameset:
+                inBody = false
+                bodyEnded = true
+            case Self.pre, Self.textarea, Self.listing: afterPreformatted = true
+            default: break
+            }
             guard !selfClosing, Self.is(name, in: p, oneOf: Self.rawTextElements) else { return i }
             // script and style: raw text up to "</name" in any case, which libxml2 hands over whole
             var j = i
@@ -367,6 +404,26 @@ struct Placeholders {
 
         private static let rawTextElements = [Array("script".utf8), Array("style".utf8)]
         private static let attributeReaders = [Array("html".utf8), Array("head".utf8), Array("body".utf8), Array("meta".utf8)]
+        /// A name of up to 8 bytes, lowercase, as a number to compare with these (0 when longer).
+        private static func lowercaseName(_ p: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> UInt64 {
+            guard name.count >= 3, name.count <= 8 else { return 0 }
+            var word: UInt64 = 0
+            var shift: UInt64 = 0
+            for k in name {
+                word |= UInt64(p[k] | 0x20) << shift
+                shift &+= 8
+            }
+            return word
+        }
+
+        private static func nameWord(_ name: StaticString) -> UInt64 {
+            var word: UInt64 = 0
+            for k in (0..<name.utf8CodeUnitCount).reversed() { word = word << 8 | UInt64(name.utf8Start[k]) }
+            return word
+        }
+
+        private static let body = nameWord("body"), html = nameWord("html"), frameset = nameWord("frameset")
+        private static let pre = nameWord("pre"), textarea = nameWord("textarea"), listing = nameWord("listing")
 
         private static func `is`(_ name: Range<Int>, in p: UnsafeBufferPointer<UInt8>, oneOf names: [[UInt8]]) -> Bool {
             names.contains { candidate in

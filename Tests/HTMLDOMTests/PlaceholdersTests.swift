@@ -82,6 +82,15 @@ import Testing
         "<p>a <!--> b text --> c</p><p>d <!---> e text --> f</p><p>g <!-- h --!> i text --> j</p>",
         "<!-- one -- two --- three ---><p>text after</p><!---- four ----><p>more text</p>",
         "<p title=\"<!-- not a comment -->\">x</p><style><!-- p { x: y } --></style>text",
+        // blanks between tags, swapped in a body only: before it libxml2 skips them or reads them in html or head
+        "    \n  <html>\n    <head>\n      <title>t</title>\n    </head>\n    <body>\n      <p>text</p>\n    </body>\n  </html>\n    \n  ",
+        "<head><noscript><body>\n    <p>x</p>\n    </noscript>\n    <p>after text</p>\n    </body>",
+        "<body>\n    <p>one</p>\n    </body>\n    <p>after the body</p>\n    </html>\n    <p>after the html</p>\n    ",
+        "<body>\n    <pre>\n    </pre>\n    <textarea>\n    </textarea>\n    <listing>\n    </listing>\n    </body>",
+        "<frameset>\n    <frame src=\"a\">\n    </frameset>\n    <body>\n    <p>x</p>\n    </body>",
+        "<body>\n    <table>\n      <tr>\n        <td>cell</td>\n      </tr>\n    </table>\n    <select>\n    <option>o</option>\n    </select>\n  </body>",
+        "<p>x</p>\n    <body class=\"a b\">\n    <head>\n    <p>y</p>\n    </BODY >\n    <p>z text</p>",
+        "<div>\n    <body>\n    <p>x</p>\n    </body>\n  </div>\n    <p>y</p>\n    ",
     ]
 
     @Test func swappedRunsGiveTheSameEvents() {
@@ -119,6 +128,55 @@ import Testing
             #expect(restorer.restoredAll)
             #expect(p.textRuns.map(\.kind) == [.raw, .text, .comment, .text])  // style, text, comment, text
             #expect(p.valueRuns.count == 2)
+        }
+    }
+
+    /// The indentation of a body's markup is swapped out, and the swapped parse kept.
+    @Test func blanksInABodyAreSwapped() throws {
+        let html = Array("<html>\n  <head>\n    <title>t</title>\n  </head>\n  <body>\n    <table>\n      <tr><td>cell text</td></tr>\n    </table>\n  </body>\n</html>".utf8)
+        try html.withUnsafeBufferPointer { prepared in
+            let p = try #require(Placeholders(prepared))
+            let restorer = PlaceholderRestorer(prepared, p)
+            let handler = StreamRecorder()
+            handler.restorer = restorer
+            p.swapped.withUnsafeBufferPointer { HTMLStream.parse($0, handler: handler) }
+            #expect(restorer.restoredAll)
+            #expect(p.textRuns.map(\.kind) == [.blanks, .blanks, .text, .blanks])  // "\n  " is too short
+            #expect(handler.events == plainEvents(html))
+        }
+    }
+
+    /// A body opened inside another element and closed by that element's end: the blanks after
+    /// it either come back where libxml2 reports them or the document is parsed again as it is.
+    @Test func blanksAfterABodyClosedByAnotherEnd() throws {
+        let html = Array("<head><noscript><body>\n    <p>x</p>\n    </noscript>\n    <p>after text</p>".utf8)
+        try html.withUnsafeBufferPointer { prepared in
+            let p = try #require(Placeholders(prepared))
+            let restorer = PlaceholderRestorer(prepared, p)
+            let handler = StreamRecorder()
+            handler.restorer = restorer
+            p.swapped.withUnsafeBufferPointer { HTMLStream.parse($0, handler: handler) }
+            #expect(p.textRuns.contains { $0.kind == .blanks })
+            #expect(handler.events == plainEvents(html) || !restorer.restoredAll)
+        }
+        #expect(swappedEvents(html) == plainEvents(html))
+    }
+
+    /// A blanks' mark that libxml2 reports in a paragraph it invented counts as missing.
+    @Test func blanksInAnInventedParagraphAreMissing() throws {
+        let html = Array("<body>\n    <p>x</p>".utf8)
+        try html.withUnsafeBufferPointer { prepared in
+            let p = try #require(Placeholders(prepared))
+            #expect(p.textRuns.map(\.kind) == [.blanks])
+            let mark = [Placeholders.textMark]
+            let restorer = PlaceholderRestorer(prepared, p)
+            mark.withUnsafeBufferPointer { restorer.restoringText($0, raw: false, inventedParagraph: true) { _ in } }
+            #expect(!restorer.restoredAll)
+            let kept = PlaceholderRestorer(prepared, p)
+            var restored: [UInt8] = []
+            mark.withUnsafeBufferPointer { kept.restoringText($0, raw: false, inventedParagraph: false) { restored = Array($0) } }
+            #expect(kept.restoredAll)
+            #expect(restored == Array("\n    ".utf8))
         }
     }
 }
