@@ -46,7 +46,7 @@ public enum HTMLStream {
                         }
                         let name = UnsafeBufferPointer(start: name, count: strlen(name))
                         if let restorer = h.restorer, let attributes {
-                            restorer.restoringValues(UnsafePointer(attributes)) { h.startElement(name, HTMLAttributes(raw: $0)) }
+                            restorer.restoringValues(UnsafePointer(attributes)) { h.startElement(name, $0) }
                         } else {
                             h.startElement(name, HTMLAttributes(raw: attributes.map { UnsafePointer($0) }))
                         }
@@ -139,9 +139,8 @@ final class PlaceholderRestorer {
     private var nextText = 0, nextValue = 0
     private var extraMark = false  // more marks came than were swapped in
     private var text: [UInt8] = []
-    private var values: [UInt8] = []  // restored values, each ending in NUL
-    private var valueStarts: [Int] = []  // per attribute: where its value starts in values, or -1
-    private var attributes: [UnsafePointer<UInt8>?] = []
+    private var values: [UInt8] = []  // values restored from pieces
+    private var attributes: [HTMLAttributes.Span] = []
 
     init(_ original: UnsafeBufferPointer<UInt8>, _ placeholders: Placeholders) {
         self.original = original
@@ -210,33 +209,50 @@ final class PlaceholderRestorer {
         }
     }
 
-    /// The attributes (name, value… then nil) with the values that hold a mark restored.
-    func restoringValues(_ raw: UnsafePointer<UnsafePointer<UInt8>?>, _ body: (UnsafePointer<UnsafePointer<UInt8>?>) -> Void) {
+    /// The attributes (libxml2's: name, value… then nil) with the values that hold a mark
+    /// restored: a value that is one mark is its run in the document, not copied.
+    func restoringValues(_ raw: UnsafePointer<UnsafePointer<UInt8>?>, _ body: (HTMLAttributes) -> Void) {
         var k = 0
         while raw[k] != nil, !Self.isMarked(raw[k + 1]) { k += 2 }
-        guard raw[k] != nil else { return body(raw) }
+        guard raw[k] != nil else { return body(HTMLAttributes(raw: raw)) }
         values.removeAll(keepingCapacity: true)
-        valueStarts.removeAll(keepingCapacity: true)
+        attributes.removeAll(keepingCapacity: true)
+        var piecesRestored = false
         k = 0
-        while raw[k] != nil {
-            if let value = raw[k + 1], Self.isMarked(value) {
-                valueStarts.append(values.count)
-                restoreValue(UnsafeBufferPointer(start: value, count: strlen(value)))
-                values.append(0)
-            } else {
-                valueStarts.append(-1)
+        while let name = raw[k] {
+            var span = HTMLAttributes.Span(name: name, nameCount: strlen(name), value: raw[k + 1], valueCount: 0, restoredAt: -1)
+            if let value = raw[k + 1] {
+                let count = strlen(value)
+                span.valueCount = count
+                if count == 1, value[0] == Placeholders.valueMark {
+                    if nextValue < placeholders.valueRuns.count {
+                        let run = placeholders.valueRuns[nextValue]
+                        span.value = original.baseAddress! + run.lowerBound
+                        span.valueCount = run.count
+                        nextValue += 1
+                    } else {
+                        extraMark = true
+                        span.valueCount = 0
+                    }
+                } else if memchr(value, Int32(Placeholders.valueMark), count) != nil {
+                    span.restoredAt = values.count
+                    restoreValue(UnsafeBufferPointer(start: value, count: count))
+                    span.valueCount = values.count - span.restoredAt
+                    piecesRestored = true
+                }
             }
+            attributes.append(span)
             k += 2
         }
-        values.withUnsafeBufferPointer { restored in
-            attributes.removeAll(keepingCapacity: true)
-            for (pair, start) in valueStarts.enumerated() {
-                attributes.append(raw[2 * pair])
-                attributes.append(start < 0 ? raw[2 * pair + 1] : restored.baseAddress! + start)
+        if piecesRestored {
+            values.withUnsafeBufferPointer { restored in
+                for i in attributes.indices where attributes[i].restoredAt >= 0 {
+                    attributes[i].value = restored.baseAddress.map { $0 + attributes[i].restoredAt } ?? UnsafePointer(raw[2 * i + 1]!)
+                }
+                attributes.withUnsafeBufferPointer { body(HTMLAttributes(spans: $0)) }
             }
-            attributes.append(nil)
-            attributes.append(nil)
-            attributes.withUnsafeBufferPointer { body($0.baseAddress!) }
+        } else {
+            attributes.withUnsafeBufferPointer { body(HTMLAttributes(spans: $0)) }
         }
     }
 
@@ -264,11 +280,40 @@ final class PlaceholderRestorer {
 /// An element's attributes as the parser gave them: names lowercase, values with entities
 /// decoded (nil for a bare attribute such as `nowrap`). Valid only during `startElement`.
 public struct HTMLAttributes: Sequence {
-    fileprivate let raw: UnsafePointer<UnsafePointer<UInt8>?>?
+    fileprivate let raw: UnsafePointer<UnsafePointer<UInt8>?>?  // libxml2's: name, value… then nil
+    fileprivate let spans: UnsafeBufferPointer<Span>?  // or each with its length, values restored
+
+    /// An attribute whose value was restored (`PlaceholderRestorer`).
+    struct Span {
+        var name: UnsafePointer<UInt8>
+        var nameCount: Int
+        var value: UnsafePointer<UInt8>?
+        var valueCount: Int
+        var restoredAt: Int  // where the value starts in the restorer's buffer, or -1
+    }
+
+    init(raw: UnsafePointer<UnsafePointer<UInt8>?>?) {
+        self.raw = raw
+        spans = nil
+    }
+
+    init(spans: UnsafeBufferPointer<Span>) {
+        raw = nil
+        self.spans = spans
+    }
 
     public struct Iterator: IteratorProtocol {
         fileprivate var cursor: UnsafePointer<UnsafePointer<UInt8>?>?
+        fileprivate var spans: UnsafeBufferPointer<Span>?
+        fileprivate var index = 0
         public mutating func next() -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>?)? {
+            if let spans {
+                guard index < spans.count else { return nil }
+                let span = spans[index]
+                index += 1
+                return (UnsafeBufferPointer(start: span.name, count: span.nameCount),
+                        span.value.map { UnsafeBufferPointer(start: $0, count: span.valueCount) })
+            }
             guard let p = cursor, let name = p[0] else { return nil }
             let value = p[1]
             cursor = p + 2
@@ -277,5 +322,5 @@ public struct HTMLAttributes: Sequence {
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(cursor: raw) }
+    public func makeIterator() -> Iterator { Iterator(cursor: raw, spans: spans) }
 }
