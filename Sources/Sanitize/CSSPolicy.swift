@@ -241,10 +241,12 @@ struct CSSPolicy {
         var seen: UInt8 = 0
         var previous: UInt8 = 0
         var doubleSpace = false
-        for b in value {
-            seen |= Self.valueBytes[Int(b)]
-            doubleSpace = doubleSpace || b == 0x20 && previous == 0x20
-            previous = b
+        Self.valueBytes.withUnsafeBufferPointer { table in
+            for b in value {
+                seen |= table[Int(b)]
+                doubleSpace = doubleSpace || b == 0x20 && previous == 0x20
+                previous = b
+            }
         }
         if seen & Self.refusedByte != 0 { return false }
         if seen & Self.nestingByte != 0, !Self.isBalanced(value) { return false }

@@ -28,14 +28,26 @@ struct NameTable<Value: Sendable>: Sendable {
         guard let base = name.baseAddress, name.count > 0 else { return nil }
         var slot = Self.hash(name) & mask
         return names.withUnsafeBufferPointer { all in
-            while true {
-                let index = Int(slots[slot])
-                if index < 0 { return nil }
-                let entry = entries[index]
-                if entry.count == name.count, memcmp(all.baseAddress! + entry.start, base, name.count) == 0 { return entry.value }
-                slot = (slot + 1) & mask
+            slots.withUnsafeBufferPointer { slots in
+                entries.withUnsafeBufferPointer { entries in
+                    while true {
+                        let index = Int(slots[slot])
+                        if index < 0 { return nil }
+                        if entries[index].count == name.count, Self.equal(all.baseAddress! + entries[index].start, base, name.count) {
+                            return entries[index].value
+                        }
+                        slot = (slot + 1) & mask
+                    }
+                }
             }
         }
+    }
+
+    /// memcmp's answer for names, which are short: no call.
+    @inline(__always)
+    private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        for k in 0..<count where a[k] != b[k] { return false }
+        return true
     }
 
     /// FNV-1a.
