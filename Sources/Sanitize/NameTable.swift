@@ -33,7 +33,7 @@ struct NameTable<Value: Sendable>: Sendable {
                     while true {
                         let index = Int(slots[slot])
                         if index < 0 { return nil }
-                        if entries[index].count == name.count, Self.equal(all.baseAddress! + entries[index].start, base, name.count) {
+                        if entries[index].count == name.count, memcmp(all.baseAddress! + entries[index].start, base, name.count) == 0 {
                             return entries[index].value
                         }
                         slot = (slot + 1) & mask
@@ -41,13 +41,6 @@ struct NameTable<Value: Sendable>: Sendable {
                 }
             }
         }
-    }
-
-    /// memcmp's answer for names, which are short: no call.
-    @inline(__always)
-    private static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
-        for k in 0..<count where a[k] != b[k] { return false }
-        return true
     }
 
     /// FNV-1a.
