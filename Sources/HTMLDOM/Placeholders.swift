@@ -280,8 +280,9 @@ struct Placeholders {
             while i < n, Self.isNameByte(p[i]) { i += 1 }
             let name = nameStart..<i
             if name.count >= 100 { valuesInStep = false }  // libxml2 cuts names at 100 bytes
+            let word = Self.lowercaseName(p, name)
             // libxml2 may discard these tags' attributes (a second <body>) or read them (<meta charset>)
-            var marks = valuesInStep && !Self.is(name, in: p, oneOf: Self.attributeReaders)
+            var marks = valuesInStep && !(word == Self.html || word == Self.head || word == Self.body || word == Self.meta)
             names.removeAll(keepingCapacity: true)
             var selfClosing = false
             while true {
@@ -329,7 +330,7 @@ struct Placeholders {
                     while i < n, !Self.isBlank(p[i]), p[i] != UInt8(ascii: ">") { i += 1 }
                 }
             }
-            switch Self.lowercaseName(p, name) {
+            switch word {
             case Self.body: if valuesInStep, !bodyEnded { inBody = true }
             case Self.frameset:
                 inBody = false
@@ -337,7 +338,7 @@ struct Placeholders {
             case Self.pre, Self.textarea, Self.listing: afterPreformatted = true
             default: break
             }
-            guard !selfClosing, Self.is(name, in: p, oneOf: Self.rawTextElements) else { return i }
+            guard !selfClosing, word == Self.script || word == Self.style else { return i }
             // script and style: raw text up to "</name" in any case, which libxml2 hands over whole
             var j = i
             while let lt = p.firstIndex(of: UInt8(ascii: "<"), from: j) {
@@ -402,8 +403,6 @@ struct Placeholders {
             if mark == Placeholders.valueMark { valueRuns.append(run) }
         }
 
-        private static let rawTextElements = [Array("script".utf8), Array("style".utf8)]
-        private static let attributeReaders = [Array("html".utf8), Array("head".utf8), Array("body".utf8), Array("meta".utf8)]
         /// A name of up to 8 bytes, lowercase, as a number to compare with these (0 when longer).
         private static func lowercaseName(_ p: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> UInt64 {
             guard name.count >= 3, name.count <= 8 else { return 0 }
@@ -423,16 +422,13 @@ struct Placeholders {
         }
 
         private static let body = nameWord("body"), html = nameWord("html"), frameset = nameWord("frameset")
+        private static let head = nameWord("head"), meta = nameWord("meta"), script = nameWord("script"), style = nameWord("style")
         private static let pre = nameWord("pre"), textarea = nameWord("textarea"), listing = nameWord("listing")
 
-        private static func `is`(_ name: Range<Int>, in p: UnsafeBufferPointer<UInt8>, oneOf names: [[UInt8]]) -> Bool {
-            names.contains { candidate in
-                candidate.count == name.count && zip(candidate, p[name]).allSatisfy { $0 == $1 | 0x20 }
-            }
-        }
-
         private static func equalIgnoringCase(_ p: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
-            a.count == b.count && zip(p[a], p[b]).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+            guard a.count == b.count else { return false }
+            for k in 0..<a.count where p[a.lowerBound + k] | 0x20 != p[b.lowerBound + k] | 0x20 { return false }
+            return true
         }
 
         static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
