@@ -136,7 +136,7 @@ public enum HTMLStream {
 final class PlaceholderRestorer {
     private let original: UnsafeBufferPointer<UInt8>
     private let placeholders: Placeholders
-    private var nextText = 0, nextValue = 0
+    private var nextText = 0, nextValue = 0, nextList = 0
     private var extraMark = false  // more marks came than were swapped in
     private var text: [UInt8] = []
     private var values: [UInt8] = []  // values restored from pieces
@@ -150,6 +150,7 @@ final class PlaceholderRestorer {
     /// Every mark came back, each where libxml2 reports text or values.
     var restoredAll: Bool {
         !extraMark && nextText == placeholders.textRuns.count && nextValue == placeholders.valueRuns.count
+            && nextList == placeholders.attributeLists.count
     }
 
     /// Text (`raw`: the raw text of a style or script) with its marks' runs put back; a mark
@@ -212,6 +213,9 @@ final class PlaceholderRestorer {
     /// The attributes (libxml2's: name, value… then nil) with the values that hold a mark
     /// restored: a value that is one mark is its run in the document, not copied.
     func restoringValues(_ raw: UnsafePointer<UnsafePointer<UInt8>?>, _ body: (HTMLAttributes) -> Void) {
+        if let value = raw[1], value[0] == Placeholders.listMark {
+            return restoringList(raw, body)
+        }
         var k = 0
         while raw[k] != nil, !Self.isMarked(raw[k + 1]) { k += 2 }
         guard raw[k] != nil else { return body(HTMLAttributes(raw: raw)) }
@@ -254,6 +258,25 @@ final class PlaceholderRestorer {
         } else {
             attributes.withUnsafeBufferPointer { body(HTMLAttributes(spans: $0)) }
         }
+    }
+
+    /// The attributes a list mark stands for, as the document holds them.
+    private func restoringList(_ raw: UnsafePointer<UnsafePointer<UInt8>?>, _ body: (HTMLAttributes) -> Void) {
+        guard raw[1]![1] == 0, raw[2] == nil, raw[0]![0] == UInt8(ascii: "a"), raw[0]![1] == 0,
+              nextList < placeholders.attributeLists.count else {
+            extraMark = true
+            return body(HTMLAttributes(raw: raw))
+        }
+        let list = placeholders.attributeLists[nextList]
+        nextList += 1
+        attributes.removeAll(keepingCapacity: true)
+        let base = original.baseAddress!
+        for k in list {
+            let a = placeholders.listAttributes[k]
+            attributes.append(HTMLAttributes.Span(name: base + a.name.lowerBound, nameCount: a.name.count,
+                                                  value: a.value.map { base + $0.lowerBound }, valueCount: a.value?.count ?? 0, restoredAt: -1))
+        }
+        attributes.withUnsafeBufferPointer { body(HTMLAttributes(spans: $0)) }
     }
 
     private static func isMarked(_ value: UnsafePointer<UInt8>?) -> Bool {

@@ -56,11 +56,24 @@ struct Placeholders {
     /// What each value mark stands for: its bytes in the document.
     let valueRuns: [Range<Int>]
 
+    /// In a start tag read in step whose attributes are all plain (values without references,
+    /// lowercase names, none twice), the attributes are swapped for one, `a` with this value,
+    /// and handed over from the document: libxml2 reads names and values a character at a time.
+    static let listMark: UInt8 = 0x02
+    /// What each list mark stands for: its attributes, a range of `listAttributes`.
+    let attributeLists: [Range<Int>]
+    struct ListAttribute {
+        let name: Range<Int>
+        let value: Range<Int>?
+    }
+    let listAttributes: [ListAttribute]
+
     /// nil when there is nothing worth swapping, or the document holds a mark byte or invalid
     /// UTF-8 (on which libxml2 switches to reading Latin-1 and would read runs differently).
     init?(_ p: UnsafeBufferPointer<UInt8>) {
         guard let base = p.baseAddress, p.count >= 2 * Self.shortest,
               memchr(base, Int32(Self.textMark), p.count) == nil, memchr(base, Int32(Self.valueMark), p.count) == nil,
+              memchr(base, Int32(Self.listMark), p.count) == nil,
               UTF8Bytes.isValid(UnsafeRawBufferPointer(p)) else { return nil }
         var scan = Scan(p)
         scan.run()
@@ -70,6 +83,8 @@ struct Placeholders {
         textRuns = scan.textRuns
         decoded = scan.decoded
         valueRuns = scan.valueRuns
+        attributeLists = scan.attributeLists
+        listAttributes = scan.listAttributes
     }
 
     private struct Scan {
@@ -82,6 +97,9 @@ struct Placeholders {
         /// Whether every tag so far was read as libxml2 reads it: value marks only then.
         var valuesInStep = true
         private var names: [Range<Int>] = []  // the attribute names of the tag being read
+        var attributeLists: [Range<Int>] = []
+        var listAttributes: [ListAttribute] = []
+        private var pendingValues: [Range<Int>] = []  // the tag's values to swap, unless its list is
         /// Whether blank text is swapped: from a `<body>` tag read in step to an end tag of body
         /// or html (or a frameset), where libxml2 has body open.
         private var inBody = false
@@ -284,16 +302,22 @@ struct Placeholders {
             // libxml2 may discard these tags' attributes (a second <body>) or read them (<meta charset>)
             var marks = valuesInStep && !(word == Self.html || word == Self.head || word == Self.body || word == Self.meta)
             names.removeAll(keepingCapacity: true)
+            pendingValues.removeAll(keepingCapacity: true)
+            let listStart = listAttributes.count
+            var plainList = marks  // every attribute so far can be handed over from the document
             var selfClosing = false
+            var tagEnd = i  // the '>' or "/>"
             while true {
                 while i < n, Self.isBlank(p[i]) { i += 1 }
                 guard i < n else { return nil }
                 let b = p[i]
                 if b == UInt8(ascii: ">") {
+                    tagEnd = i
                     i += 1
                     break
                 }
                 if b == UInt8(ascii: "/"), i + 1 < n, p[i + 1] == UInt8(ascii: ">") {
+                    tagEnd = i
                     i += 2
                     selfClosing = true
                     break
@@ -316,19 +340,41 @@ struct Placeholders {
                 // libxml2 drops a repeated attribute's value
                 let repeated = names.contains { Self.equalIgnoringCase(p, $0, attribute) }
                 names.append(attribute)
+                if repeated || plainList && Self.hasCapital(p, attribute) { plainList = false }
                 while i < n, Self.isBlank(p[i]) { i += 1 }
-                guard i < n, p[i] == UInt8(ascii: "=") else { continue }
+                guard i < n, p[i] == UInt8(ascii: "=") else {
+                    if plainList { listAttributes.append(ListAttribute(name: attribute, value: nil)) }
+                    continue
+                }
                 i += 1
                 while i < n, Self.isBlank(p[i]) { i += 1 }
                 guard i < n else { return nil }
                 let quote = p[i]
                 if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
                     guard let close = p.firstIndex(of: quote, from: i + 1) else { return nil }
-                    if marks, !repeated { swapValue(i + 1..<close) }
+                    if marks, !repeated { pendingValues.append(i + 1..<close) }
+                    if plainList {
+                        if p.firstIndex(of: UInt8(ascii: "&"), from: i + 1, before: close) < close {
+                            plainList = false
+                        } else {
+                            listAttributes.append(ListAttribute(name: attribute, value: i + 1..<close))
+                        }
+                    }
                     i = close + 1
                 } else {  // unquoted: to a blank or '>'
-                    while i < n, !Self.isBlank(p[i]), p[i] != UInt8(ascii: ">") { i += 1 }
+                    let valueStart = i
+                    while i < n, !Self.isBlank(p[i]), p[i] != UInt8(ascii: ">") {
+                        if p[i] == UInt8(ascii: "&") { plainList = false }
+                        i += 1
+                    }
+                    if plainList { listAttributes.append(ListAttribute(name: attribute, value: valueStart..<i)) }
                 }
+            }
+            if plainList, marks, listAttributes.count > listStart {
+                swapList(name.upperBound..<tagEnd, attributes: listStart..<listAttributes.count)
+            } else {
+                listAttributes.removeSubrange(listStart...)
+                for value in pendingValues { swapValue(value) }
             }
             switch word {
             case Self.body: if valuesInStep, !bodyEnded { inBody = true }
@@ -391,6 +437,22 @@ struct Placeholders {
                 guard amp < value.upperBound else { return }
                 start = min(afterReference(amp + 1), value.upperBound)
             }
+        }
+
+        /// A tag's attributes (from after its name to its end) as one attribute holding a list mark.
+        private mutating func swapList(_ run: Range<Int>, attributes: Range<Int>) {
+            if out.isEmpty {
+                out.reserveCapacity(p.count / 2)
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<run.lowerBound]))
+            out.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: "a"), UInt8(ascii: "="), UInt8(ascii: "\""), Placeholders.listMark, UInt8(ascii: "\"")])
+            copied = run.upperBound
+            attributeLists.append(attributes)
+        }
+
+        private static func hasCapital(_ p: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> Bool {
+            for k in name where p[k] &- 0x41 < 26 { return true }
+            return false
         }
 
         private mutating func swap(_ run: Range<Int>, mark: UInt8) {

@@ -82,6 +82,14 @@ import Testing
         "<p>a <!--> b text --> c</p><p>d <!---> e text --> f</p><p>g <!-- h --!> i text --> j</p>",
         "<!-- one -- two --- three ---><p>text after</p><!---- four ----><p>more text</p>",
         "<p title=\"<!-- not a comment -->\">x</p><style><!-- p { x: y } --></style>text",
+        // attribute lists swapped whole: plain ones, and those that must not be
+        "<td width=100 height=\"20\" nowrap class='a b' data-x = \"y y\">cell</td><img src=a.png/><br clear=all />",
+        "<td WIDTH=\"100\" class=\"a\">caps</td><td class=\"a\" class=\"b\">twice</td><td class=\"a\" CLASS=\"b\">twice</td>",
+        "<a href=x&amp;y title=\"q\">unquoted ref</a><a href=\"x&#38;y\" title=q>quoted ref</a><a title=>empty</a>",
+        "<p a=\"b\" c>one<p c d=\"\">two<p e = f g=\"h\" / >three<p i=\"j\"/>four",
+        "<div id=\"a\" \"bogus\" class=\"b\">x</div><div class=\"c\" =\"d\">y</div><div class=\"e\"/ title=\"f\">z</div>",
+        "<select name=\"s s\"><option value=\"1\" selected>one</option></select><input type=text value=\"v v\">",
+        "<meta name=\"a\" content=\"b c\"><link rel=\"x\" href=\"y z\"><base href=\"q r\"><p class=\"after\">t</p>",
         // blanks between tags, swapped in a body only: before it libxml2 skips them or reads them in html or head
         "    \n  <html>\n    <head>\n      <title>t</title>\n    </head>\n    <body>\n      <p>text</p>\n    </body>\n  </html>\n    \n  ",
         "<head><noscript><body>\n    <p>x</p>\n    </noscript>\n    <p>after text</p>\n    </body>",
@@ -107,12 +115,17 @@ import Testing
     }
 
     @Test func textAndValuesAreSwapped() throws {
-        let html = Array("<p class=\"one two\" id=x>Hello, world &amp; all</p>".utf8)
+        let html = Array("<p class=\"one two\" id=x>Hello, world &amp; all</p><a href=\"/a?b=1&amp;c=2\" title=\"t t\">x</a>".utf8)
         let p = try #require(html.withUnsafeBufferPointer { Placeholders($0) })
-        #expect(String(decoding: p.swapped, as: UTF8.self) == "<p class=\"\u{1}\" id=x>\u{7F}</p>")
+        // plain attributes are one mark for the tag; a value with a reference is swapped in pieces
+        #expect(String(decoding: p.swapped, as: UTF8.self) == "<p a=\"\u{2}\">\u{7F}</p><a href=\"\u{1}&amp;c=2\" title=\"t t\">x</a>")
         #expect(p.textRuns.map { String(decoding: $0.isDecoded ? p.decoded[$0.bytes] : html[$0.bytes], as: UTF8.self) } == ["Hello, world & all"])
-        #expect(p.valueRuns.map { String(decoding: html[$0], as: UTF8.self) } == ["one two"])
-        #expect(swappedEvents(html) == ["<html>", "<body>", "<p class=one two id=x>", "Hello, world & all", "</p>", "</body>", "</html>"])
+        #expect(p.valueRuns.map { String(decoding: html[$0], as: UTF8.self) } == ["/a?b=1"])
+        #expect(p.attributeLists.count == 1)
+        #expect(p.listAttributes.map { String(decoding: html[$0.name], as: UTF8.self) + "=" + ($0.value.map { String(decoding: html[$0], as: UTF8.self) } ?? "nil") }
+                == ["class=one two", "id=x"])
+        #expect(swappedEvents(html) == ["<html>", "<body>", "<p class=one two id=x>", "Hello, world & all", "</p>",
+                                        "<a href=/a?b=1&c=2 title=t t>", "x", "</a>", "</body>", "</html>"])
     }
 
     /// Every run swapped out comes back where libxml2 reports it, on the markup above: the
@@ -127,7 +140,8 @@ import Testing
             p.swapped.withUnsafeBufferPointer { HTMLStream.parse($0, handler: handler) }
             #expect(restorer.restoredAll)
             #expect(p.textRuns.map(\.kind) == [.raw, .text, .comment, .text])  // style, text, comment, text
-            #expect(p.valueRuns.count == 2)
+            #expect(p.valueRuns.count == 1)  // the href's piece before "&amp;"; the p's style is in a list
+            #expect(p.attributeLists.count == 1)
         }
     }
 
