@@ -47,6 +47,8 @@ public enum HTMLStream {
                         let name = UnsafeBufferPointer(start: name, count: strlen(name))
                         if let restorer = h.restorer, let attributes {
                             restorer.restoringValues(UnsafePointer(attributes)) { h.startElement(name, $0) }
+                        } else if let restorer = h.restorer, restorer.hasList(at: mp_html_sax_offset(ctx), name: name) {
+                            restorer.restoringList { h.startElement(name, $0) }
                         } else {
                             h.startElement(name, HTMLAttributes(raw: attributes.map { UnsafePointer($0) }))
                         }
@@ -213,9 +215,6 @@ final class PlaceholderRestorer {
     /// The attributes (libxml2's: name, value… then nil) with the values that hold a mark
     /// restored: a value that is one mark is its run in the document, not copied.
     func restoringValues(_ raw: UnsafePointer<UnsafePointer<UInt8>?>, _ body: (HTMLAttributes) -> Void) {
-        if let value = raw[1], value[0] == Placeholders.listMark {
-            return restoringList(raw, body)
-        }
         var k = 0
         while raw[k] != nil, !Self.isMarked(raw[k + 1]) { k += 2 }
         guard raw[k] != nil else { return body(HTMLAttributes(raw: raw)) }
@@ -260,23 +259,32 @@ final class PlaceholderRestorer {
         }
     }
 
-    /// The attributes a list mark stands for, as the document holds them.
-    private func restoringList(_ raw: UnsafePointer<UnsafePointer<UInt8>?>, _ body: (HTMLAttributes) -> Void) {
-        guard raw[1]![1] == 0, raw[2] == nil, raw[0]![0] == UInt8(ascii: "a"), raw[0]![1] == 0,
-              nextList < placeholders.attributeLists.count else {
-            extraMark = true
-            return body(HTMLAttributes(raw: raw))
-        }
+    /// Whether the element libxml2 reports (without attributes) at `offset` of the swapped
+    /// document is the next whose attributes were taken out, by where its tag ends and its name.
+    func hasList(at offset: Int, name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard nextList < placeholders.attributeLists.count else { return false }
+        let list = placeholders.attributeLists[nextList]
+        guard list.tagEnd == offset, list.name.count == name.count else { return false }
+        for k in 0..<name.count where original[list.name.lowerBound + k] | 0x20 != name[k] | 0x20 { return false }
+        return true
+    }
+
+    /// The attributes of the list `hasList` found, as the document holds them.
+    func restoringList(_ body: (HTMLAttributes) -> Void) {
         let list = placeholders.attributeLists[nextList]
         nextList += 1
         attributes.removeAll(keepingCapacity: true)
         let base = original.baseAddress!
-        for k in list {
-            let a = placeholders.listAttributes[k]
-            attributes.append(HTMLAttributes.Span(name: base + a.name.lowerBound, nameCount: a.name.count,
-                                                  value: a.value.map { base + $0.lowerBound }, valueCount: a.value?.count ?? 0, restoredAt: -1))
+        placeholders.listDecoded.withUnsafeBufferPointer { decoded in
+            for k in list.attributes {
+                let a = placeholders.listAttributes[k]
+                let valueBase = a.isDecoded ? decoded.baseAddress! : base
+                attributes.append(HTMLAttributes.Span(name: base + a.name.lowerBound, nameCount: a.name.count,
+                                                      value: a.value.map { valueBase + $0.lowerBound }, valueCount: a.value?.count ?? 0,
+                                                      restoredAt: -1))
+            }
+            attributes.withUnsafeBufferPointer { body(HTMLAttributes(spans: $0)) }
         }
-        attributes.withUnsafeBufferPointer { body(HTMLAttributes(spans: $0)) }
     }
 
     private static func isMarked(_ value: UnsafePointer<UInt8>?) -> Bool {

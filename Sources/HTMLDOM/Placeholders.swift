@@ -56,24 +56,33 @@ struct Placeholders {
     /// What each value mark stands for: its bytes in the document.
     let valueRuns: [Range<Int>]
 
-    /// In a start tag read in step whose attributes are all plain (values without references,
-    /// lowercase names, none twice), the attributes are swapped for one, `a` with this value,
-    /// and handed over from the document: libxml2 reads names and values a character at a time.
-    static let listMark: UInt8 = 0x02
-    /// What each list mark stands for: its attributes, a range of `listAttributes`.
-    let attributeLists: [Range<Int>]
+    /// The start tags read in step whose attributes are all plain (values whose references are
+    /// certain, lowercase names, none twice): their attributes are taken out, and handed over from the
+    /// document when libxml2 reports the element where the tag ends (libxml2 reads names and
+    /// values a character at a time, and allocates each value).
+    let attributeLists: [AttributeList]
+    struct AttributeList {
+        /// Where the tag ends ('>' or "/>") in `swapped`.
+        let tagEnd: Int
+        /// The tag's name in the document.
+        let name: Range<Int>
+        /// A range of `listAttributes`.
+        let attributes: Range<Int>
+    }
     struct ListAttribute {
         let name: Range<Int>
         let value: Range<Int>?
+        /// The value is in `listDecoded` (its references decoded), not in the document.
+        var isDecoded = false
     }
     let listAttributes: [ListAttribute]
+    let listDecoded: [UInt8]
 
     /// nil when there is nothing worth swapping, or the document holds a mark byte or invalid
     /// UTF-8 (on which libxml2 switches to reading Latin-1 and would read runs differently).
     init?(_ p: UnsafeBufferPointer<UInt8>) {
         guard let base = p.baseAddress, p.count >= 2 * Self.shortest,
               memchr(base, Int32(Self.textMark), p.count) == nil, memchr(base, Int32(Self.valueMark), p.count) == nil,
-              memchr(base, Int32(Self.listMark), p.count) == nil,
               UTF8Bytes.isValid(UnsafeRawBufferPointer(p)) else { return nil }
         var scan = Scan(p)
         scan.run()
@@ -85,6 +94,7 @@ struct Placeholders {
         valueRuns = scan.valueRuns
         attributeLists = scan.attributeLists
         listAttributes = scan.listAttributes
+        listDecoded = scan.listDecoded
     }
 
     private struct Scan {
@@ -97,8 +107,9 @@ struct Placeholders {
         /// Whether every tag so far was read as libxml2 reads it: value marks only then.
         var valuesInStep = true
         private var names: [Range<Int>] = []  // the attribute names of the tag being read
-        var attributeLists: [Range<Int>] = []
+        var attributeLists: [AttributeList] = []
         var listAttributes: [ListAttribute] = []
+        var listDecoded: [UInt8] = []
         private var pendingValues: [Range<Int>] = []  // the tag's values to swap, unless its list is
         /// Whether blank text is swapped: from a `<body>` tag read in step to an end tag of body
         /// or html (or a frameset), where libxml2 has body open.
@@ -353,25 +364,16 @@ struct Placeholders {
                 if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
                     guard let close = p.firstIndex(of: quote, from: i + 1) else { return nil }
                     if marks, !repeated { pendingValues.append(i + 1..<close) }
-                    if plainList {
-                        if p.firstIndex(of: UInt8(ascii: "&"), from: i + 1, before: close) < close {
-                            plainList = false
-                        } else {
-                            listAttributes.append(ListAttribute(name: attribute, value: i + 1..<close))
-                        }
-                    }
+                    if plainList { plainList = addListValue(attribute, i + 1..<close) }
                     i = close + 1
                 } else {  // unquoted: to a blank or '>'
                     let valueStart = i
-                    while i < n, !Self.isBlank(p[i]), p[i] != UInt8(ascii: ">") {
-                        if p[i] == UInt8(ascii: "&") { plainList = false }
-                        i += 1
-                    }
-                    if plainList { listAttributes.append(ListAttribute(name: attribute, value: valueStart..<i)) }
+                    while i < n, !Self.isBlank(p[i]), p[i] != UInt8(ascii: ">") { i += 1 }
+                    if plainList { plainList = addListValue(attribute, valueStart..<i) }
                 }
             }
             if plainList, marks, listAttributes.count > listStart {
-                swapList(name.upperBound..<tagEnd, attributes: listStart..<listAttributes.count)
+                takeOutList(name.upperBound..<tagEnd, name: name, attributes: listStart..<listAttributes.count)
             } else {
                 listAttributes.removeSubrange(listStart...)
                 for value in pendingValues { swapValue(value) }
@@ -439,15 +441,39 @@ struct Placeholders {
             }
         }
 
-        /// A tag's attributes (from after its name to its end) as one attribute holding a list mark.
-        private mutating func swapList(_ run: Range<Int>, attributes: Range<Int>) {
+        /// An attribute of a list with its value, as libxml2 reads it: its references decoded
+        /// when each is one libxml2 reads for certain; false when one is not.
+        private mutating func addListValue(_ name: Range<Int>, _ value: Range<Int>) -> Bool {
+            var amp = p.firstIndex(of: UInt8(ascii: "&"), from: value.lowerBound, before: value.upperBound)
+            guard amp < value.upperBound else {
+                listAttributes.append(ListAttribute(name: name, value: value))
+                return true
+            }
+            let start = listDecoded.count
+            var i = value.lowerBound
+            while true {
+                listDecoded.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<amp]))
+                guard amp < value.upperBound else { break }
+                guard let reference = Self.reference(p, at: amp), reference.end <= value.upperBound else {
+                    listDecoded.removeSubrange(start...)
+                    return false
+                }
+                appendUTF8(reference.scalar, to: &listDecoded)
+                i = reference.end
+                amp = p.firstIndex(of: UInt8(ascii: "&"), from: i, before: value.upperBound)
+            }
+            listAttributes.append(ListAttribute(name: name, value: start..<listDecoded.count, isDecoded: true))
+            return true
+        }
+
+        /// A tag's attributes (from after its name to its end) taken out.
+        private mutating func takeOutList(_ run: Range<Int>, name: Range<Int>, attributes: Range<Int>) {
             if out.isEmpty {
                 out.reserveCapacity(p.count / 2)
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<run.lowerBound]))
-            out.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: "a"), UInt8(ascii: "="), UInt8(ascii: "\""), Placeholders.listMark, UInt8(ascii: "\"")])
             copied = run.upperBound
-            attributeLists.append(attributes)
+            attributeLists.append(AttributeList(tagEnd: out.count, name: name, attributes: attributes))
         }
 
         private static func hasCapital(_ p: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> Bool {
