@@ -312,8 +312,8 @@ struct Placeholders {
             let word = Self.lowercaseName(p, name)
             // libxml2 may discard these tags' attributes (a second <body>) or read them (<meta charset>)
             var marks = valuesInStep && !(word == Self.html || word == Self.head || word == Self.body || word == Self.meta)
-            names.removeAll(keepingCapacity: true)
-            pendingValues.removeAll(keepingCapacity: true)
+            if !names.isEmpty { names.removeAll(keepingCapacity: true) }
+            if !pendingValues.isEmpty { pendingValues.removeAll(keepingCapacity: true) }
             let listStart = listAttributes.count
             var plainList = marks  // every attribute so far can be handed over from the document
             var selfClosing = false
@@ -375,7 +375,7 @@ struct Placeholders {
             if plainList, marks, listAttributes.count > listStart {
                 takeOutList(name.upperBound..<tagEnd, name: name, attributes: listStart..<listAttributes.count)
             } else {
-                listAttributes.removeSubrange(listStart...)
+                if listAttributes.count > listStart { listAttributes.removeSubrange(listStart...) }
                 for value in pendingValues { swapValue(value) }
             }
             switch word {
@@ -503,15 +503,17 @@ struct Placeholders {
             return word
         }
 
-        private static func nameWord(_ name: StaticString) -> UInt64 {
-            var word: UInt64 = 0
-            for k in (0..<name.utf8CodeUnitCount).reversed() { word = word << 8 | UInt64(name.utf8Start[k]) }
-            return word
-        }
-
-        private static let body = nameWord("body"), html = nameWord("html"), frameset = nameWord("frameset")
-        private static let head = nameWord("head"), meta = nameWord("meta"), script = nameWord("script"), style = nameWord("style")
-        private static let pre = nameWord("pre"), textarea = nameWord("textarea"), listing = nameWord("listing")
+        // the names lowercaseName gives, as literals (a static computed at run time costs a check at each use)
+        private static var body: UInt64 { 0x79646F62 }  // "body"
+        private static var html: UInt64 { 0x6C6D7468 }  // "html"
+        private static var frameset: UInt64 { 0x746573656D617266 }  // "frameset"
+        private static var head: UInt64 { 0x64616568 }  // "head"
+        private static var meta: UInt64 { 0x6174656D }  // "meta"
+        private static var script: UInt64 { 0x747069726373 }  // "script"
+        private static var style: UInt64 { 0x656C797473 }  // "style"
+        private static var pre: UInt64 { 0x657270 }  // "pre"
+        private static var textarea: UInt64 { 0x6165726174786574 }  // "textarea"
+        private static var listing: UInt64 { 0x676E697473696C }  // "listing"
 
         private static func equalIgnoringCase(_ p: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
             guard a.count == b.count else { return false }
