@@ -523,8 +523,10 @@ struct Placeholders {
 
         static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
         /// What libxml2 reads in a tag or attribute name.
+        /// (Letters, digits, ':', '-', '_', '.': a bit each, below 64 and from 64 to 127.)
+        @inline(__always)
         static func isNameByte(_ b: UInt8) -> Bool {
-            isLetter(b) || b &- 0x30 < 10 || b == UInt8(ascii: ":") || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
+            b < 64 ? (0x7FF600000000000 as UInt64) >> UInt64(b) & 1 != 0 : b < 128 && (0x7FFFFFE87FFFFFE as UInt64) >> UInt64(b &- 64) & 1 != 0
         }
         static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
     }
