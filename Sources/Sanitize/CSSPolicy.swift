@@ -144,22 +144,23 @@ struct CSSPolicy {
                 return
             }
             if !out.isEmpty { out.append(UInt8(ascii: ",")) }
-            appendScoped(Self.prefixedIds(s), to: &out)
+            s.withUnsafeBufferPointer { appendScoped($0, to: &out) }
         }
         return refused || out.isEmpty ? nil : out
     }
 
-    /// A selector (checked, its ids prefixed) under the wrapper.
-    private func appendScoped(_ s: [UInt8], to out: inout [UInt8]) {
+    /// A selector (checked) under the wrapper, its ids prefixed. (Prefixing inserts after a '#'
+    /// only, so the scope and the roots are found the same before it as after.)
+    private func appendScoped(_ s: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         if s.starts(with: scope) && (s.count == scope.count || !Self.isNameByte(s[scope.count])) {
-            out += s  // already scoped (sanitized before)
+            Self.appendPrefixedIds(s, to: &out)  // already scoped (sanitized before)
             return
         }
-        var rest = s[...]
+        var rest = s
         var replaced = false
         var descendant = false  // "body .a", not "body.a"
         while let root = Self.leadingRoot(rest) {
-            let after = rest[(rest.startIndex + root)...]
+            let after = UnsafeBufferPointer(rebasing: rest[root...])
             descendant = after.first.map(Self.isSpace) ?? false
             rest = Self.trimmed(after)
             replaced = true
@@ -167,17 +168,44 @@ struct CSSPolicy {
         out += scope
         if replaced {
             if descendant, !rest.isEmpty { out.append(UInt8(ascii: " ")) }
-            out += rest
+            Self.appendPrefixedIds(rest, to: &out)  // what follows a root holds no bracket or string it began
         } else {
             out.append(UInt8(ascii: " "))
-            out += s
+            Self.appendPrefixedIds(s, to: &out)
         }
     }
 
+    /// `s` with each `#name` as `#mp-name` outside strings and attribute selectors (once:
+    /// `#mp-…` stays), appended to `out`.
+    static func appendPrefixedIds(_ s: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        guard let base = s.baseAddress, memchr(base, Int32(UInt8(ascii: "#")), s.count) != nil else {
+            return out.append(contentsOf: s)
+        }
+        var i = 0, run = 0  // s[run..<i] is still to copy
+        var bracket = false
+        while i < s.count {
+            let b = s[i]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                i = skipString(s, i)
+                continue
+            }
+            if b == UInt8(ascii: "[") { bracket = true } else if b == UInt8(ascii: "]") { bracket = false }
+            i += 1
+            if b == UInt8(ascii: "#"), !bracket, !UnsafeBufferPointer(rebasing: s[i...]).starts(with: idPrefix) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: s[run..<i]))
+                out += idPrefix
+                run = i
+            }
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: s[run...]))
+    }
+
+    private static let idPrefix = Array(ElementPolicy.linkIdPrefix.utf8)
+
     /// The length of a leading `html`, `body` or `:root` type selector, if there is one.
-    private static func leadingRoot(_ s: ArraySlice<UInt8>) -> Int? {
+    private static func leadingRoot(_ s: UnsafeBufferPointer<UInt8>) -> Int? {
         for root in roots where s.count >= root.count {
-            if zip(root, s).allSatisfy({ $0 == lower($1) }), s.count == root.count || !isNameByte(s[s.startIndex + root.count]) {
+            if zip(root, s).allSatisfy({ $0 == lower($1) }), s.count == root.count || !isNameByte(s[root.count]) {
                 return root.count
             }
         }
@@ -185,30 +213,6 @@ struct CSSPolicy {
     }
 
     private static let roots = ["html", "body", ":root"].map { Array($0.utf8) }
-
-    /// `#name` → `#mp-name` outside strings and attribute selectors (once: `#mp-…` stays).
-    static func prefixedIds(_ s: [UInt8]) -> [UInt8] {
-        guard s.contains(UInt8(ascii: "#")) else { return s }
-        var out: [UInt8] = []
-        var i = 0
-        var bracket = false
-        while i < s.count {
-            let b = s[i]
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-                let end = skipString(s[...], i)
-                out += s[i..<end]
-                i = end
-                continue
-            }
-            if b == UInt8(ascii: "[") { bracket = true } else if b == UInt8(ascii: "]") { bracket = false }
-            out.append(b)
-            i += 1
-            if b == UInt8(ascii: "#"), !bracket, !s[i...].starts(with: ElementPolicy.linkIdPrefix.utf8) {
-                out += ElementPolicy.linkIdPrefix.utf8
-            }
-        }
-        return out
-    }
 
     // MARK: values
 
