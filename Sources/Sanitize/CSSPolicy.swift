@@ -234,7 +234,8 @@ struct CSSPolicy {
 
         init(_ name: UnsafeBufferPointer<UInt8>) {
             spec = CSSPolicy.propertyTable.value(for: name)
-                ?? (name.starts(with: "mso-".utf8) && name.allSatisfy(CSSPolicy.isNameByte) ? CSSValues.msoAny : nil)
+                ?? (name.count >= 4 && name[0] == UInt8(ascii: "m") && name[1] == UInt8(ascii: "s") && name[2] == UInt8(ascii: "o")
+                    && name[3] == UInt8(ascii: "-") && name.allSatisfy(CSSPolicy.isNameByte) ? CSSValues.msoAny : nil)
         }
     }
 
@@ -301,6 +302,8 @@ struct CSSPolicy {
         return bits
     }
 
+    private static let importantWord: StaticString = "important"
+
     /// Whether the value, in any case and with or without `!important`, is one the property takes.
     /// (`lowercase`: the value holds capitals; `important`: a '!'.)
     private mutating func isValid(_ value: UnsafeBufferPointer<UInt8>, _ spec: CSSValueSpec, lowercase: Bool, important: Bool) -> Bool {
@@ -316,7 +319,8 @@ struct CSSPolicy {
     private static func isValidLowercase(_ all: UnsafeBufferPointer<UInt8>, _ spec: CSSValueSpec, important: Bool) -> Bool {
         var end = all.count
         if important, let bang = all.lastIndex(of: UInt8(ascii: "!")) {
-            guard trimmed(UnsafeBufferPointer(rebasing: all[(bang + 1)...])).elementsEqual("important".utf8) else { return false }
+            let word = trimmed(UnsafeBufferPointer(rebasing: all[(bang + 1)...]))
+            guard word.count == 9, memcmp(word.baseAddress!, Self.importantWord.utf8Start, 9) == 0 else { return false }
             end = bang
             while end > 0, isSpace(all[end - 1]) { end -= 1 }
         }
