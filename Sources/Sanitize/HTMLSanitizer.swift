@@ -465,9 +465,9 @@ final class SanitizingWriter: HTMLStreamHandler {
                     CSSPolicy.forEachPiece(of: css, at: UInt8(ascii: ";")) { d in
                         guard let colon = d.firstIndex(of: UInt8(ascii: ":")) else { return }
                         let property = CSSPolicy.trimmed(UnsafeBufferPointer(rebasing: d[..<colon]))
-                        guard let check = Self.pixelChecks.first(where: { Self.isLowercase(property, $0.name) }) else { return }
+                        guard let check = Self.pixelCheck(property) else { return }
                         let v = CSSPolicy.trimmed(UnsafeBufferPointer(rebasing: d[(colon + 1)...])).map(CSSPolicy.lower)
-                        switch check.kind {
+                        switch check {
                         case .width: width = min(width ?? Int.max, Self.pixels(v) ?? Int.max)
                         case .height: height = min(height ?? Int.max, Self.pixels(v) ?? Int.max)
                         case .display: hidden = hidden || v.starts(with: "none".utf8)
@@ -489,15 +489,23 @@ final class SanitizingWriter: HTMLStreamHandler {
 
     private enum PixelCheck { case width, height, display, visibility, opacity }
 
-    /// The style properties that make an image a tracking pixel, lowercase.
-    private static let pixelChecks: [(name: [UInt8], kind: PixelCheck)] = ([
-        ("width", .width), ("max-width", .width), ("height", .height), ("max-height", .height), ("display", .display),
-        ("visibility", .visibility), ("opacity", .opacity),
-    ] as [(String, PixelCheck)]).map { (Array($0.0.utf8), $0.1) }
+    /// What a style property (in any case) says about an image being a tracking pixel, if anything.
+    private static func pixelCheck(_ property: UnsafeBufferPointer<UInt8>) -> PixelCheck? {
+        switch property.count {
+        case 5: return isLowercase(property, "width") ? .width : nil
+        case 6: return isLowercase(property, "height") ? .height : nil
+        case 7: return isLowercase(property, "display") ? .display : isLowercase(property, "opacity") ? .opacity : nil
+        case 9: return isLowercase(property, "max-width") ? .width : nil
+        case 10: return isLowercase(property, "max-height") ? .height : isLowercase(property, "visibility") ? .visibility : nil
+        default: return nil
+        }
+    }
 
     /// Whether `bytes`, lowercased, are `name` (lowercase).
-    private static func isLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ name: [UInt8]) -> Bool {
-        bytes.count == name.count && zip(bytes, name).allSatisfy { CSSPolicy.lower($0) == $1 }
+    private static func isLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        guard bytes.count == name.utf8CodeUnitCount else { return false }
+        for k in 0..<bytes.count where CSSPolicy.lower(bytes[k]) != name.utf8Start[k] { return false }
+        return true
     }
 
     /// Whether an attribute's name (from the parser: lowercase) is `name`.
