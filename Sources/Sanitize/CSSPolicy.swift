@@ -70,8 +70,12 @@ struct CSSPolicy {
         while i < css.count {
             let b = css[i]
             if Self.isSpace(b) || b == UInt8(ascii: ";") || b == UInt8(ascii: "}") { i += 1; continue }
-            if css[i...].starts(with: "<!--".utf8) { i += 4; continue }
-            if css[i...].starts(with: "-->".utf8) { i += 3; continue }
+            if b == UInt8(ascii: "<"), i + 3 < css.count, css[i + 1] == UInt8(ascii: "!"), css[i + 2] == UInt8(ascii: "-"),
+               css[i + 3] == UInt8(ascii: "-") { i += 4; continue }  // "<!--"
+            if b == UInt8(ascii: "-"), i + 2 < css.count, css[i + 1] == UInt8(ascii: "-"), css[i + 2] == UInt8(ascii: ">") {
+                i += 3  // "-->"
+                continue
+            }
             // a prelude (selectors or at-rule) runs to '{' or, for statements like @import, ';'
             var j = i
             while j < css.count, css[j] != UInt8(ascii: "{"), css[j] != UInt8(ascii: ";") {
