@@ -78,12 +78,14 @@ struct Placeholders {
     let listAttributes: [ListAttribute]
     let listDecoded: [UInt8]
 
-    /// nil when there is nothing worth swapping, or the document holds a mark byte or invalid
-    /// UTF-8 (on which libxml2 switches to reading Latin-1 and would read runs differently).
+    /// nil when there is nothing worth swapping, or the document holds a mark byte, a character
+    /// reference to the text mark (libxml2 would report its character where a mark is looked
+    /// for) or invalid UTF-8 (on which libxml2 switches to reading Latin-1 and would read runs
+    /// differently).
     init?(_ p: UnsafeBufferPointer<UInt8>) {
         guard let base = p.baseAddress, p.count >= 2 * Self.shortest,
               memchr(base, Int32(Self.textMark), p.count) == nil, memchr(base, Int32(Self.valueMark), p.count) == nil,
-              UTF8Bytes.isValid(UnsafeRawBufferPointer(p)) else { return nil }
+              !Self.refersToTextMark(p), UTF8Bytes.isValid(UnsafeRawBufferPointer(p)) else { return nil }
         var scan = Scan(p)
         scan.run()
         guard scan.copied > 0 else { return nil }
@@ -95,6 +97,37 @@ struct Placeholders {
         attributeLists = scan.attributeLists
         listAttributes = scan.listAttributes
         listDecoded = scan.listDecoded
+    }
+
+    /// Whether a numeric character reference (`&#127;`, `&#x7f`, with or without its ';', any
+    /// leading zeros) stands for the text mark: libxml2 reads one wherever it is.
+    static func refersToTextMark(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        var from = 0
+        while let amp = p.firstIndex(of: UInt8(ascii: "&"), from: from) {
+            from = amp + 1
+            guard amp + 2 < p.count, p[amp + 1] == UInt8(ascii: "#") else { continue }
+            var j = amp + 2
+            let hex = p[j] | 0x20 == UInt8(ascii: "x")
+            if hex { j += 1 }
+            var value = 0
+            while j < p.count, value <= 0x7F {
+                let b = p[j]
+                if b &- 0x30 < 10 {
+                    value = value * (hex ? 16 : 10) + Int(b &- 0x30)
+                } else if hex, (b | 0x20) &- 0x61 < 6 {
+                    value = value * 16 + Int((b | 0x20) &- 0x61 + 10)
+                } else {
+                    break
+                }
+                j += 1
+            }
+            if value == 0x7F, j == p.count || !Self.isDigit(p[j], hex: hex) { return true }
+        }
+        return false
+    }
+
+    private static func isDigit(_ b: UInt8, hex: Bool) -> Bool {
+        b &- 0x30 < 10 || hex && (b | 0x20) &- 0x61 < 6
     }
 
     private struct Scan {
