@@ -186,6 +186,13 @@ struct Placeholders {
                         i = gt + 1
                     }
                 } else if next == UInt8(ascii: "/") {  // an end tag: libxml2 skips to its '>'
+                    guard i + 2 < n, Self.isLetter(p[i + 2]) || p[i + 2] == UInt8(ascii: "_") || p[i + 2] == UInt8(ascii: ":")
+                            || p[i + 2] == UInt8(ascii: ".") else {
+                        // no name: libxml2 takes the "</" alone and reads on from there
+                        valuesInStep = false
+                        i += 2
+                        continue
+                    }
                     guard let gt = p.firstIndex(of: UInt8(ascii: ">"), from: i + 2) else { return }
                     if inBody {
                         var end = i + 2

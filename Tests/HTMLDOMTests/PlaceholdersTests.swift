@@ -85,6 +85,9 @@ import Testing
         // found by the fuzzer: a reference to the text mark's character, where libxml2 reports it as
         // text while the mark it stands beside went into a value
         "&#x7f</<a :=\">\u{FFFD}:",
+        // found by the fuzzer: "</" with no name, which libxml2 takes alone, reading on from there
+        "</<F f=\"><x o='ing\"'`>l",
+        "<p>a</ b=\"c d\">text text</p></>more text</1 x=\"y z\">end text",
         "<p>a &#127; b text</p><p>c &#x007F d text</p><p>e &#1270; &#x7f0; f text</p>",
         // attribute lists swapped whole: plain ones, and those that must not be
         "<td width=100 height=\"20\" nowrap class='a b' data-x = \"y y\">cell</td><img src=a.png/><br clear=all />",
