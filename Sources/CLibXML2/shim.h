@@ -45,6 +45,14 @@ static inline int mp_html_sax_parse(const char *buffer, int length, void *user,
 
 static inline void *mp_html_sax_user(void *ctx) { return ((htmlParserCtxtPtr)ctx)->_private; }
 
+/// During startElement: where the parser is in the input, from its start (at the '>' or "/>"
+/// ending a written start tag: the parser consumes it after reporting the element).
+static inline long mp_html_sax_offset(void *ctx) {
+    htmlParserCtxtPtr c = (htmlParserCtxtPtr)ctx;
+    if (c->input == NULL || c->input->cur == NULL || c->input->base == NULL) return -1;
+    return (long)c->input->consumed + (long)(c->input->cur - c->input->base);
+}
+
 /// During startElement: whether the input is at the end of a written `<p>` tag (the parser
 /// consumes '>' after reporting the element). libxml2 also reports a `p` it invents around
 /// text outside any element, which a browser would not.

@@ -46,7 +46,9 @@ public enum HTMLStream {
                         }
                         let name = UnsafeBufferPointer(start: name, count: strlen(name))
                         if let restorer = h.restorer, let attributes {
-                            restorer.restoringValues(UnsafePointer(attributes)) { h.startElement(name, HTMLAttributes(raw: $0)) }
+                            restorer.restoringValues(UnsafePointer(attributes)) { h.startElement(name, $0) }
+                        } else if let restorer = h.restorer, restorer.hasList(at: mp_html_sax_offset(ctx), name: name) {
+                            restorer.restoringList { h.startElement(name, $0) }
                         } else {
                             h.startElement(name, HTMLAttributes(raw: attributes.map { UnsafePointer($0) }))
                         }
@@ -66,7 +68,7 @@ public enum HTMLStream {
                     HTMLStreamHandler.with(ctx) { h in
                         let text = UnsafeBufferPointer(start: chars, count: Int(length))
                         if let restorer = h.restorer, memchr(chars, Int32(Placeholders.textMark), Int(length)) != nil {
-                            restorer.restoringText(text, raw: false) { h.text($0) }
+                            restorer.restoringText(text, raw: false, inventedParagraph: h.impliedParagraphs.last == h.depth) { h.text($0) }
                         } else {
                             h.text(text)
                         }
@@ -76,7 +78,7 @@ public enum HTMLStream {
                     HTMLStreamHandler.with(ctx) { h in
                         let text = UnsafeBufferPointer(start: chars, count: Int(length))
                         if let restorer = h.restorer, memchr(chars, Int32(Placeholders.textMark), Int(length)) != nil {
-                            restorer.restoringText(text, raw: true) { restored in
+                            restorer.restoringText(text, raw: true, inventedParagraph: false) { restored in
                                 // in the pieces libxml2 cuts: at the first character's end from 1,000 bytes on
                                 var start = 0
                                 while start < restored.count {
@@ -136,12 +138,11 @@ public enum HTMLStream {
 final class PlaceholderRestorer {
     private let original: UnsafeBufferPointer<UInt8>
     private let placeholders: Placeholders
-    private var nextText = 0, nextValue = 0
+    private var nextText = 0, nextValue = 0, nextList = 0
     private var extraMark = false  // more marks came than were swapped in
     private var text: [UInt8] = []
-    private var values: [UInt8] = []  // restored values, each ending in NUL
-    private var valueStarts: [Int] = []  // per attribute: where its value starts in values, or -1
-    private var attributes: [UnsafePointer<UInt8>?] = []
+    private var values: [UInt8] = []  // values restored from pieces
+    private var attributes: [HTMLAttributes.Span] = []
 
     init(_ original: UnsafeBufferPointer<UInt8>, _ placeholders: Placeholders) {
         self.original = original
@@ -151,18 +152,28 @@ final class PlaceholderRestorer {
     /// Every mark came back, each where libxml2 reports text or values.
     var restoredAll: Bool {
         !extraMark && nextText == placeholders.textRuns.count && nextValue == placeholders.valueRuns.count
+            && nextList == placeholders.attributeLists.count
     }
 
     /// Text (`raw`: the raw text of a style or script) with its marks' runs put back; a mark
-    /// reported as the other kind than it was swapped for counts as missing.
-    func restoringText(_ bytes: UnsafeBufferPointer<UInt8>, raw: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    /// reported as the other kind than it was swapped for counts as missing, and so does a
+    /// mark for blanks in a paragraph libxml2 invented (`inventedParagraph`): libxml2 invents
+    /// one for text where html or head is open, and would not have for the blanks.
+    func restoringText(_ bytes: UnsafeBufferPointer<UInt8>, raw: Bool, inventedParagraph: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if bytes.count == 1, nextText < placeholders.textRuns.count, !placeholders.textRuns[nextText].isDecoded {
+            // text that is one mark (blanks between tags, mostly): its run as it is, not copied
+            let run = placeholders.textRuns[nextText]
+            check(run.kind, raw: raw, inventedParagraph: inventedParagraph)
+            nextText += 1
+            return body(UnsafeBufferPointer(rebasing: original[run.bytes]))
+        }
         text.removeAll(keepingCapacity: true)
         var start = 0
         while let at = bytes.firstIndex(of: Placeholders.textMark, from: start) {
             text.append(contentsOf: bytes[start..<at])
             if nextText < placeholders.textRuns.count {
                 let run = placeholders.textRuns[nextText]
-                if run.kind != (raw ? .raw : .text) { extraMark = true }
+                check(run.kind, raw: raw, inventedParagraph: inventedParagraph)
                 if run.isDecoded {
                     text.append(contentsOf: placeholders.decoded[run.bytes])
                 } else {
@@ -178,6 +189,16 @@ final class PlaceholderRestorer {
         text.withUnsafeBufferPointer(body)
     }
 
+    /// Whether a run of `kind` may be where libxml2 reported its mark.
+    private func check(_ kind: Placeholders.TextRun.Kind, raw: Bool, inventedParagraph: Bool) {
+        switch kind {
+        case .text: if raw { extraMark = true }
+        case .blanks: if raw || inventedParagraph { extraMark = true }
+        case .raw: if !raw { extraMark = true }
+        case .comment: extraMark = true
+        }
+    }
+
     /// A comment's marks: each must stand for a comment's text.
     func countingComment(_ bytes: UnsafeBufferPointer<UInt8>) {
         var start = 0
@@ -191,33 +212,78 @@ final class PlaceholderRestorer {
         }
     }
 
-    /// The attributes (name, value… then nil) with the values that hold a mark restored.
-    func restoringValues(_ raw: UnsafePointer<UnsafePointer<UInt8>?>, _ body: (UnsafePointer<UnsafePointer<UInt8>?>) -> Void) {
+    /// The attributes (libxml2's: name, value… then nil) with the values that hold a mark
+    /// restored: a value that is one mark is its run in the document, not copied.
+    func restoringValues(_ raw: UnsafePointer<UnsafePointer<UInt8>?>, _ body: (HTMLAttributes) -> Void) {
         var k = 0
         while raw[k] != nil, !Self.isMarked(raw[k + 1]) { k += 2 }
-        guard raw[k] != nil else { return body(raw) }
+        guard raw[k] != nil else { return body(HTMLAttributes(raw: raw)) }
         values.removeAll(keepingCapacity: true)
-        valueStarts.removeAll(keepingCapacity: true)
+        attributes.removeAll(keepingCapacity: true)
+        var piecesRestored = false
         k = 0
-        while raw[k] != nil {
-            if let value = raw[k + 1], Self.isMarked(value) {
-                valueStarts.append(values.count)
-                restoreValue(UnsafeBufferPointer(start: value, count: strlen(value)))
-                values.append(0)
-            } else {
-                valueStarts.append(-1)
+        while let name = raw[k] {
+            var span = HTMLAttributes.Span(name: name, nameCount: strlen(name), value: raw[k + 1], valueCount: 0, restoredAt: -1)
+            if let value = raw[k + 1] {
+                let count = strlen(value)
+                span.valueCount = count
+                if count == 1, value[0] == Placeholders.valueMark {
+                    if nextValue < placeholders.valueRuns.count {
+                        let run = placeholders.valueRuns[nextValue]
+                        span.value = original.baseAddress! + run.lowerBound
+                        span.valueCount = run.count
+                        nextValue += 1
+                    } else {
+                        extraMark = true
+                        span.valueCount = 0
+                    }
+                } else if memchr(value, Int32(Placeholders.valueMark), count) != nil {
+                    span.restoredAt = values.count
+                    restoreValue(UnsafeBufferPointer(start: value, count: count))
+                    span.valueCount = values.count - span.restoredAt
+                    piecesRestored = true
+                }
             }
+            attributes.append(span)
             k += 2
         }
-        values.withUnsafeBufferPointer { restored in
-            attributes.removeAll(keepingCapacity: true)
-            for (pair, start) in valueStarts.enumerated() {
-                attributes.append(raw[2 * pair])
-                attributes.append(start < 0 ? raw[2 * pair + 1] : restored.baseAddress! + start)
+        if piecesRestored {
+            values.withUnsafeBufferPointer { restored in
+                for i in attributes.indices where attributes[i].restoredAt >= 0 {
+                    attributes[i].value = restored.baseAddress.map { $0 + attributes[i].restoredAt } ?? UnsafePointer(raw[2 * i + 1]!)
+                }
+                attributes.withUnsafeBufferPointer { body(HTMLAttributes(spans: $0)) }
             }
-            attributes.append(nil)
-            attributes.append(nil)
-            attributes.withUnsafeBufferPointer { body($0.baseAddress!) }
+        } else {
+            attributes.withUnsafeBufferPointer { body(HTMLAttributes(spans: $0)) }
+        }
+    }
+
+    /// Whether the element libxml2 reports (without attributes) at `offset` of the swapped
+    /// document is the next whose attributes were taken out, by where its tag ends and its name.
+    func hasList(at offset: Int, name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard nextList < placeholders.attributeLists.count else { return false }
+        let list = placeholders.attributeLists[nextList]
+        guard list.tagEnd == offset, list.name.count == name.count else { return false }
+        for k in 0..<name.count where original[list.name.lowerBound + k] | 0x20 != name[k] | 0x20 { return false }
+        return true
+    }
+
+    /// The attributes of the list `hasList` found, as the document holds them.
+    func restoringList(_ body: (HTMLAttributes) -> Void) {
+        let list = placeholders.attributeLists[nextList]
+        nextList += 1
+        attributes.removeAll(keepingCapacity: true)
+        let base = original.baseAddress!
+        placeholders.listDecoded.withUnsafeBufferPointer { decoded in
+            for k in list.attributes {
+                let a = placeholders.listAttributes[k]
+                let valueBase = a.isDecoded ? decoded.baseAddress! : base
+                attributes.append(HTMLAttributes.Span(name: base + a.name.lowerBound, nameCount: a.name.count,
+                                                      value: a.value.map { valueBase + $0.lowerBound }, valueCount: a.value?.count ?? 0,
+                                                      restoredAt: -1))
+            }
+            attributes.withUnsafeBufferPointer { body(HTMLAttributes(spans: $0)) }
         }
     }
 
@@ -245,11 +311,40 @@ final class PlaceholderRestorer {
 /// An element's attributes as the parser gave them: names lowercase, values with entities
 /// decoded (nil for a bare attribute such as `nowrap`). Valid only during `startElement`.
 public struct HTMLAttributes: Sequence {
-    fileprivate let raw: UnsafePointer<UnsafePointer<UInt8>?>?
+    fileprivate let raw: UnsafePointer<UnsafePointer<UInt8>?>?  // libxml2's: name, value… then nil
+    fileprivate let spans: UnsafeBufferPointer<Span>?  // or each with its length, values restored
+
+    /// An attribute whose value was restored (`PlaceholderRestorer`).
+    struct Span {
+        var name: UnsafePointer<UInt8>
+        var nameCount: Int
+        var value: UnsafePointer<UInt8>?
+        var valueCount: Int
+        var restoredAt: Int  // where the value starts in the restorer's buffer, or -1
+    }
+
+    init(raw: UnsafePointer<UnsafePointer<UInt8>?>?) {
+        self.raw = raw
+        spans = nil
+    }
+
+    init(spans: UnsafeBufferPointer<Span>) {
+        raw = nil
+        self.spans = spans
+    }
 
     public struct Iterator: IteratorProtocol {
         fileprivate var cursor: UnsafePointer<UnsafePointer<UInt8>?>?
+        fileprivate var spans: UnsafeBufferPointer<Span>?
+        fileprivate var index = 0
         public mutating func next() -> (name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>?)? {
+            if let spans {
+                guard index < spans.count else { return nil }
+                let span = spans[index]
+                index += 1
+                return (UnsafeBufferPointer(start: span.name, count: span.nameCount),
+                        span.value.map { UnsafeBufferPointer(start: $0, count: span.valueCount) })
+            }
             guard let p = cursor, let name = p[0] else { return nil }
             let value = p[1]
             cursor = p + 2
@@ -258,5 +353,5 @@ public struct HTMLAttributes: Sequence {
         }
     }
 
-    public func makeIterator() -> Iterator { Iterator(cursor: raw) }
+    public func makeIterator() -> Iterator { Iterator(cursor: raw, spans: spans) }
 }

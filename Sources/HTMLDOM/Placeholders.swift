@@ -45,18 +45,47 @@ struct Placeholders {
             /// The whole text of a comment, which libxml2 must report as a comment's (and no
             /// handler sees).
             case comment
+            /// Text of blanks only, between two tags in the body: libxml2 reports it as text there
+            /// whether it is blank or not. (Where an element other than html or head is open,
+            /// libxml2 does the same with blanks as with other text; the restorer checks that
+            /// no paragraph was invented for it, which it does for text in html or head.)
+            case blanks
         }
     }
 
     /// What each value mark stands for: its bytes in the document.
     let valueRuns: [Range<Int>]
 
-    /// nil when there is nothing worth swapping, or the document holds a mark byte or invalid
-    /// UTF-8 (on which libxml2 switches to reading Latin-1 and would read runs differently).
+    /// The start tags read in step whose attributes are all plain (values whose references are
+    /// certain, lowercase names, none twice): their attributes are taken out, and handed over from the
+    /// document when libxml2 reports the element where the tag ends (libxml2 reads names and
+    /// values a character at a time, and allocates each value).
+    let attributeLists: [AttributeList]
+    struct AttributeList {
+        /// Where the tag ends ('>' or "/>") in `swapped`.
+        let tagEnd: Int
+        /// The tag's name in the document.
+        let name: Range<Int>
+        /// A range of `listAttributes`.
+        let attributes: Range<Int>
+    }
+    struct ListAttribute {
+        let name: Range<Int>
+        let value: Range<Int>?
+        /// The value is in `listDecoded` (its references decoded), not in the document.
+        var isDecoded = false
+    }
+    let listAttributes: [ListAttribute]
+    let listDecoded: [UInt8]
+
+    /// nil when there is nothing worth swapping, or the document holds a mark byte, a character
+    /// reference to the text mark (libxml2 would report its character where a mark is looked
+    /// for) or invalid UTF-8 (on which libxml2 switches to reading Latin-1 and would read runs
+    /// differently).
     init?(_ p: UnsafeBufferPointer<UInt8>) {
         guard let base = p.baseAddress, p.count >= 2 * Self.shortest,
               memchr(base, Int32(Self.textMark), p.count) == nil, memchr(base, Int32(Self.valueMark), p.count) == nil,
-              UTF8Bytes.isValid(UnsafeRawBufferPointer(p)) else { return nil }
+              !Self.refersToTextMark(p), UTF8Bytes.isValid(UnsafeRawBufferPointer(p)) else { return nil }
         var scan = Scan(p)
         scan.run()
         guard scan.copied > 0 else { return nil }
@@ -65,6 +94,40 @@ struct Placeholders {
         textRuns = scan.textRuns
         decoded = scan.decoded
         valueRuns = scan.valueRuns
+        attributeLists = scan.attributeLists
+        listAttributes = scan.listAttributes
+        listDecoded = scan.listDecoded
+    }
+
+    /// Whether a numeric character reference (`&#127;`, `&#x7f`, with or without its ';', any
+    /// leading zeros) stands for the text mark: libxml2 reads one wherever it is.
+    static func refersToTextMark(_ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        var from = 0
+        while let amp = p.firstIndex(of: UInt8(ascii: "&"), from: from) {
+            from = amp + 1
+            guard amp + 2 < p.count, p[amp + 1] == UInt8(ascii: "#") else { continue }
+            var j = amp + 2
+            let hex = p[j] | 0x20 == UInt8(ascii: "x")
+            if hex { j += 1 }
+            var value = 0
+            while j < p.count, value <= 0x7F {
+                let b = p[j]
+                if b &- 0x30 < 10 {
+                    value = value * (hex ? 16 : 10) + Int(b &- 0x30)
+                } else if hex, (b | 0x20) &- 0x61 < 6 {
+                    value = value * 16 + Int((b | 0x20) &- 0x61 + 10)
+                } else {
+                    break
+                }
+                j += 1
+            }
+            if value == 0x7F, j == p.count || !Self.isDigit(p[j], hex: hex) { return true }
+        }
+        return false
+    }
+
+    private static func isDigit(_ b: UInt8, hex: Bool) -> Bool {
+        b &- 0x30 < 10 || hex && (b | 0x20) &- 0x61 < 6
     }
 
     private struct Scan {
@@ -77,6 +140,16 @@ struct Placeholders {
         /// Whether every tag so far was read as libxml2 reads it: value marks only then.
         var valuesInStep = true
         private var names: [Range<Int>] = []  // the attribute names of the tag being read
+        var attributeLists: [AttributeList] = []
+        var listAttributes: [ListAttribute] = []
+        var listDecoded: [UInt8] = []
+        private var pendingValues: [Range<Int>] = []  // the tag's values to swap, unless its list is
+        /// Whether blank text is swapped: from a `<body>` tag read in step to an end tag of body
+        /// or html (or a frameset), where libxml2 has body open.
+        private var inBody = false
+        private var bodyEnded = false
+        /// The text after a pre, textarea or listing start tag, whose first newline libxml2 may treat apart.
+        private var afterPreformatted = false
 
         init(_ p: UnsafeBufferPointer<UInt8>) { self.p = p }
 
@@ -113,7 +186,23 @@ struct Placeholders {
                         i = gt + 1
                     }
                 } else if next == UInt8(ascii: "/") {  // an end tag: libxml2 skips to its '>'
+                    guard i + 2 < n, Self.isLetter(p[i + 2]) || p[i + 2] == UInt8(ascii: "_") || p[i + 2] == UInt8(ascii: ":")
+                            || p[i + 2] == UInt8(ascii: ".") else {
+                        // no name: libxml2 takes the "</" alone and reads on from there
+                        valuesInStep = false
+                        i += 2
+                        continue
+                    }
                     guard let gt = p.firstIndex(of: UInt8(ascii: ">"), from: i + 2) else { return }
+                    if inBody {
+                        var end = i + 2
+                        while end < gt, Self.isNameByte(p[end]) { end += 1 }
+                        let name = Self.lowercaseName(p, i + 2..<end)
+                        if name == Self.body || name == Self.html {
+                            inBody = false
+                            bodyEnded = true
+                        }
+                    }
                     i = gt + 1
                 } else if Self.isLetter(next) {
                     guard let end = startTag(at: i) else { return }
@@ -130,6 +219,8 @@ struct Placeholders {
         private mutating func text(from start: Int) -> Int {
             let n = p.count
             var i = start
+            let blanksSwappable = inBody && valuesInStep && !afterPreformatted
+            afterPreformatted = false
             var segmentStart = start  // of the text between references libxml2 must read
             var droppable = false  // holds a character libxml2 drops from text
             var references = false  // holds references to decode
@@ -151,7 +242,14 @@ struct Placeholders {
                     var first = segmentStart, end = i
                     while first < end, Self.isBlank(p[first]) { first += 1 }
                     while end > first, Self.isBlank(p[end - 1]) { end -= 1 }
-                    if end - first >= Placeholders.shortest { swapText(first..<end, decoding: references) }
+                    if end - first >= Placeholders.shortest {
+                        swapText(first..<end, decoding: references)
+                    } else if first == end, segmentStart == start, blanksSwappable, i - start >= Placeholders.shortest,
+                              i < n, p[i] == UInt8(ascii: "<") {
+                        // the whole text between two tags is blank (in a body, the indentation of markup)
+                        swap(start..<i, mark: Placeholders.textMark)
+                        textRuns.append(TextRun(bytes: start..<i, isDecoded: false, kind: .blanks))
+                    }
                 }
                 if i >= n || p[i] == UInt8(ascii: "<") { return i }
                 i = afterReference(i + 1)
@@ -251,19 +349,26 @@ struct Placeholders {
             while i < n, Self.isNameByte(p[i]) { i += 1 }
             let name = nameStart..<i
             if name.count >= 100 { valuesInStep = false }  // libxml2 cuts names at 100 bytes
+            let word = Self.lowercaseName(p, name)
             // libxml2 may discard these tags' attributes (a second <body>) or read them (<meta charset>)
-            var marks = valuesInStep && !Self.is(name, in: p, oneOf: Self.attributeReaders)
-            names.removeAll(keepingCapacity: true)
+            var marks = valuesInStep && !(word == Self.html || word == Self.head || word == Self.body || word == Self.meta)
+            if !names.isEmpty { names.removeAll(keepingCapacity: true) }
+            if !pendingValues.isEmpty { pendingValues.removeAll(keepingCapacity: true) }
+            let listStart = listAttributes.count
+            var plainList = marks  // every attribute so far can be handed over from the document
             var selfClosing = false
+            var tagEnd = i  // the '>' or "/>"
             while true {
                 while i < n, Self.isBlank(p[i]) { i += 1 }
                 guard i < n else { return nil }
                 let b = p[i]
                 if b == UInt8(ascii: ">") {
+                    tagEnd = i
                     i += 1
                     break
                 }
                 if b == UInt8(ascii: "/"), i + 1 < n, p[i + 1] == UInt8(ascii: ">") {
+                    tagEnd = i
                     i += 2
                     selfClosing = true
                     break
@@ -286,21 +391,42 @@ struct Placeholders {
                 // libxml2 drops a repeated attribute's value
                 let repeated = names.contains { Self.equalIgnoringCase(p, $0, attribute) }
                 names.append(attribute)
+                if repeated || plainList && Self.hasCapital(p, attribute) { plainList = false }
                 while i < n, Self.isBlank(p[i]) { i += 1 }
-                guard i < n, p[i] == UInt8(ascii: "=") else { continue }
+                guard i < n, p[i] == UInt8(ascii: "=") else {
+                    if plainList { listAttributes.append(ListAttribute(name: attribute, value: nil)) }
+                    continue
+                }
                 i += 1
                 while i < n, Self.isBlank(p[i]) { i += 1 }
                 guard i < n else { return nil }
                 let quote = p[i]
                 if quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
                     guard let close = p.firstIndex(of: quote, from: i + 1) else { return nil }
-                    if marks, !repeated { swapValue(i + 1..<close) }
+                    if marks, !repeated { pendingValues.append(i + 1..<close) }
+                    if plainList { plainList = addListValue(attribute, i + 1..<close) }
                     i = close + 1
                 } else {  // unquoted: to a blank or '>'
+                    let valueStart = i
                     while i < n, !Self.isBlank(p[i]), p[i] != UInt8(ascii: ">") { i += 1 }
+                    if plainList { plainList = addListValue(attribute, valueStart..<i) }
                 }
             }
-            guard !selfClosing, Self.is(name, in: p, oneOf: Self.rawTextElements) else { return i }
+            if plainList, marks, listAttributes.count > listStart {
+                takeOutList(name.upperBound..<tagEnd, name: name, attributes: listStart..<listAttributes.count)
+            } else {
+                if listAttributes.count > listStart { listAttributes.removeSubrange(listStart...) }
+                for value in pendingValues { swapValue(value) }
+            }
+            switch word {
+            case Self.body: if valuesInStep, !bodyEnded { inBody = true }
+            case Self.frameset:
+                inBody = false
+                bodyEnded = true
+            case Self.pre, Self.textarea, Self.listing: afterPreformatted = true
+            default: break
+            }
+            guard !selfClosing, word == Self.script || word == Self.style else { return i }
             // script and style: raw text up to "</name" in any case, which libxml2 hands over whole
             var j = i
             while let lt = p.firstIndex(of: UInt8(ascii: "<"), from: j) {
@@ -355,6 +481,46 @@ struct Placeholders {
             }
         }
 
+        /// An attribute of a list with its value, as libxml2 reads it: its references decoded
+        /// when each is one libxml2 reads for certain; false when one is not.
+        private mutating func addListValue(_ name: Range<Int>, _ value: Range<Int>) -> Bool {
+            var amp = p.firstIndex(of: UInt8(ascii: "&"), from: value.lowerBound, before: value.upperBound)
+            guard amp < value.upperBound else {
+                listAttributes.append(ListAttribute(name: name, value: value))
+                return true
+            }
+            let start = listDecoded.count
+            var i = value.lowerBound
+            while true {
+                listDecoded.append(contentsOf: UnsafeBufferPointer(rebasing: p[i..<amp]))
+                guard amp < value.upperBound else { break }
+                guard let reference = Self.reference(p, at: amp), reference.end <= value.upperBound else {
+                    listDecoded.removeSubrange(start...)
+                    return false
+                }
+                appendUTF8(reference.scalar, to: &listDecoded)
+                i = reference.end
+                amp = p.firstIndex(of: UInt8(ascii: "&"), from: i, before: value.upperBound)
+            }
+            listAttributes.append(ListAttribute(name: name, value: start..<listDecoded.count, isDecoded: true))
+            return true
+        }
+
+        /// A tag's attributes (from after its name to its end) taken out.
+        private mutating func takeOutList(_ run: Range<Int>, name: Range<Int>, attributes: Range<Int>) {
+            if out.isEmpty {
+                out.reserveCapacity(p.count / 2)
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: p[copied..<run.lowerBound]))
+            copied = run.upperBound
+            attributeLists.append(AttributeList(tagEnd: out.count, name: name, attributes: attributes))
+        }
+
+        private static func hasCapital(_ p: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> Bool {
+            for k in name where p[k] &- 0x41 < 26 { return true }
+            return false
+        }
+
         private mutating func swap(_ run: Range<Int>, mark: UInt8) {
             if out.isEmpty {
                 out.reserveCapacity(p.count / 2)
@@ -365,23 +531,42 @@ struct Placeholders {
             if mark == Placeholders.valueMark { valueRuns.append(run) }
         }
 
-        private static let rawTextElements = [Array("script".utf8), Array("style".utf8)]
-        private static let attributeReaders = [Array("html".utf8), Array("head".utf8), Array("body".utf8), Array("meta".utf8)]
-
-        private static func `is`(_ name: Range<Int>, in p: UnsafeBufferPointer<UInt8>, oneOf names: [[UInt8]]) -> Bool {
-            names.contains { candidate in
-                candidate.count == name.count && zip(candidate, p[name]).allSatisfy { $0 == $1 | 0x20 }
+        /// A name of up to 8 bytes, lowercase, as a number to compare with these (0 when longer).
+        private static func lowercaseName(_ p: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> UInt64 {
+            guard name.count >= 3, name.count <= 8 else { return 0 }
+            var word: UInt64 = 0
+            var shift: UInt64 = 0
+            for k in name {
+                word |= UInt64(p[k] | 0x20) << shift
+                shift &+= 8
             }
+            return word
         }
 
+        // the names lowercaseName gives, as literals (a static computed at run time costs a check at each use)
+        private static var body: UInt64 { 0x79646F62 }  // "body"
+        private static var html: UInt64 { 0x6C6D7468 }  // "html"
+        private static var frameset: UInt64 { 0x746573656D617266 }  // "frameset"
+        private static var head: UInt64 { 0x64616568 }  // "head"
+        private static var meta: UInt64 { 0x6174656D }  // "meta"
+        private static var script: UInt64 { 0x747069726373 }  // "script"
+        private static var style: UInt64 { 0x656C797473 }  // "style"
+        private static var pre: UInt64 { 0x657270 }  // "pre"
+        private static var textarea: UInt64 { 0x6165726174786574 }  // "textarea"
+        private static var listing: UInt64 { 0x676E697473696C }  // "listing"
+
         private static func equalIgnoringCase(_ p: UnsafeBufferPointer<UInt8>, _ a: Range<Int>, _ b: Range<Int>) -> Bool {
-            a.count == b.count && zip(p[a], p[b]).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+            guard a.count == b.count else { return false }
+            for k in 0..<a.count where p[a.lowerBound + k] | 0x20 != p[b.lowerBound + k] | 0x20 { return false }
+            return true
         }
 
         static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
         /// What libxml2 reads in a tag or attribute name.
+        /// (Letters, digits, ':', '-', '_', '.': a bit each, below 64 and from 64 to 127.)
+        @inline(__always)
         static func isNameByte(_ b: UInt8) -> Bool {
-            isLetter(b) || b &- 0x30 < 10 || b == UInt8(ascii: ":") || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
+            b < 64 ? (0x7FF600000000000 as UInt64) >> UInt64(b) & 1 != 0 : b < 128 && (0x7FFFFFE87FFFFFE as UInt64) >> UInt64(b &- 64) & 1 != 0
         }
         static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
     }

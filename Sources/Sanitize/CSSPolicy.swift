@@ -70,8 +70,12 @@ struct CSSPolicy {
         while i < css.count {
             let b = css[i]
             if Self.isSpace(b) || b == UInt8(ascii: ";") || b == UInt8(ascii: "}") { i += 1; continue }
-            if css[i...].starts(with: "<!--".utf8) { i += 4; continue }
-            if css[i...].starts(with: "-->".utf8) { i += 3; continue }
+            if b == UInt8(ascii: "<"), i + 3 < css.count, css[i + 1] == UInt8(ascii: "!"), css[i + 2] == UInt8(ascii: "-"),
+               css[i + 3] == UInt8(ascii: "-") { i += 4; continue }  // "<!--"
+            if b == UInt8(ascii: "-"), i + 2 < css.count, css[i + 1] == UInt8(ascii: "-"), css[i + 2] == UInt8(ascii: ">") {
+                i += 3  // "-->"
+                continue
+            }
             // a prelude (selectors or at-rule) runs to '{' or, for statements like @import, ';'
             var j = i
             while j < css.count, css[j] != UInt8(ascii: "{"), css[j] != UInt8(ascii: ";") {
@@ -120,44 +124,92 @@ struct CSSPolicy {
     /// no selector needs ('<', '\\', '@', braces).
     func scopedSelectors(_ list: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
-        var selectors: [UnsafeBufferPointer<UInt8>] = []
-        Self.forEachPiece(of: list, at: UInt8(ascii: ",")) { selectors.append($0) }
-        for selector in selectors {
-            var s: [UInt8] = []
+        out.reserveCapacity(list.count + 2 * scope.count)
+        var s: [UInt8] = []  // each selector in turn, its spaces collapsed
+        var refused = false
+        Self.forEachPiece(of: list, at: UInt8(ascii: ",")) { selector in
+            guard !refused else { return }
+            s.removeAll(keepingCapacity: true)
             Self.appendCollapsedSpaces(Self.trimmed(selector), to: &s)
-            if s.isEmpty { continue }
-            if s.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) || !Self.isBalanced(s[...]) { return nil }
-            s = Self.prefixedIds(s)
+            if s.isEmpty { return }
+            var nesting = false
+            for b in s {
+                switch b {
+                case UInt8(ascii: "<"), UInt8(ascii: "\\"), UInt8(ascii: "@"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+                    refused = true
+                    return
+                case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "["), UInt8(ascii: "]"):
+                    nesting = true
+                default: break
+                }
+            }
+            if nesting, !Self.isBalanced(s[...]) {
+                refused = true
+                return
+            }
             if !out.isEmpty { out.append(UInt8(ascii: ",")) }
-            if s.starts(with: scope) && (s.count == scope.count || !Self.isNameByte(s[scope.count])) {
-                out += s  // already scoped (sanitized before)
-                continue
-            }
-            var rest = s[...]
-            var replaced = false
-            var descendant = false  // "body .a", not "body.a"
-            while let root = Self.leadingRoot(rest) {
-                let after = rest[(rest.startIndex + root)...]
-                descendant = after.first.map(Self.isSpace) ?? false
-                rest = Self.trimmed(after)
-                replaced = true
-            }
-            out += scope
-            if replaced {
-                if descendant, !rest.isEmpty { out.append(UInt8(ascii: " ")) }
-                out += rest
-            } else {
-                out.append(UInt8(ascii: " "))
-                out += s
-            }
+            s.withUnsafeBufferPointer { appendScoped($0, to: &out) }
         }
-        return out.isEmpty ? nil : out
+        return refused || out.isEmpty ? nil : out
     }
 
+    /// A selector (checked) under the wrapper, its ids prefixed. (Prefixing inserts after a '#'
+    /// only, so the scope and the roots are found the same before it as after.)
+    private func appendScoped(_ s: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        if s.starts(with: scope) && (s.count == scope.count || !Self.isNameByte(s[scope.count])) {
+            Self.appendPrefixedIds(s, to: &out)  // already scoped (sanitized before)
+            return
+        }
+        var rest = s
+        var replaced = false
+        var descendant = false  // "body .a", not "body.a"
+        while let root = Self.leadingRoot(rest) {
+            let after = UnsafeBufferPointer(rebasing: rest[root...])
+            descendant = after.first.map(Self.isSpace) ?? false
+            rest = Self.trimmed(after)
+            replaced = true
+        }
+        out += scope
+        if replaced {
+            if descendant, !rest.isEmpty { out.append(UInt8(ascii: " ")) }
+            Self.appendPrefixedIds(rest, to: &out)  // what follows a root holds no bracket or string it began
+        } else {
+            out.append(UInt8(ascii: " "))
+            Self.appendPrefixedIds(s, to: &out)
+        }
+    }
+
+    /// `s` with each `#name` as `#mp-name` outside strings and attribute selectors (once:
+    /// `#mp-…` stays), appended to `out`.
+    static func appendPrefixedIds(_ s: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        guard let base = s.baseAddress, memchr(base, Int32(UInt8(ascii: "#")), s.count) != nil else {
+            return out.append(contentsOf: s)
+        }
+        var i = 0, run = 0  // s[run..<i] is still to copy
+        var bracket = false
+        while i < s.count {
+            let b = s[i]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                i = skipString(s, i)
+                continue
+            }
+            if b == UInt8(ascii: "[") { bracket = true } else if b == UInt8(ascii: "]") { bracket = false }
+            i += 1
+            if b == UInt8(ascii: "#"), !bracket, !UnsafeBufferPointer(rebasing: s[i...]).starts(with: idPrefix) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: s[run..<i]))
+                out += idPrefix
+                run = i
+            }
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: s[run...]))
+    }
+
+    private static let idPrefix = Array(ElementPolicy.linkIdPrefix.utf8)
+
     /// The length of a leading `html`, `body` or `:root` type selector, if there is one.
-    private static func leadingRoot(_ s: ArraySlice<UInt8>) -> Int? {
+    private static func leadingRoot(_ s: UnsafeBufferPointer<UInt8>) -> Int? {
         for root in roots where s.count >= root.count {
-            if zip(root, s).allSatisfy({ $0 == lower($1) }), s.count == root.count || !isNameByte(s[s.startIndex + root.count]) {
+            if zip(root, s).allSatisfy({ $0 == lower($1) }), s.count == root.count || !isNameByte(s[root.count]) {
                 return root.count
             }
         }
@@ -165,30 +217,6 @@ struct CSSPolicy {
     }
 
     private static let roots = ["html", "body", ":root"].map { Array($0.utf8) }
-
-    /// `#name` → `#mp-name` outside strings and attribute selectors (once: `#mp-…` stays).
-    static func prefixedIds(_ s: [UInt8]) -> [UInt8] {
-        guard s.contains(UInt8(ascii: "#")) else { return s }
-        var out: [UInt8] = []
-        var i = 0
-        var bracket = false
-        while i < s.count {
-            let b = s[i]
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
-                let end = skipString(s[...], i)
-                out += s[i..<end]
-                i = end
-                continue
-            }
-            if b == UInt8(ascii: "[") { bracket = true } else if b == UInt8(ascii: "]") { bracket = false }
-            out.append(b)
-            i += 1
-            if b == UInt8(ascii: "#"), !bracket, !s[i...].starts(with: ElementPolicy.linkIdPrefix.utf8) {
-                out += ElementPolicy.linkIdPrefix.utf8
-            }
-        }
-        return out
-    }
 
     // MARK: values
 
@@ -210,23 +238,35 @@ struct CSSPolicy {
 
         init(_ name: UnsafeBufferPointer<UInt8>) {
             spec = CSSPolicy.propertyTable.value(for: name)
-                ?? (name.starts(with: "mso-".utf8) && name.allSatisfy(CSSPolicy.isNameByte) ? CSSValues.msoAny : nil)
+                ?? (name.count >= 4 && name[0] == UInt8(ascii: "m") && name[1] == UInt8(ascii: "s") && name[2] == UInt8(ascii: "o")
+                    && name[3] == UInt8(ascii: "-") && name.allSatisfy(CSSPolicy.isNameByte) ? CSSValues.msoAny : nil)
         }
     }
 
     /// Appends the value to write for `property`; false to drop the declaration.
     private mutating func appendCheckedValue(property: PropertyName, _ value: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) -> Bool {
-        guard !value.isEmpty, let spec = property.spec, Self.isBalanced(value) else { return false }
-        var functions = false  // every forbidden word needs a function call to do harm in a value
-        for b in value {
-            if b == UInt8(ascii: "\\") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D || b == 0x7F {
-                return false
+        guard !value.isEmpty, let spec = property.spec else { return false }
+        // one pass over the value says which of the checks and rewrites below it needs
+        var seen: UInt8 = 0
+        var previous: UInt8 = 0
+        var doubleSpace = false
+        Self.valueBytes.withUnsafeBufferPointer { table in
+            for b in value {
+                seen |= table[Int(b)]
+                doubleSpace = doubleSpace || b == 0x20 && previous == 0x20
+                previous = b
             }
-            if b == UInt8(ascii: "(") { functions = true }
         }
-        guard isValid(value, spec) else { return false }
-        guard functions else {
-            Self.appendCollapsedSpaces(value, to: &out)
+        if seen & Self.refusedByte != 0 { return false }
+        if seen & Self.nestingByte != 0, !Self.isBalanced(value) { return false }
+        guard isValid(value, spec, lowercase: seen & Self.upperByte != 0, important: seen & Self.bang != 0) else { return false }
+        // every forbidden word needs a function call to do harm in a value
+        guard seen & Self.openParenthesis != 0 else {
+            if seen & Self.otherSpace == 0, !doubleSpace {
+                out.append(contentsOf: value)  // trimmed already: nothing to collapse
+            } else {
+                Self.appendCollapsedSpaces(value, to: &out)
+            }
             return true
         }
         let lower = value.map(Self.lower)
@@ -241,21 +281,54 @@ struct CSSPolicy {
         return true
     }
 
+    // What a byte of a value calls for, as bits of `valueBytes`.
+    private static let refusedByte: UInt8 = 1  // '\\', '<', '>', a control other than tab, LF, CR
+    private static let nestingByte: UInt8 = 2  // quotes, parentheses, brackets, braces: isBalanced checks them
+    private static let openParenthesis: UInt8 = 4
+    private static let upperByte: UInt8 = 8
+    private static let otherSpace: UInt8 = 16  // tab, LF, CR: collapsed to a space
+    private static let bang: UInt8 = 32  // '!', of `!important`
+
+    private static let valueBytes: [UInt8] = (0..<256).map { i in
+        let b = UInt8(i)
+        var bits: UInt8 = 0
+        if b == UInt8(ascii: "\\") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D || b == 0x7F {
+            bits |= refusedByte
+        }
+        if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") || b == UInt8(ascii: "(") || b == UInt8(ascii: ")") || b == UInt8(ascii: "[")
+            || b == UInt8(ascii: "]") || b == UInt8(ascii: "{") || b == UInt8(ascii: "}") {
+            bits |= nestingByte
+        }
+        if b == UInt8(ascii: "(") { bits |= openParenthesis }
+        if b >= 0x41 && b <= 0x5A { bits |= upperByte }
+        if b == 0x09 || b == 0x0A || b == 0x0D { bits |= otherSpace }
+        if b == UInt8(ascii: "!") { bits |= bang }
+        return bits
+    }
+
+    private static let importantWord: StaticString = "important"
+
     /// Whether the value, in any case and with or without `!important`, is one the property takes.
-    private mutating func isValid(_ value: UnsafeBufferPointer<UInt8>, _ spec: CSSValueSpec) -> Bool {
+    /// (`lowercase`: the value holds capitals; `important`: a '!'.)
+    private mutating func isValid(_ value: UnsafeBufferPointer<UInt8>, _ spec: CSSValueSpec, lowercase: Bool, important: Bool) -> Bool {
+        guard lowercase else { return Self.isValidLowercase(value, spec, important: important) }
         lowered.removeAll(keepingCapacity: true)
         lowered.append(contentsOf: value)
         return lowered.withUnsafeMutableBufferPointer { p in
             for k in 0..<p.count { p[k] = Self.lower(p[k]) }
-            let all = UnsafeBufferPointer(p)
-            var end = all.count
-            if let bang = all.lastIndex(of: UInt8(ascii: "!")) {
-                guard Self.trimmed(UnsafeBufferPointer(rebasing: all[(bang + 1)...])).elementsEqual("important".utf8) else { return false }
-                end = bang
-                while end > 0, Self.isSpace(all[end - 1]) { end -= 1 }
-            }
-            return end > 0 && CSSValues.isValid(UnsafeBufferPointer(rebasing: all[..<end]), spec)
+            return Self.isValidLowercase(UnsafeBufferPointer(p), spec, important: important)
         }
+    }
+
+    private static func isValidLowercase(_ all: UnsafeBufferPointer<UInt8>, _ spec: CSSValueSpec, important: Bool) -> Bool {
+        var end = all.count
+        if important, let bang = all.lastIndex(of: UInt8(ascii: "!")) {
+            let word = trimmed(UnsafeBufferPointer(rebasing: all[(bang + 1)...]))
+            guard word.count == 9, memcmp(word.baseAddress!, Self.importantWord.utf8Start, 9) == 0 else { return false }
+            end = bang
+            while end > 0, isSpace(all[end - 1]) { end -= 1 }
+        }
+        return end > 0 && CSSValues.isValid(UnsafeBufferPointer(rebasing: all[..<end]), spec)
     }
 
     /// Each `url(…)` in a value replaced by what `resolveImage` says; nil when one is refused.
@@ -354,7 +427,14 @@ struct CSSPolicy {
     @inline(__always)
     static func forEachPiece(of s: UnsafeBufferPointer<UInt8>, at separator: UInt8, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var start = 0, i = 0, depth = 0
+        // the bytes below 64 that stop the skip below: quotes, parentheses, and the separator if it is one
+        let stops: UInt64 = 1 << 0x22 | 1 << 0x27 | 1 << 0x28 | 1 << 0x29 | (separator < 64 ? 1 << UInt64(separator) : 0)
         while true {
+            while i < s.count {
+                let b = s[i]
+                if b < 64 ? stops >> UInt64(b) & 1 != 0 : b == UInt8(ascii: "[") || b == UInt8(ascii: "]") || b == separator { break }
+                i += 1
+            }
             if i < s.count {
                 let b = s[i]
                 if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") { i = skipString(s, i); continue }

@@ -344,6 +344,7 @@ private struct PartReader {
         while i < bytes.count, bytes[i] &- 0x61 < 26 { i += 1 }
         let unit = UnsafeBufferPointer(rebasing: bytes[unitStart..<i])
         if unit.isEmpty { return kinds.contains(.number) || zero && kinds.contains(.length) }
+        if unit.count == 2, unit[0] == UInt8(ascii: "p"), unit[1] == UInt8(ascii: "x") { return kinds.contains(.length) }  // most of them
         if CSSValues.lengthUnits.value(for: unit) != nil { return kinds.contains(.length) }
         if CSSValues.angleUnits.value(for: unit) != nil { return kinds.contains(.angle) }
         return false
@@ -375,7 +376,7 @@ private struct PartReader {
             i += 1
             return function(word, kinds)
         }
-        if word.starts(with: "--".utf8) { return false }  // custom properties' names
+        if word.count >= 2, word[0] == UInt8(ascii: "-"), word[1] == UInt8(ascii: "-") { return false }  // custom properties' names
         if let groups = CSSValues.keywordTable.value(for: word), groups & keywords.rawValue != 0 { return true }
         if kinds.contains(.color), CSSValues.colorNames.value(for: word) != nil { return true }
         return kinds.contains(.anyWord) && !(word.first! &- 0x30 < 10)

@@ -51,21 +51,82 @@ public struct HTMLSanitizer: Sendable {
     }
 }
 
-/// A style attribute's value as a dictionary key, hashed once as one run of bytes: the table
-/// grows from empty in every document, and each growth would hash every value again.
-struct StyleValue: Hashable {
-    let bytes: [UInt8]
-    private let hash: Int
+/// Each distinct style attribute's result in one document, found by the value's bytes: a table
+/// of its own, as Dictionary would copy each value to look it up and hash it twice. Its hash is
+/// not keyed, so a search gives up after a few slots (the value is then checked again, and not
+/// kept): a document made to collide costs no more than one without the table.
+struct CheckedStyles {
+    private var bytes: [UInt8] = []  // every value kept, one after another
+    private var entries: [(start: Int, count: Int, hash: Int, style: CheckedStyle)] = []
+    private var slots = [Int32](repeating: -1, count: 64)  // an index into entries, -1 when empty
+    private static let probes = 16
 
-    init(_ value: UnsafeBufferPointer<UInt8>) {
-        bytes = Array(value)
-        var hasher = Hasher()
-        hasher.combine(bytes: UnsafeRawBufferPointer(value))
-        hash = hasher.finalize()
+    /// A hash of the value, 8 bytes at a time.
+    static func hash(_ value: UnsafeBufferPointer<UInt8>) -> Int {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(value.count)
+        let raw = UnsafeRawBufferPointer(value)
+        var i = 0
+        while i &+ 8 <= raw.count {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            h ^= h >> 32
+            i &+= 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < raw.count {
+            tail |= UInt64(raw[i]) << shift
+            shift &+= 8
+            i &+= 1
+        }
+        h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+        return Int(truncatingIfNeeded: h ^ (h >> 29))
     }
 
-    static func == (a: StyleValue, b: StyleValue) -> Bool { a.hash == b.hash && a.bytes == b.bytes }
-    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    func style(for value: UnsafeBufferPointer<UInt8>, hash: Int) -> CheckedStyle? {
+        let mask = slots.count - 1
+        var slot = hash & mask
+        for _ in 0..<Self.probes {
+            let index = Int(slots[slot])
+            if index < 0 { return nil }
+            let entry = entries[index]
+            if entry.hash == hash, entry.count == value.count,
+               bytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + entry.start, value.baseAddress!, value.count) == 0 }) {
+                return entry.style
+            }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    mutating func keep(_ style: CheckedStyle, for value: UnsafeBufferPointer<UInt8>, hash: Int) {
+        if 2 * (entries.count + 1) > slots.count { grow() }
+        guard let slot = freeSlot(hash) else { return }
+        slots[slot] = Int32(entries.count)
+        entries.append((bytes.count, value.count, hash, style))
+        bytes.append(contentsOf: value)
+    }
+
+    private func freeSlot(_ hash: Int) -> Int? {
+        let mask = slots.count - 1
+        var slot = hash & mask
+        for _ in 0..<Self.probes {
+            if slots[slot] < 0 { return slot }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    private mutating func grow() {
+        slots = [Int32](repeating: -1, count: 2 * slots.count)
+        var kept: [(start: Int, count: Int, hash: Int, style: CheckedStyle)] = []
+        kept.reserveCapacity(entries.count)
+        for entry in entries {
+            guard let slot = freeSlot(entry.hash) else { continue }
+            slots[slot] = Int32(kept.count)
+            kept.append(entry)
+        }
+        entries = kept
+    }
 }
 
 /// What checking a style value gave, and its effects on the report, to repeat them.
@@ -84,7 +145,7 @@ final class SanitizingWriter: HTMLStreamHandler {
     private var css: CSSPolicy!
     /// Each distinct style attribute's result, by its value: newsletters repeat a few values on
     /// hundreds of elements. Kept for one document, so it grows no larger than the document.
-    private var checkedStyles: [StyleValue: CheckedStyle] = [:]
+    private var checkedStyles = CheckedStyles()
 
     private enum Frame { case kept(endTag: [UInt8]), silent, dropped, style, structure, wrapper }
     private var frames: [Frame] = []
@@ -278,16 +339,17 @@ final class SanitizingWriter: HTMLStreamHandler {
     /// The sanitized declarations of a style attribute, checked once per distinct value; a
     /// repeat counts what the first check removed and the remote images it saw again.
     private func checkedStyle(_ value: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        let key = StyleValue(value)
-        if let known = checkedStyles[key] {
+        guard value.count > 0 else { return css.declarations(value) }
+        let hash = CheckedStyles.hash(value)
+        if let known = checkedStyles.style(for: value, hash: hash) {
             css.removed += known.removed
             report.remoteImages += known.remoteImages
             return known.safe
         }
         let removedBefore = css.removed, remoteImagesBefore = report.remoteImages
-        let safe = css.declarations(key.bytes)
-        checkedStyles[key] = CheckedStyle(safe: safe, removed: css.removed - removedBefore,
-                                          remoteImages: report.remoteImages - remoteImagesBefore)
+        let safe = css.declarations(value)
+        checkedStyles.keep(CheckedStyle(safe: safe, removed: css.removed - removedBefore,
+                                        remoteImages: report.remoteImages - remoteImagesBefore), for: value, hash: hash)
         return safe
     }
 
@@ -403,9 +465,9 @@ final class SanitizingWriter: HTMLStreamHandler {
                     CSSPolicy.forEachPiece(of: css, at: UInt8(ascii: ";")) { d in
                         guard let colon = d.firstIndex(of: UInt8(ascii: ":")) else { return }
                         let property = CSSPolicy.trimmed(UnsafeBufferPointer(rebasing: d[..<colon]))
-                        guard let check = Self.pixelChecks.first(where: { Self.isLowercase(property, $0.name) }) else { return }
+                        guard let check = Self.pixelCheck(property) else { return }
                         let v = CSSPolicy.trimmed(UnsafeBufferPointer(rebasing: d[(colon + 1)...])).map(CSSPolicy.lower)
-                        switch check.kind {
+                        switch check {
                         case .width: width = min(width ?? Int.max, Self.pixels(v) ?? Int.max)
                         case .height: height = min(height ?? Int.max, Self.pixels(v) ?? Int.max)
                         case .display: hidden = hidden || v.starts(with: "none".utf8)
@@ -427,15 +489,23 @@ final class SanitizingWriter: HTMLStreamHandler {
 
     private enum PixelCheck { case width, height, display, visibility, opacity }
 
-    /// The style properties that make an image a tracking pixel, lowercase.
-    private static let pixelChecks: [(name: [UInt8], kind: PixelCheck)] = ([
-        ("width", .width), ("max-width", .width), ("height", .height), ("max-height", .height), ("display", .display),
-        ("visibility", .visibility), ("opacity", .opacity),
-    ] as [(String, PixelCheck)]).map { (Array($0.0.utf8), $0.1) }
+    /// What a style property (in any case) says about an image being a tracking pixel, if anything.
+    private static func pixelCheck(_ property: UnsafeBufferPointer<UInt8>) -> PixelCheck? {
+        switch property.count {
+        case 5: return isLowercase(property, "width") ? .width : nil
+        case 6: return isLowercase(property, "height") ? .height : nil
+        case 7: return isLowercase(property, "display") ? .display : isLowercase(property, "opacity") ? .opacity : nil
+        case 9: return isLowercase(property, "max-width") ? .width : nil
+        case 10: return isLowercase(property, "max-height") ? .height : isLowercase(property, "visibility") ? .visibility : nil
+        default: return nil
+        }
+    }
 
     /// Whether `bytes`, lowercased, are `name` (lowercase).
-    private static func isLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ name: [UInt8]) -> Bool {
-        bytes.count == name.count && zip(bytes, name).allSatisfy { CSSPolicy.lower($0) == $1 }
+    private static func isLowercase(_ bytes: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        guard bytes.count == name.utf8CodeUnitCount else { return false }
+        for k in 0..<bytes.count where CSSPolicy.lower(bytes[k]) != name.utf8Start[k] { return false }
+        return true
     }
 
     /// Whether an attribute's name (from the parser: lowercase) is `name`.

@@ -28,12 +28,17 @@ struct NameTable<Value: Sendable>: Sendable {
         guard let base = name.baseAddress, name.count > 0 else { return nil }
         var slot = Self.hash(name) & mask
         return names.withUnsafeBufferPointer { all in
-            while true {
-                let index = Int(slots[slot])
-                if index < 0 { return nil }
-                let entry = entries[index]
-                if entry.count == name.count, memcmp(all.baseAddress! + entry.start, base, name.count) == 0 { return entry.value }
-                slot = (slot + 1) & mask
+            slots.withUnsafeBufferPointer { slots in
+                entries.withUnsafeBufferPointer { entries in
+                    while true {
+                        let index = Int(slots[slot])
+                        if index < 0 { return nil }
+                        if entries[index].count == name.count, memcmp(all.baseAddress! + entries[index].start, base, name.count) == 0 {
+                            return entries[index].value
+                        }
+                        slot = (slot + 1) & mask
+                    }
+                }
             }
         }
     }
