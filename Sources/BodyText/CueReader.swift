@@ -3,10 +3,12 @@ import UnicodeServices
 /// The literal cues of the reply patterns (LiteralCues): the built-in patterns' from the table
 /// `make reply-cues` writes (ReplyPatternCues.swift), read off the patterns there once rather than
 /// at every start of a program (17M instructions, a sixth of a delivery's); a user's patterns,
-/// and a list a user's file adds to, are read off as they come. Every answer is kept in `asked`,
-/// as the table writes it, for the test that the table is up to date.
+/// and a list a user's file adds to, are read off as they come. With `recording`, every answer
+/// is kept in `asked`, as the table writes it, for the test that the table is up to date (a
+/// program's start keeps none).
 struct CueReader {
     var table = ReplyPatternCues.table
+    var recording = false
     private(set) var asked: [String: [[String]]] = [:]
 
     /// The cues of each pattern of `list`, and of `joined`, their alternation.
@@ -20,18 +22,26 @@ struct CueReader {
             }
         }
         let read = LiteralCues.ofAlternatives(list)
-        keep(joined, Self.strings(read.whole))
-        for (p, c) in zip(list, read.each) { keep(p, Self.strings(c)) }
+        if recording {
+            keep(joined, Self.strings(read.whole))
+            for (p, c) in zip(list, read.each) { keep(p, Self.strings(c)) }
+        }
         return read
     }
 
     mutating func pattern(_ pattern: String) -> LiteralCues? {
-        let cues = table[pattern] ?? Self.strings(LiteralCues(pattern: pattern))
-        keep(pattern, cues)
-        return Self.cues(cues)
+        if let known = table[pattern] {
+            keep(pattern, known)
+            return Self.cues(known)
+        }
+        let read = LiteralCues(pattern: pattern)
+        if recording { keep(pattern, Self.strings(read)) }
+        return read
     }
 
-    private mutating func keep(_ key: String, _ cues: [[String]]) { asked[key] = cues }
+    private mutating func keep(_ key: String, _ cues: [[String]]) {
+        if recording { asked[key] = cues }
+    }
 
     /// The table's form: each group's folded literals as strings; none, `[]`.
     static func strings(_ cues: LiteralCues?) -> [[String]] {

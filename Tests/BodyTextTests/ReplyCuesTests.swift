@@ -211,7 +211,7 @@ private struct ReadError: Error {}
 /// runs this with MAILPIPE_WRITE_CUES set to the file to write. A matcher made from the table
 /// asks for nothing else, and one whose list a user's file extends reads that list off.
 @Test func theBuiltInCuesTableIsUpToDate() throws {
-    var read = CueReader(table: [:])
+    var read = CueReader(table: [:], recording: true)
     _ = ReplyMatcher(.builtIn, reader: &read)
     if let path = getenv("MAILPIPE_WRITE_CUES").map({ String(cString: $0) }) {
         let source = Array(CueReader.source(read.asked).utf8)
@@ -222,13 +222,13 @@ private struct ReadError: Error {}
     #expect(read.asked == ReplyPatternCues.table, "reply-patterns.json or LiteralCues changed: run make reply-cues")
     #expect(read.asked.count > 50)
 
-    var fromTable = CueReader()
+    var fromTable = CueReader(recording: true)
     _ = ReplyMatcher(.builtIn, reader: &fromTable)
     #expect(fromTable.asked == read.asked)
 
     var extended = ReplyPatterns.builtIn
     try extended.add(json: Array(#"{"closing": ["^Mit freundlichem Gru(ß|ss) aus Wien"]}"#.utf8))
-    var mixed = CueReader()
+    var mixed = CueReader(recording: true)
     let m = ReplyMatcher(extended, reader: &mixed)
     let own = try #require(mixed.asked["^Mit freundlichem Gru(ß|ss) aus Wien"])  // read off, not in the table
     #expect(ReplyPatternCues.table["^Mit freundlichem Gru(ß|ss) aus Wien"] == nil && own == CueReader.strings(LiteralCues(pattern: "^Mit freundlichem Gru(ß|ss) aus Wien")))
