@@ -9,8 +9,8 @@ import JSONLines
 public final class FilterRun {
     public let diagnostics: Diagnostics
     public let output: OutputStream
-    public let policy: OnError
     public let settings: RunSettings
+    public var policy: OnError { settings.policy }
     public private(set) var recordsWritten = 0
     private var worst: ExitStatus = .ok
 
@@ -22,7 +22,6 @@ public final class FilterRun {
         self.settings = settings
         diagnostics = Diagnostics(program: program)
         output = OutputStream(lineBuffered: settings.lineBuffered)
-        policy = settings.policy
     }
 
     public convenience init(program: String, options: CommonOptions) {
