@@ -7,6 +7,16 @@ import Testing
         HTMLStream.parse(html) { StreamRecorder() }.events
     }
 
+    /// The swapped document parsed with its runs restored: the scan's runs, the restorer, the events.
+    private func restoredParse(_ prepared: UnsafeBufferPointer<UInt8>) throws -> (Placeholders, PlaceholderRestorer, StreamRecorder) {
+        let p = try #require(Placeholders(prepared))
+        let restorer = PlaceholderRestorer(prepared, p)
+        let handler = StreamRecorder()
+        handler.restorer = restorer
+        p.swapped.withUnsafeBufferPointer { HTMLStream.parse($0, handler: handler) }
+        return (p, restorer, handler)
+    }
+
     private func plainEvents(_ html: [UInt8]) -> [String] {
         let r = StreamRecorder()
         HTMLStream.parse(html, handler: r)
@@ -152,11 +162,7 @@ import Testing
     @Test func theSwappedParseIsKeptOnWellFormedMarkup() throws {
         let html = Array("<html><head><style>p{x:y}</style></head><body class=\"b c\"><p style=\"color: red\">Hello &amp; bye</p><!-- note --><a href=\"https://a.example/x?y=1&amp;z=2\">link text</a></body></html>".utf8)
         try html.withUnsafeBufferPointer { prepared in
-            let p = try #require(Placeholders(prepared))
-            let restorer = PlaceholderRestorer(prepared, p)
-            let handler = StreamRecorder()
-            handler.restorer = restorer
-            p.swapped.withUnsafeBufferPointer { HTMLStream.parse($0, handler: handler) }
+            let (p, restorer, _) = try restoredParse(prepared)
             #expect(restorer.restoredAll)
             #expect(p.textRuns.map(\.kind) == [.raw, .text, .comment, .text])  // style, text, comment, text
             #expect(p.valueRuns.isEmpty)  // the p's and the a's attributes are taken out whole
@@ -168,11 +174,7 @@ import Testing
     @Test func blanksInABodyAreSwapped() throws {
         let html = Array("<html>\n  <head>\n    <title>t</title>\n  </head>\n  <body>\n    <table>\n      <tr><td>cell text</td></tr>\n    </table>\n  </body>\n</html>".utf8)
         try html.withUnsafeBufferPointer { prepared in
-            let p = try #require(Placeholders(prepared))
-            let restorer = PlaceholderRestorer(prepared, p)
-            let handler = StreamRecorder()
-            handler.restorer = restorer
-            p.swapped.withUnsafeBufferPointer { HTMLStream.parse($0, handler: handler) }
+            let (p, restorer, handler) = try restoredParse(prepared)
             #expect(restorer.restoredAll)
             #expect(p.textRuns.map(\.kind) == [.blanks, .blanks, .text, .blanks])  // "\n  " is too short
             #expect(handler.events == plainEvents(html))
@@ -184,11 +186,7 @@ import Testing
     @Test func blanksAfterABodyClosedByAnotherEnd() throws {
         let html = Array("<head><noscript><body>\n    <p>x</p>\n    </noscript>\n    <p>after text</p>".utf8)
         try html.withUnsafeBufferPointer { prepared in
-            let p = try #require(Placeholders(prepared))
-            let restorer = PlaceholderRestorer(prepared, p)
-            let handler = StreamRecorder()
-            handler.restorer = restorer
-            p.swapped.withUnsafeBufferPointer { HTMLStream.parse($0, handler: handler) }
+            let (p, restorer, handler) = try restoredParse(prepared)
             #expect(p.textRuns.contains { $0.kind == .blanks })
             #expect(handler.events == plainEvents(html) || !restorer.restoredAll)
         }
